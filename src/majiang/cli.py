@@ -1,0 +1,286 @@
+"""The ``majiang`` command: thin wrappers that parse arguments, call the layers and print.
+
+Commands: ``analyze`` (win check, decompositions, waits, shanten, discard advice), ``botzone``
+(check the real games of a Botzone log; the README's main job), ``testhu`` (the seed's function).
+Every command takes ``--json`` for machine-readable output. Bad input exits with status 2 and a
+one-line error naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from majiang.analysis import (
+    ALL_SHAPES,
+    MCR_SHAPES,
+    SEVEN_PAIRS_AND_ORPHANS,
+    STANDARD,
+    ShapeRules,
+    decompositions,
+    discard_advice,
+    is_winning,
+    shanten,
+    useful_tiles,
+    waits,
+)
+from majiang.errors import MajiangError
+from majiang.tiles import (
+    NUM_KINDS,
+    WHITE,
+    WILD,
+    format_chinese,
+    format_compact,
+    format_unicode,
+    parse_compact,
+)
+
+SHAPE_PRESETS: dict[str, ShapeRules] = {
+    "all": ShapeRules(seven_pairs=True, thirteen_orphans=True, honors_and_knitted=True, knitted_straight=True),
+    "standard": STANDARD,
+    "mcr": MCR_SHAPES,
+    "seed000": SEVEN_PAIRS_AND_ORPHANS,
+}
+del ALL_SHAPES
+
+
+def _fmt(tiles: Sequence[int], style: str) -> str:
+    if style == "unicode":
+        return format_unicode(tiles)
+    if style == "chinese":
+        return format_chinese(tiles, sep="")
+    return format_compact(tiles)
+
+
+class _Fail(click.ClickException):
+    exit_code = 2
+
+
+@click.group()
+@click.version_option(package_name="majiang")
+def main() -> None:
+    """majiang: Chinese mahjong rules — tiles, win check with wildcards, waits, shanten, real games."""
+
+
+@main.command()
+@click.argument("hand")
+@click.option("--wild", "wild_faces", multiple=True, metavar="TILE",
+              help="A tile face (compact, e.g. 5z) whose copies are wildcards; repeatable. '*' in HAND is a wildcard too.")
+@click.option("--white-stands-in", is_flag=True,
+              help="White dragons play as the (single) wildcard face (seed 000, Wenzhou).")
+@click.option("--shapes", type=click.Choice(sorted(SHAPE_PRESETS)), default="all", show_default=True,
+              help="Winning shapes allowed: all special shapes, standard only, MCR, or the seed-000 profile.")
+@click.option("--no-fifth", is_flag=True, help="A wildcard may not stand for a fifth copy of a face.")
+@click.option("--tiles", "style", type=click.Choice(["chinese", "unicode", "compact"]), default="chinese",
+              show_default=True, help="How plain output shows tiles.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def analyze(hand: str, wild_faces: tuple[str, ...], white_stands_in: bool, shapes: str, no_fifth: bool,
+            style: str, as_json: bool) -> None:
+    """Analyse HAND (compact notation, e.g. 123m456p789s11z*): win, waits, shanten, discard advice.
+
+    3n+2 tiles: whether it wins and every decomposition (with what each wildcard plays); otherwise
+    the discard advice (牌理): each discard with the shanten after it and the useful tiles with
+    their unseen copies, best first. 3n+1 tiles: waits and shanten.
+    """
+    try:
+        tiles = parse_compact(hand, allow_wild=True)
+        faces = [parse_compact(w) for w in wild_faces]
+        for w, f in zip(wild_faces, faces):
+            if len(f) != 1 or f[0] >= NUM_KINDS:
+                raise MajiangError(f"--wild takes one tile face, got {w!r}")
+        wild_set = {f[0] for f in faces}
+        stand_in_face = None
+        if white_stands_in:
+            if len(wild_set) != 1:
+                raise MajiangError("--white-stands-in needs exactly one --wild face")
+            (stand_in_face,) = wild_set
+        rules = SHAPE_PRESETS[shapes]
+        if no_fifth:
+            rules = dataclasses.replace(rules, wild_fifth_copy=False)
+        counts = [0] * NUM_KINDS
+        wilds = 0
+        for t in tiles:
+            if t == WILD or t in wild_set:
+                wilds += 1
+            elif t == WHITE and stand_in_face is not None:
+                counts[stand_in_face] += 1  # 白板 plays the wildcard's own face
+            else:
+                counts[t] += 1
+        for t, n in enumerate(counts):
+            if n > 4:
+                raise MajiangError(f"{n} copies of {format_compact([t])}: there are only four")
+        total = sum(counts) + wilds
+        result: dict = {"hand": format_compact(sorted(t for t in tiles if t != WILD)) + "*" * sum(
+            1 for t in tiles if t == WILD), "tiles": total, "wildcards": wilds}
+        if total % 3 == 2:
+            win = is_winning(counts, wilds, rules)
+            result["winning"] = win
+            result["shanten"] = shanten(counts, wilds, rules)
+            if win:
+                decs = decompositions(counts, wilds, rules)
+                result["decompositions"] = [
+                    {"shape": d.shape, "groups": [_group_json(g) for g in d.groups], "text": str(d)} for d in decs]
+            else:
+                visible = None
+                advice = discard_advice(counts, wilds, rules, visible)
+                result["advice"] = [
+                    {"discard": format_compact([o.discard]), "shanten": o.shanten,
+                     "useful": [{"tile": format_compact([t]), "unseen": n} for t, n in o.useful],
+                     "unseen": o.unseen} for o in advice]
+        elif total % 3 == 1:
+            w = waits(counts, wilds, rules, wild_in_play=bool(wild_set) or wilds > 0)
+            s, useful = useful_tiles(counts, wilds, rules)
+            result["waits"] = [format_compact([t]) for t in w.tiles]
+            result["exhausted_waits"] = [format_compact([t]) for t in w.exhausted]
+            result["wins_on_wildcard"] = w.wildcard
+            result["shanten"] = s
+            result["useful"] = [{"tile": format_compact([t]), "unseen": n} for t, n in useful]
+        else:
+            raise MajiangError(f"{total} tiles: a hand has 3n+1 (waiting) or 3n+2 (complete) tiles")
+    except MajiangError as e:
+        raise _Fail(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+        return
+    _print_analysis(result, style)
+
+
+def _group_json(g) -> dict:
+    return {"kind": g.kind, "tiles": format_compact(g.tiles), "wild_as": format_compact(g.wild), "wildcards": g.wilds}
+
+
+def _print_analysis(r: dict, style: str) -> None:
+    def show(compact: str) -> str:
+        return _fmt(parse_compact(compact, allow_wild=True), style) if compact else ""
+
+    click.echo(f"hand: {show(r['hand'])}  ({r['tiles']} tiles, {r['wildcards']} wildcards)")
+    if "winning" in r:
+        if r["winning"]:
+            click.echo("winning hand (胡牌)")
+            for d in r["decompositions"]:
+                parts = []
+                for g in d["groups"]:
+                    if g["kind"].startswith("free"):
+                        parts.append("*" * g["wildcards"])
+                    else:
+                        txt = show(g["tiles"])
+                        if g["wild_as"]:
+                            txt += f"(*={show(g['wild_as'])})"
+                        parts.append(txt)
+                click.echo(f"  {d['shape']}: " + " ".join(parts))
+        else:
+            click.echo(f"not a winning hand; shanten {r['shanten']}")
+            click.echo("discard advice (牌理), best first:")
+            for o in r["advice"]:
+                useful = " ".join(f"{show(u['tile'])}×{u['unseen']}" for u in o["useful"])
+                click.echo(f"  discard {show(o['discard'])}: shanten {o['shanten']}, {o['unseen']} useful tiles: "
+                           f"{useful}")
+    else:
+        if r["waits"] or r["exhausted_waits"] or r["wins_on_wildcard"]:
+            line = "waits (听牌): " + (" ".join(show(t) for t in r["waits"]) or "none left")
+            if r["exhausted_waits"]:
+                line += "; exhausted (all copies held): " + " ".join(show(t) for t in r["exhausted_waits"])
+            if r["wins_on_wildcard"]:
+                line += "; a drawn wildcard wins"
+            click.echo(line)
+        else:
+            click.echo(f"not ready; shanten {r['shanten']}")
+        useful = " ".join(f"{show(u['tile'])}×{u['unseen']}" for u in r["useful"])
+        click.echo(f"useful tiles: {useful}")
+
+
+@main.command()
+@click.argument("file", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with every round and a summary.")
+def botzone(file: Path | None, as_json: bool) -> None:
+    """Check the real games of a Botzone log (FILE; default: the 16-round sample shipped with majiang).
+
+    Rebuilds each winner's hand at Hu, checks it is a winning hand (MCR shapes) of the right size,
+    and prints one line per round and a summary. Exit status 1 if any recorded win fails.
+    """
+    from majiang.hand import Hand
+    from majiang.records.botzone import BotzoneLogError, read_log, replay_hands, sample_path
+
+    path = file or sample_path()
+    try:
+        rounds = read_log(path)
+    except (MajiangError, OSError) as e:
+        raise _Fail(str(e)) from None
+    rows = []
+    failures = 0
+    for r in rounds:
+        row: dict = {"match": r.match, "wind": r.wind}
+        try:
+            w = replay_hands(r)
+        except BotzoneLogError as e:
+            row.update(result="error", error=str(e))
+            failures += 1
+            rows.append(row)
+            continue
+        if w is None:
+            row.update(result="drawn" if r.drawn else "unfinished")
+            rows.append(row)
+            continue
+        hand: Hand = w.hand
+        ok = True
+        err = ""
+        try:
+            hand.check(sets=4)
+            ok = is_winning(hand.full_counts(), 0, MCR_SHAPES)
+        except MajiangError as e:
+            ok, err = False, str(e)
+        if not ok:
+            failures += 1
+        row.update(result="win", seat=w.seat, win_tile=format_compact([hand.win_tile]), self_drawn=w.self_drawn,
+                   robbed_kong=w.robbed_kong, hand=str(hand), winning=ok, recorded_fan=r.fan_total,
+                   recorded_fans=[f"{n}*{c}" for n, c in r.fans], scores=r.scores)
+        if err:
+            row["error"] = err
+        rows.append(row)
+    wins = sum(1 for x in rows if x["result"] == "win")
+    verified = sum(1 for x in rows if x["result"] == "win" and x["winning"])
+    summary = {"file": str(path), "rounds": len(rows), "wins": wins, "verified": verified,
+               "drawn": sum(1 for x in rows if x["result"] == "drawn"), "failures": failures}
+    if as_json:
+        click.echo(json.dumps({"rounds": rows, "summary": summary}, ensure_ascii=False))
+    else:
+        winds = "ESWN"
+        for x in rows:
+            head = f"{x['match']} {winds[x['wind']]}-round:"
+            if x["result"] == "win":
+                how = "self-drawn" if x["self_drawn"] else ("robbing the kong" if x["robbed_kong"] else "discard")
+                mark = "winning hand" if x["winning"] else "NOT A WINNING HAND " + x.get("error", "")
+                click.echo(f"{head} seat {x['seat']} wins on {x['win_tile']} ({how}): {x['hand']} -> {mark}; "
+                           f"recorded {x['recorded_fan']} fan")
+            elif x["result"] == "error":
+                click.echo(f"{head} ERROR {x['error']}")
+            else:
+                click.echo(f"{head} {x['result']}")
+        click.echo(f"{summary['rounds']} rounds: {wins} wins, {verified} verified winning hands, "
+                   f"{summary['drawn']} drawn, {failures} failures")
+    if failures:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("codes")
+@click.option("--baida", required=True, help="Hex code of the wildcard face, e.g. 0x40.")
+def testhu(codes: str, baida: str) -> None:
+    """The seed's TestHu on CODES (hex codes, e.g. "0x00 0x01 0x02 0x03 0x30"); prints true/false."""
+    from majiang.seed import TestHu
+
+    try:
+        pai = [int(c, 16) for c in codes.replace(",", " ").split()]
+        result = TestHu(pai, len(pai), int(baida, 16))
+    except ValueError as e:
+        raise _Fail(str(e)) from None
+    click.echo("true" if result else "false")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
