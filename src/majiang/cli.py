@@ -53,7 +53,7 @@ def _fmt(tiles: Sequence[int], style: str) -> str:
     if style == "unicode":
         return format_unicode(tiles)
     if style == "chinese":
-        return format_chinese(tiles, sep="")
+        return format_chinese(tiles, sep=" ")
     return format_compact(tiles)
 
 

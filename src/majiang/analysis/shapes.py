@@ -124,27 +124,3 @@ def knitted_straight_options(counts: Sequence[int]) -> list[tuple[tuple[int, ...
                 need += 1
         out.append((arr, rest, need))
     return out
-
-
-def seven_pairs_used(counts: Sequence[int], quad_as_two: bool = True) -> int:
-    """Most naturals seven pairs can cover (for the shanten)."""
-    if quad_as_two:
-        pairs = sum(n // 2 for n in counts)
-        odd = sum(n & 1 for n in counts)
-    else:
-        pairs = sum(1 for n in counts if n >= 2)
-        odd = sum(1 for n in counts if n == 1)
-    pairs = min(pairs, 7)
-    return 2 * pairs + min(odd, 7 - pairs)
-
-
-def thirteen_orphans_used(counts: Sequence[int]) -> int:
-    distinct = sum(1 for t in TERMINALS_AND_HONORS if counts[t])
-    dup = any(counts[t] >= 2 for t in TERMINALS_AND_HONORS)
-    return distinct + (1 if dup else 0)
-
-
-def honors_and_knitted_used(counts: Sequence[int]) -> int:
-    h = sum(1 for t in _HONORS if counts[t])
-    best = max(sum(1 for t in arr if counts[t]) for arr in KNITTED_ARRANGEMENTS)
-    return min(14, h + best)

@@ -25,15 +25,41 @@ two pungs of one face never beat a pung plus wildcards elsewhere unless fifth co
 
 from __future__ import annotations
 
+from majiang.errors import TileCountError
+
 INF = 99
 """Stands for 'impossible' in need tables."""
 
-_NEED_CACHE: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
+NEED_CAP: dict[tuple[int, ...], tuple[int, int]] = {}
+"""Suit key → (need0, need1) with at most four uses of a face (hot-path readers use it directly)."""
+NEED_FREE: dict[tuple[int, ...], tuple[int, int]] = {}
+"""Suit key → (need0, need1) where a wildcard may be a fifth copy."""
+HONOR_NEED_CAP: dict[tuple[int, ...], tuple[int, int]] = {}
+HONOR_NEED_FREE: dict[tuple[int, ...], tuple[int, int]] = {}
+USED: dict[tuple[int, ...], int] = {}
+"""Suit key → id of its trimmed used-vectors (see :func:`suit_used`; ids index :data:`VECTORS`)."""
+HONOR_USED: dict[tuple[int, ...], int] = {}
+VECTORS: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
+"""Interned used-vectors; id 0 is unused so that every id is truthy."""
+_VECTOR_ID: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
+COMBINED: dict[tuple[int, int], int] = {}
+"""(id, id) → id of the combined used-vectors: few distinct vectors exist, so this stays small."""
+BEST: dict[tuple[int, int, int], int] = {}
+"""(id, id, n) → most naturals covered by n sets and one pair."""
+ADDS_CAP: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""Group key → for each face, (need0, need1) of the group with one more tile of that face (waits)."""
+ADDS_FREE: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
 _BLOCK_NEED: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
-_USED_CACHE: dict[tuple[int, ...], tuple[int, ...]] = {}
 _BLOCK_USED: dict[tuple[int, ...], tuple[int, ...]] = {}
-_HONOR_NEED: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
-_HONOR_USED: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
+def _validate(c: tuple[int, ...], width: int) -> None:
+    if len(c) != width:
+        raise TileCountError(f"a group has {width} counts, got {len(c)}", kind="size", count=len(c))
+    for n in c:
+        if not isinstance(n, int) or n < 0 or n > 4:
+            raise TileCountError(f"a tile count must be 0-4, got {n!r}", kind="fifth-copy" if isinstance(n, int)
+                                 and n > 4 else "size", count=n if isinstance(n, int) else None)
 
 MAX_SETS = 5
 _ULEN = 2 * (MAX_SETS + 1)
@@ -95,12 +121,20 @@ def _block_need(b: tuple[int, ...], cap: bool) -> tuple[int, int]:
     return r
 
 
-def suit_need(c: tuple[int, ...], cap: bool = True) -> tuple[int, int]:
-    """``(need0, need1)`` for the 9 counts of one suit; :data:`INF` where impossible."""
-    key = (cap, c)
-    r = _NEED_CACHE.get(key)
+def suit_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tuple[int, int]:
+    """``(need0, need1)`` for the 9 counts of one suit; :data:`INF` where impossible.
+
+    Raises :class:`TileCountError` for a count outside 0-4 (``formal=True`` admits a 5, a fifth
+    copy in form only, for exhausted waits; such keys are not cached).
+    """
+    cache = NEED_CAP if cap else NEED_FREE
+    r = cache.get(c)
     if r is not None:
         return r
+    if formal:
+        cap = False
+    else:
+        _validate(c, 9)
     n0 = 0
     delta = INF
     for b in blocks(c):
@@ -110,7 +144,8 @@ def suit_need(c: tuple[int, ...], cap: bool = True) -> tuple[int, int]:
             delta = x1 - x0
     n0 = min(n0, INF)
     r = (n0, min(n0 + delta, INF))
-    _NEED_CACHE[key] = r
+    if not formal:
+        cache[c] = r
     return r
 
 
@@ -126,15 +161,21 @@ def _face_need(n: int, cap: bool) -> tuple[int, int]:
         return (0, INF if cap else 2)
     if n == 4:
         return (INF, INF) if cap else (2, 1)
+    if n == 5 and not cap:  # a fifth copy in form only (exhausted waits)
+        return (1, 0)
     return (INF, INF)
 
 
-def honor_need(c: tuple[int, ...], cap: bool = True) -> tuple[int, int]:
-    """``(need0, need1)`` for the 7 honour counts (no chows among honours)."""
-    key = (cap, c)
-    r = _HONOR_NEED.get(key)
+def honor_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tuple[int, int]:
+    """``(need0, need1)`` for the 7 honour counts (no chows among honours); see :func:`suit_need`."""
+    cache = HONOR_NEED_CAP if cap else HONOR_NEED_FREE
+    r = cache.get(c)
     if r is not None:
         return r
+    if formal:
+        cap = False
+    else:
+        _validate(c, 7)
     n0 = 0
     delta = INF
     for n in c:
@@ -144,7 +185,29 @@ def honor_need(c: tuple[int, ...], cap: bool = True) -> tuple[int, int]:
             delta = x1 - x0
     n0 = min(n0, INF)
     r = (n0, min(n0 + delta, INF))
-    _HONOR_NEED[key] = r
+    if not formal:
+        cache[c] = r
+    return r
+
+
+def group_adds(c: tuple[int, ...], honors: bool, cap: bool) -> tuple[tuple[int, int], ...]:
+    """For each face of a group (9 suit or 7 honour counts), the needs after adding one tile of it.
+
+    A face already held four times gets its fifth copy in form only (see :func:`suit_need`).
+    """
+    cache = ADDS_CAP if cap else ADDS_FREE
+    r = cache.get(c)
+    if r is not None:
+        return r
+    need = honor_need if honors else suit_need
+    _validate(c, 7 if honors else 9)
+    out = []
+    key = list(c)
+    for i, n in enumerate(c):
+        key[i] = n + 1
+        out.append(need(tuple(key), cap) if n < 4 else need(tuple(key), False, formal=True))
+        key[i] = n
+    r = cache[c] = tuple(out)
     return r
 
 
@@ -196,60 +259,161 @@ def _block_used(b: tuple[int, ...]) -> tuple[int, ...]:
     return r
 
 
-def combine_used(x: tuple[int, ...], y: tuple[int, ...]) -> tuple[int, ...]:
-    """Max-plus combination of two used-vectors (at most one pair in all)."""
-    out = [_NEG] * _ULEN
-    for m1 in range(MAX_SETS + 1):
-        x0 = x[2 * m1]
-        x1 = x[2 * m1 + 1]
-        for m2 in range(MAX_SETS + 1 - m1):
-            y0 = y[2 * m2]
-            y1 = y[2 * m2 + 1]
-            j = 2 * (m1 + m2)
-            v = x0 + y0
-            if v > out[j]:
-                out[j] = v
-            v = x1 + y0 if x1 + y0 > x0 + y1 else x0 + y1
-            if v > out[j + 1]:
-                out[j + 1] = v
-    return tuple(out)
+def _trim(v: list[int]) -> tuple[int, ...]:
+    """Drop trailing entries equal to their predecessor (a monotone vector stays at its last value)."""
+    n = len(v)
+    while n > 1 and v[n - 1] == v[n - 2]:
+        n -= 1
+    return tuple(v[:n])
 
 
-def suit_used(c: tuple[int, ...]) -> tuple[int, ...]:
-    """Used-vector (see module doc) for the 9 counts of one suit."""
-    r = _USED_CACHE.get(c)
-    if r is not None:
-        return r
-    r = (0,) * _ULEN
-    for b in blocks(c):
-        r = combine_used(r, _block_used(b))
-    _USED_CACHE[c] = r
+def _maxplus(x: tuple[int, ...], y: tuple[int, ...]) -> list[int]:
+    lx, ly = len(x), len(y)
+    out = [_NEG] * min(lx + ly - 1, MAX_SETS + 1)
+    lim = len(out)
+    for i in range(lx):
+        xi = x[i]
+        for j in range(min(ly, lim - i)):
+            v = xi + y[j]
+            if v > out[i + j]:
+                out[i + j] = v
+    return out
+
+
+def _vmax(a: list[int], b: list[int]) -> list[int]:
+    if len(a) < len(b):
+        a, b = b, a
+    last = b[-1]
+    return [x if x > (b[i] if i < len(b) else last) else (b[i] if i < len(b) else last) for i, x in enumerate(a)]
+
+
+def combine_used(x: tuple[tuple[int, ...], tuple[int, ...]],
+                 y: tuple[tuple[int, ...], tuple[int, ...]]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Max-plus combination of two groups' trimmed used-vectors (at most one pair in all)."""
+    x0, x1 = x
+    y0, y1 = y
+    c0 = _maxplus(x0, y0)
+    c1 = _vmax(_vmax(_maxplus(x1, y0), _maxplus(x0, y1)), c0)
+    return _trim(c0), _trim(c1)
+
+
+def best_used(x: tuple[tuple[int, ...], tuple[int, ...]], y: tuple[tuple[int, ...], tuple[int, ...]], n: int) -> int:
+    """Most naturals covered by n sets and one pair (either may be partly missing) over two combined parts."""
+    x0, x1 = x
+    y0, y1 = y
+    lx0, lx1, ly0, ly1 = len(x0) - 1, len(x1) - 1, len(y0) - 1, len(y1) - 1
+    best = 0
+    for i in range(n + 1):
+        j = n - i
+        v = x1[i if i < lx1 else lx1] + y0[j if j < ly0 else ly0]
+        if v > best:
+            best = v
+        v = x0[i if i < lx0 else lx0] + y1[j if j < ly1 else ly1]
+        if v > best:
+            best = v
+    return best
+
+
+_EMPTY_USED = ((0,), (0,))
+
+
+def intern(v: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
+    """The id of a used-vector pair (adding it to :data:`VECTORS` if new)."""
+    i = _VECTOR_ID.get(v)
+    if i is None:
+        i = len(VECTORS)
+        VECTORS.append(v)
+        _VECTOR_ID[v] = i
+    return i
+
+
+def combine_ids(i: int, j: int) -> int:
+    """Id of the combination of two interned used-vectors (cached)."""
+    r = COMBINED.get((i, j))
+    if r is None:
+        r = COMBINED[(i, j)] = COMBINED[(j, i)] = intern(combine_used(VECTORS[i], VECTORS[j]))
     return r
 
 
-def honor_used(c: tuple[int, ...]) -> tuple[int, ...]:
-    """Used-vector for the 7 honour counts: pungs and a pair on distinct faces."""
-    r = _HONOR_USED.get(c)
+def best_ids(i: int, j: int, n: int) -> int:
+    """:func:`best_used` over interned vectors (cached)."""
+    r = BEST.get((i, j, n))
+    if r is None:
+        r = BEST[(i, j, n)] = best_used(VECTORS[i], VECTORS[j], n)
+    return r
+
+
+def _split(full: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return _trim([full[2 * m] for m in range(MAX_SETS + 1)]), _trim([full[2 * m + 1] for m in range(MAX_SETS + 1)])
+
+
+def suit_used(c: tuple[int, ...]) -> int:
+    """Id of the trimmed used-vectors ``(u0, u1)`` of one suit: ``u_p[m]`` = most naturals that m sets and
+    p pairs cover (index past the end = the last value). Raises :class:`TileCountError` for a count
+    outside 0-4."""
+    r = USED.get(c)
     if r is not None:
         return r
-    r = (0,) * _ULEN
+    _validate(c, 9)
+    v = _EMPTY_USED
+    for b in blocks(c):
+        v = combine_used(v, _split(_block_used(b)))
+    r = USED[c] = intern(v)
+    return r
+
+
+def honor_used(c: tuple[int, ...]) -> int:
+    """Id of the trimmed used-vectors for the 7 honour counts: pungs and a pair on distinct faces."""
+    r = HONOR_USED.get(c)
+    if r is not None:
+        return r
+    _validate(c, 7)
+    v = _EMPTY_USED
     for n in c:
         if n:
-            # one face: nothing, a pung (covers min(n,3)) or a pair (covers min(n,2))
-            face = [_NEG] * _ULEN
-            face[0] = 0
-            face[1] = min(n, 2)
-            face[2] = min(n, 3)
-            face[3] = face[2]  # a face cannot hold both a pung and the pair within 4 copies
-            for m in range(2, MAX_SETS + 1):
-                face[2 * m] = face[2]
-                face[2 * m + 1] = face[3]
-            r = combine_used(r, tuple(face))
-    _HONOR_USED[c] = r
+            # one face: nothing, a pung (covers min(n,3)) or a pair (covers min(n,2)), never both
+            v = combine_used(v, ((0, min(n, 3)), (min(n, 2), min(n, 3))))
+    r = HONOR_USED[c] = intern(v)
+    return r
+
+
+SUIT_INFO: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Suit key → (used id, knitted 147/258/369 faces present (3 numbers), terminals present, terminal held
+twice or more, pairs with quads as two, odd leftovers, pairs without, singles): what the shanten needs."""
+HONOR_INFO: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Honour key → (used id, faces present, a face held twice or more, pairs with quads as two, odd leftovers,
+pairs without, singles)."""
+
+
+def _pair_stats(c: tuple[int, ...]) -> tuple[int, int, int, int]:
+    return (sum(n // 2 for n in c), sum(n & 1 for n in c), sum(1 for n in c if n >= 2), sum(1 for n in c if n == 1))
+
+
+def suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
+    """The :data:`SUIT_INFO` record of one suit (built on first sight)."""
+    r = SUIT_INFO.get(c)
+    if r is not None:
+        return r
+    uid = suit_used(c)
+    knit = tuple(sum(1 for x in (j, j + 3, j + 6) if c[x]) for j in range(3))
+    r = SUIT_INFO[c] = (uid, *knit, (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), *_pair_stats(c))
+    return r
+
+
+def honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
+    """The :data:`HONOR_INFO` record of the honours (built on first sight)."""
+    r = HONOR_INFO.get(c)
+    if r is not None:
+        return r
+    uid = honor_used(c)
+    r = HONOR_INFO[c] = (uid, 7 - c.count(0), int(max(c) >= 2), *_pair_stats(c))
     return r
 
 
 def clear_caches() -> None:
     """Empty every table (for benchmarks that measure cold starts)."""
-    for d in (_NEED_CACHE, _BLOCK_NEED, _USED_CACHE, _BLOCK_USED, _HONOR_NEED, _HONOR_USED):
+    for d in (NEED_CAP, NEED_FREE, HONOR_NEED_CAP, HONOR_NEED_FREE, USED, HONOR_USED, _BLOCK_NEED, _BLOCK_USED,
+              ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO,
+              COMBINED, BEST, _VECTOR_ID):
         d.clear()
+    del VECTORS[1:]

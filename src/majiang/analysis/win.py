@@ -14,12 +14,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import permutations
 
 from majiang.analysis import shapes as sh
 from majiang.analysis.shapes import STANDARD, ShapeRules
-from majiang.analysis.tables import INF, honor_need, honor_used, suit_need, suit_used, combine_used
+from majiang.analysis.tables import (
+    HONOR_NEED_CAP,
+    HONOR_NEED_FREE,
+    HONOR_USED,
+    INF,
+    NEED_CAP,
+    NEED_FREE,
+    USED,
+    ADDS_CAP,
+    HONOR_INFO,
+    SUIT_INFO,
+    ADDS_FREE,
+    BEST,
+    COMBINED,
+    best_ids,
+    combine_ids,
+    group_adds,
+    honor_info,
+    suit_info,
+    honor_need,
+    honor_used,
+    suit_need,
+    suit_used,
+)
 from majiang.errors import TileCountError
 from majiang.tiles import NUM_KINDS, format_compact
+
+
+
+def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
+    """Size check on the hot path; counts outside 0-4 are caught when a group key is first seen."""
+    if len(counts) == NUM_KINDS and wilds >= 0:
+        total = sum(counts) + wilds
+        if total % 3 == mod:
+            return total
+    return _check(counts, wilds, mod)
 
 
 def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
@@ -41,10 +75,18 @@ def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
 
 def _standard_need(counts: Sequence[int], cap: bool) -> int:
     """Fewest wildcards for the standard shape (INF if impossible)."""
-    a0, a1 = suit_need(tuple(counts[0:9]), cap)
-    b0, b1 = suit_need(tuple(counts[9:18]), cap)
-    c0, c1 = suit_need(tuple(counts[18:27]), cap)
-    h0, h1 = honor_need(tuple(counts[27:34]), cap)
+    if cap:
+        sd, hd = NEED_CAP, HONOR_NEED_CAP
+    else:
+        sd, hd = NEED_FREE, HONOR_NEED_FREE
+    k = tuple(counts[0:9])
+    a0, a1 = sd.get(k) or suit_need(k, cap)
+    k = tuple(counts[9:18])
+    b0, b1 = sd.get(k) or suit_need(k, cap)
+    k = tuple(counts[18:27])
+    c0, c1 = sd.get(k) or suit_need(k, cap)
+    k = tuple(counts[27:34])
+    h0, h1 = hd.get(k) or honor_need(k, cap)
     t0 = a0 + b0 + c0 + h0
     best = t0 + 2  # the pair made of two wildcards
     d = min(a1 - a0, b1 - b0, c1 - c0, h1 - h0)
@@ -72,7 +114,7 @@ def _special_need(counts: Sequence[int], total: int, rules: ShapeRules) -> int:
 
 def win_need(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> int:
     """Fewest wildcards that would complete this 3k+2 part (:data:`~majiang.analysis.tables.INF` if none)."""
-    total = _check(counts, wilds, 2)
+    total = _total(counts, wilds, 2)
     cap = not rules.wild_fifth_copy or wilds == 0
     best = _standard_need(counts, cap) if rules.standard else INF
     if rules.any_special and best > 0:
@@ -88,7 +130,34 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     in ``rules`` (RULES.md §1.3, §2). Raises :class:`TileCountError` on a size that is not 3k+2
     or a count outside 0-4.
     """
-    return win_need(counts, wilds, rules) <= wilds
+    # The hot path: four table look-ups (tables.py); the same as win_need(...) <= wilds. Counts
+    # outside 0-4 fail when their group key is first seen; the size is checked below, except for a
+    # wildcard-free standard win, which is 3k+2 by construction.
+    if len(counts) != NUM_KINDS or wilds < 0:
+        _check(counts, wilds, 2)
+    if rules.standard:
+        if wilds and rules.wild_fifth_copy:
+            sd, hd, cap = NEED_FREE, HONOR_NEED_FREE, False
+        else:
+            sd, hd, cap = NEED_CAP, HONOR_NEED_CAP, True
+        k = tuple(counts[27:34])
+        h0, h1 = hd.get(k) or honor_need(k, cap)
+        k = tuple(counts[0:9])
+        a0, a1 = sd.get(k) or suit_need(k, cap)
+        k = tuple(counts[9:18])
+        b0, b1 = sd.get(k) or suit_need(k, cap)
+        k = tuple(counts[18:27])
+        c0, c1 = sd.get(k) or suit_need(k, cap)
+        d = min(a1 - a0, b1 - b0, c1 - c0, h1 - h0, 2)
+        if a0 + b0 + c0 + h0 + d <= wilds:
+            if wilds and (sum(counts) + wilds) % 3 != 2:
+                _check(counts, wilds, 2)
+            return True
+    if (sum(counts) + wilds) % 3 != 2:
+        _check(counts, wilds, 2)
+    if rules.any_special:
+        return _special_need(counts, sum(counts) + wilds, rules) <= wilds
+    return False
 
 
 # ------------------------------------------------------------------------------------- waits
@@ -116,6 +185,9 @@ class Waits:
         return bool(self.tiles) or self.wildcard
 
 
+_NO_WAITS = Waits(())
+
+
 def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
           visible: Sequence[int] | None = None, wild_in_play: bool = False) -> Waits:
     """Waits of a 3k+1 concealed part (counts + ``wilds`` wildcards).
@@ -125,40 +197,36 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
     reported under ``exhausted``, not ``tiles``. ``wild_in_play``: also say whether drawing a
     wildcard completes the hand (always done when ``wilds`` > 0). Raises :class:`TileCountError` on a bad size.
     """
-    total = _check(counts, wilds, 1)
+    total = _total(counts, wilds, 1)
     cap = not rules.wild_fifth_copy or wilds == 0
-    c = list(counts)
+    c = counts if isinstance(counts, list) else list(counts)
+    if cap:
+        sd, hd = NEED_CAP, HONOR_NEED_CAP
+    else:
+        sd, hd = NEED_FREE, HONOR_NEED_FREE
     keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    needs = [suit_need(keys[0], cap), suit_need(keys[1], cap), suit_need(keys[2], cap), honor_need(keys[3], cap)]
+    needs = (sd.get(keys[0]) or suit_need(keys[0], cap), sd.get(keys[1]) or suit_need(keys[1], cap),
+             sd.get(keys[2]) or suit_need(keys[2], cap), hd.get(keys[3]) or honor_need(keys[3], cap))
     real: list[int] = []
     exhausted: list[int] = []
     special = rules.any_special and (total + 1 == 14 or (rules.knitted_straight and total + 1 == 11))
-    t0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
-    for g in range(4):
-        base = 9 * g
-        other0 = t0 - needs[g][0]
-        # best pair delta among the other groups, or a pair of two wildcards
-        od = 2
-        for h in range(4):
-            if h != g:
-                d = needs[h][1] - needs[h][0]
-                if d < od:
-                    od = d
-        key = list(keys[g])
-        width = 9 if g < 3 else 7
-        if rules.standard and other0 + min(od, 0) <= wilds:
-            for i in range(width):
-                n = key[i]
-                key[i] = n + 1
-                k = tuple(key)
-                key[i] = n
-                if n < 4:
-                    x0, x1 = suit_need(k, cap) if g < 3 else honor_need(k, cap)
-                else:
-                    x0, x1 = suit_need(k, False) if g < 3 else honor_need(k, False)
-                need = other0 + (x1 if x1 < x0 + od else x0 + od)
-                if need <= wilds:
-                    (real if n < 4 else exhausted).append(base + i)
+    if rules.standard:
+        t0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+        deltas = [x1 - x0 for x0, x1 in needs]
+        order = sorted(range(4), key=deltas.__getitem__)
+        for g in range(4):
+            other0 = t0 - needs[g][0]
+            # best pair delta among the other groups, or a pair of two wildcards
+            od = deltas[order[1]] if order[0] == g else deltas[order[0]]
+            if od > 2:
+                od = 2
+            if other0 + (od if od < 0 else 0) > wilds:
+                continue
+            adds = (ADDS_CAP if cap else ADDS_FREE).get(keys[g]) or group_adds(keys[g], g == 3, cap)
+            base = 9 * g
+            for i, (x0, x1) in enumerate(adds):
+                if other0 + (x1 if x1 < x0 + od else x0 + od) <= wilds:
+                    (real if keys[g][i] < 4 else exhausted).append(base + i)
     found = set(real) | set(exhausted)
     if special:
         # a special shape never holds a fifth copy, so only tiles with copies left are tried
@@ -175,6 +243,8 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
         real = [t for t in real if t not in moved]
         exhausted.extend(moved)
     wild_win = bool(wilds or wild_in_play) and win_need(c, wilds + 1, rules) <= wilds + 1
+    if not real and not exhausted and not wild_win:
+        return _NO_WAITS
     return Waits(tuple(sorted(set(real))), tuple(sorted(set(exhausted))), wild_win)
 
 
@@ -183,15 +253,22 @@ def _sets_needed(total: int) -> int:
     return total // 3
 
 
+def _used_ids(counts: Sequence[int]) -> tuple[int, int]:
+    """Interned used-vectors of (characters + dots) and (bamboo + honours)."""
+    k = tuple(counts[0:9])
+    a = USED.get(k) or suit_used(k)
+    k = tuple(counts[9:18])
+    b = USED.get(k) or suit_used(k)
+    k = tuple(counts[18:27])
+    c = USED.get(k) or suit_used(k)
+    k = tuple(counts[27:34])
+    h = HONOR_USED.get(k) or honor_used(k)
+    return COMBINED.get((a, b)) or combine_ids(a, b), COMBINED.get((c, h)) or combine_ids(c, h)
+
+
 def _standard_used(counts: Sequence[int], n: int) -> int:
-    u = combine_used(combine_used(suit_used(tuple(counts[0:9])), suit_used(tuple(counts[9:18]))),
-                     combine_used(suit_used(tuple(counts[18:27])), honor_used(tuple(counts[27:34]))))
-    best = 0
-    for m in range(min(n, 5) + 1):
-        v = u[2 * m + 1]
-        if v > best:
-            best = v
-    return best
+    ab, ch = _used_ids(counts)
+    return BEST.get((ab, ch, n)) or best_ids(ab, ch, n)
 
 
 def _shanten_from_used(total: int, used: int, wilds: int) -> int:
@@ -201,16 +278,12 @@ def _shanten_from_used(total: int, used: int, wilds: int) -> int:
 
 
 def _size(counts: Sequence[int], wilds: int) -> int:
-    if len(counts) != NUM_KINDS:
-        raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
-    total = sum(counts) + wilds
-    if total % 3 == 0:
-        raise TileCountError(f"{total} concealed tiles: expected 3k+1 or 3k+2", kind="size", count=total)
-    for t, n in enumerate(counts):
-        if n < 0 or n > 4:
-            raise TileCountError(f"{n} copies of {format_compact([t])}: a count must be 0-4", kind="fifth-copy",
-                                 tile=t, count=n)
-    return total
+    """Size of a 3k+1 or 3k+2 part (counts outside 0-4 are caught when a group key is first seen)."""
+    if len(counts) == NUM_KINDS and wilds >= 0:
+        total = sum(counts) + wilds
+        if total % 3:
+            return total
+    return _check(counts, wilds, 1 if (sum(counts) + wilds) % 3 != 2 else 2)
 
 
 def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
@@ -223,68 +296,122 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
     return _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
 
 
+def _infos(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
+    k = tuple(counts[0:9])
+    a = SUIT_INFO.get(k) or suit_info(k)
+    k = tuple(counts[9:18])
+    b = SUIT_INFO.get(k) or suit_info(k)
+    k = tuple(counts[18:27])
+    c = SUIT_INFO.get(k) or suit_info(k)
+    k = tuple(counts[27:34])
+    h = HONOR_INFO.get(k) or honor_info(k)
+    return a, b, c, h
+
+
+# for each knitted arrangement (in the order of shapes.KNITTED_ARRANGEMENTS), the class each suit takes
+# (0: 147, 1: 258, 2: 369) for characters, dots, bamboo
+_ARRANGEMENT_INV = tuple(tuple(order.index(s) for s in range(3)) for order in permutations(range(3)))
+
+
+def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, best: int,
+              infos: tuple[tuple[int, ...], ...] | None = None) -> int:
+    """Lower ``best`` with the special shapes ``rules`` allows (sizes 13/14; knitted straight also 10/11).
+
+    Per-group records (:data:`~majiang.analysis.tables.SUIT_INFO`) give each shape's count of
+    usable tiles; the knitted straight's remaining set and pair are only worked out where a bound
+    says they could beat ``best``.
+    """
+    top = 3 * (total // 3) + 2 - wilds - 1  # shanten = max(top - used, -1)
+    small = total == 13 or total == 14
+    if not small and not (rules.knitted_straight and (total == 10 or total == 11)):
+        return best
+    a, b, c, h = infos if infos is not None else _infos(counts)
+    if small:
+        if rules.seven_pairs:
+            if rules.quad_as_two_pairs:
+                pairs, odd = a[6] + b[6] + c[6] + h[3], a[7] + b[7] + c[7] + h[4]
+            else:
+                pairs, odd = a[8] + b[8] + c[8] + h[5], a[9] + b[9] + c[9] + h[6]
+            if pairs > 7:
+                pairs = 7
+            used = 2 * pairs + (odd if odd < 7 - pairs else 7 - pairs)
+            if top - used < best:
+                best = max(top - used, -1)
+        if rules.thirteen_orphans:
+            used = a[4] + b[4] + c[4] + h[1] + (1 if a[5] or b[5] or c[5] or h[2] else 0)
+            if top - used < best:
+                best = max(top - used, -1)
+    if not (rules.honors_and_knitted and small) and not rules.knitted_straight:
+        return best
+    knitted = [a[1 + p[0]] + b[1 + p[1]] + c[1 + p[2]] for p in _ARRANGEMENT_INV]
+    if rules.honors_and_knitted and small:
+        used = h[1] + max(knitted)
+        if used > 14:
+            used = 14
+        if top - used < best:
+            best = max(top - used, -1)
+    if rules.knitted_straight:
+        n_rest = total // 3 - 3
+        kmax = max(knitted)
+        if top - kmax - (3 * n_rest + 2) >= best:  # bound: the rest fully used
+            return best
+        ab = COMBINED.get((a[0], b[0])) or combine_ids(a[0], b[0])
+        ch = COMBINED.get((c[0], h[0])) or combine_ids(c[0], h[0])
+        rest_bound = BEST.get((ab, ch, n_rest)) or best_ids(ab, ch, n_rest)  # the rest is part of the hand
+        for arr, k in zip(sh.KNITTED_ARRANGEMENTS, knitted):
+            if top - k - rest_bound >= best:
+                continue
+            rest = list(counts)
+            for t in arr:
+                if rest[t]:
+                    rest[t] -= 1
+            best = min(best, max(top - k - _standard_used(rest, n_rest), -1))
+    return best
+
+
 def shanten_seven_pairs(counts: Sequence[int], wilds: int = 0, quad_as_two_pairs: bool = True) -> int:
     """Shanten for seven pairs (13/14 concealed tiles only; 99 otherwise)."""
     total = _size(counts, wilds)
-    if total not in (13, 14):
-        return 99
-    return _shanten_from_used(13 if total == 13 else 14, sh.seven_pairs_used(counts, quad_as_two_pairs), wilds)
+    return _specials(counts, wilds, total, ShapeRules(standard=False, seven_pairs=True,
+                                                      quad_as_two_pairs=quad_as_two_pairs), 99)
 
 
 def shanten_thirteen_orphans(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for thirteen orphans (13/14 concealed tiles only; 99 otherwise)."""
     total = _size(counts, wilds)
-    if total not in (13, 14):
-        return 99
-    return _shanten_from_used(total, sh.thirteen_orphans_used(counts), wilds)
+    return _specials(counts, wilds, total, ShapeRules(standard=False, thirteen_orphans=True), 99)
 
 
 def shanten_honors_and_knitted(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 全不靠 (honours and knitted tiles; 13/14 concealed tiles only; 99 otherwise)."""
     total = _size(counts, wilds)
-    if total not in (13, 14):
-        return 99
-    return _shanten_from_used(total, sh.honors_and_knitted_used(counts), wilds)
+    return _specials(counts, wilds, total, ShapeRules(standard=False, honors_and_knitted=True), 99)
 
 
 def shanten_knitted_straight(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 组合龙 + one set + pair (10/11 or 13/14 concealed tiles; 99 otherwise)."""
     total = _size(counts, wilds)
-    if total not in (10, 11, 13, 14):
-        return 99
-    n_rest = _sets_needed(total) - 3
-    best = 0
-    for arr in sh.KNITTED_ARRANGEMENTS:
-        rest = list(counts)
-        k = 0
-        for t in arr:
-            if rest[t]:
-                rest[t] -= 1
-                k += 1
-        v = k + _standard_used(rest, n_rest)
-        if v > best:
-            best = v
-    return _shanten_from_used(total, best, wilds)
+    return _specials(counts, wilds, total, ShapeRules(standard=False, knitted_straight=True), 99)
 
 
 def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> int:
     """The least shanten over the shapes ``rules`` allows (see the per-shape functions).
 
-    A complete 3k+2 hand (by :func:`is_winning` under ``rules``) is -1.
+    A complete 3k+2 hand (by :func:`is_winning` under ``rules``) is -1. Raises
+    :class:`TileCountError` for a size 3k or a count outside 0-4.
     """
     total = _size(counts, wilds)
     best = 99
+    infos = None
     if rules.standard:
-        best = _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
-    if rules.seven_pairs:
-        best = min(best, shanten_seven_pairs(counts, wilds, rules.quad_as_two_pairs))
-    if rules.thirteen_orphans:
-        best = min(best, shanten_thirteen_orphans(counts, wilds))
-    if rules.honors_and_knitted:
-        best = min(best, shanten_honors_and_knitted(counts, wilds))
-    if rules.knitted_straight:
-        best = min(best, shanten_knitted_straight(counts, wilds))
-    if total % 3 == 2 and best == 0 and wilds and is_winning(counts, wilds, rules):
+        a, b, c, h = infos = _infos(counts)
+        ab = COMBINED.get((a[0], b[0])) or combine_ids(a[0], b[0])
+        ch = COMBINED.get((c[0], h[0])) or combine_ids(c[0], h[0])
+        n = total // 3
+        best = max(3 * n + 1 - (BEST.get((ab, ch, n)) or best_ids(ab, ch, n)) - wilds, -1)
+    if rules.any_special and best > -1:
+        best = _specials(counts, wilds, total, rules, best, infos)
+    if best == 0 and wilds and total % 3 == 2 and is_winning(counts, wilds, rules):
         best = -1
     return best
 
