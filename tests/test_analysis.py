@@ -218,3 +218,43 @@ def test_win_property_any_hand(tiles, w):
     if max(c, default=0) > 4 or (sum(c) + w) % 3 != 2:
         return
     assert is_winning(c, w) == brute_win(c, w)
+
+
+def test_shanten_consistent_with_win_and_waits_on_large_hands():
+    """Where the exhaustive search is too slow (11-17 tiles, 0-8 wildcards), check the definition's edges:
+    -1 iff winning; 0 for a 3k+1 part iff some drawable tile wins; 0 for 3k+2 iff some discard leaves
+    it ready."""
+    rng = random.Random(11)
+    seen = {-1: 0, 0: 0, 1: 0}
+    for _ in range(400):
+        n = rng.choice([3, 4, 5])
+        w = rng.choice([0, 0, 1, 2, 3, 5, 8])
+        w = min(w, 3 * n)
+        c = near_winning(rng, n, w)
+        if rng.random() < 0.5 and sum(c):  # make it 3k+1
+            t = rng.choice([t for t in range(34) if c[t]])
+            c[t] -= 1
+        total = sum(c) + w
+        s = shanten(c, w, NOFIFTH)
+        if total % 3 == 2:
+            assert (s == -1) == is_winning(c, w, NOFIFTH), (c, w)
+            if s >= 0:
+                ready = any(waits([x - (i == t) for i, x in enumerate(c)], w, NOFIFTH).tiles
+                            for t in range(34) if c[t])
+                assert (s == 0) == ready, (c, w, s)
+        else:
+            assert (s == 0) == bool(waits(c, w, NOFIFTH).tiles), (c, w, s)
+        seen[min(s, 1)] = seen.get(min(s, 1), 0) + 1
+    assert seen[-1] > 20 and seen[0] > 50 and seen[1] > 20
+
+
+def test_split_wildcards():
+    from majiang.analysis import split_wildcards
+    from majiang.tiles import WILD, parse_compact
+    tiles = parse_compact("123m55z6p6p") + [WILD]
+    counts, w = split_wildcards(tiles, {14})  # 6p is the wildcard face
+    assert w == 3 and counts[31] == 2 and counts[14] == 0
+    counts, w = split_wildcards(tiles, {14}, white_stands_in=True)  # White plays 6p
+    assert w == 3 and counts[31] == 0 and counts[14] == 2
+    counts, w = split_wildcards(tiles, {31}, white_stands_in=True)  # White itself is wild
+    assert w == 3 and counts[31] == 0 and counts[14] == 2

@@ -29,10 +29,10 @@ from majiang.analysis import (
     useful_tiles,
     waits,
 )
+from majiang.analysis.wildcards import split_wildcards
 from majiang.errors import MajiangError
 from majiang.tiles import (
     NUM_KINDS,
-    WHITE,
     WILD,
     format_chinese,
     format_compact,
@@ -94,26 +94,10 @@ def analyze(hand: str, wild_faces: tuple[str, ...], white_stands_in: bool, shape
             if len(f) != 1 or f[0] >= NUM_KINDS:
                 raise MajiangError(f"--wild takes one tile face, got {w!r}")
         wild_set = {f[0] for f in faces}
-        stand_in_face = None
-        if white_stands_in:
-            if len(wild_set) != 1:
-                raise MajiangError("--white-stands-in needs exactly one --wild face")
-            (stand_in_face,) = wild_set
         rules = SHAPE_PRESETS[shapes]
         if no_fifth:
             rules = dataclasses.replace(rules, wild_fifth_copy=False)
-        counts = [0] * NUM_KINDS
-        wilds = 0
-        for t in tiles:
-            if t == WILD or t in wild_set:
-                wilds += 1
-            elif t == WHITE and stand_in_face is not None:
-                counts[stand_in_face] += 1  # 白板 plays the wildcard's own face
-            else:
-                counts[t] += 1
-        for t, n in enumerate(counts):
-            if n > 4:
-                raise MajiangError(f"{n} copies of {format_compact([t])}: there are only four")
+        counts, wilds = split_wildcards(tiles, wild_set, white_stands_in)
         total = sum(counts) + wilds
         result: dict = {"hand": format_compact(sorted(t for t in tiles if t != WILD)) + "*" * sum(
             1 for t in tiles if t == WILD), "tiles": total, "wildcards": wilds}

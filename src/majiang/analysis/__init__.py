@@ -6,6 +6,7 @@ per-suit lookup tables behind it.
 
 from majiang.analysis.decompose import Decomposition, Group, decompositions
 from majiang.analysis.shapes import ALL_SHAPES, MCR_SHAPES, SEVEN_PAIRS_AND_ORPHANS, STANDARD, ShapeRules
+from majiang.analysis.wildcards import split_wildcards
 from majiang.analysis.win import (
     DiscardOption,
     Waits,
@@ -26,5 +27,5 @@ __all__ = [
     "ALL_SHAPES", "MCR_SHAPES", "SEVEN_PAIRS_AND_ORPHANS", "STANDARD", "Decomposition", "DiscardOption", "Group",
     "ShapeRules", "Waits", "decompositions", "discard_advice", "is_winning", "shanten",
     "shanten_honors_and_knitted", "shanten_knitted_straight", "shanten_seven_pairs", "shanten_standard",
-    "shanten_thirteen_orphans", "useful_tiles", "waits", "win_need",
+    "shanten_thirteen_orphans", "split_wildcards", "useful_tiles", "waits", "win_need",
 ]
