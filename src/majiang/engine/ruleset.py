@@ -1,0 +1,500 @@
+"""The rule-set object the table reads instead of hard-coding a variant (DESIGN.md, RULES.md §8 "Suggested shape").
+
+A :class:`RuleSet` is a frozen, validated value. The engine (:mod:`majiang.engine.table`) asks it
+every question a variant answers differently: which tiles are in the set, how many a hand holds,
+whether and how a wildcard is chosen, which winning shapes count, which claims exist, who wins when
+several players claim one discard, how many tiles stay back at the wall's end, when the dealer keeps
+the deal, how long a match lasts, what a win must be worth, and how a win is scored and settled.
+The engine knows no variant by name.
+
+Presets (:meth:`RuleSet.preset`):
+
+* ``"mcr"`` -- Chinese Official / MCR (RULES.md §6, §9.6; seed ``004_*``): 144 tiles with flowers,
+  13-tile hands, no wildcards, every MCR shape, chow from the left player only, head-bump on several
+  winners, no reserve, the deal passes after every hand, 4 rounds (16 hands), 8-fan minimum without
+  flowers. The default scorer is :class:`FixedScorer` (every legal win is worth 8 fan + 1 per
+  flower, the stand-in until MCR scoring is final); ``scorer="mcr"`` scores the 81 fans through
+  :class:`majiang.engine.scorers.McrScorer` (``majiang.rules.mcr``). Settlement:
+  :class:`CompetitionSettlement` (RULES.md §9.6).
+* ``"taiwan"`` -- table flow of Taiwan 16-tile (RULES.md §3.1; seed ``001_*``): 144 tiles, 16-tile
+  hands, 16 tiles held back, the dealer keeps the deal on a win or a draw. **Flow only**: the tai
+  table is not written yet, so the scorer is the placeholder :class:`FixedScorer` (``value=1``).
+* ``"wenzhou13"`` -- table flow of the seed-003 Wenzhou game (RULES.md §4.2, §4.6; seed ``003_*``):
+  136 tiles, 13-tile hands, a 财神 wildcard chosen by dice from the tail (the indicator stays out of
+  play), 白板 stands for the wildcard's face, wildcards are neither discarded nor used in claims,
+  七对子 and 十三幺 allowed, the dealer keeps the deal only by winning. **Flow only**: placeholder scorer.
+
+Options are changed with :meth:`RuleSet.with_options`; an unknown option or a bad value raises
+:class:`RuleSetError`. :meth:`RuleSet.to_options` / :meth:`RuleSet.from_options` round-trip the
+rule set through plain JSON values (used by the record header, :mod:`majiang.records`).
+
+Scoring plugs in through two small protocols, :class:`Scorer` and :class:`Settlement`, registered by
+name (:func:`register_scorer`, :func:`register_settlement`) so a record can name them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from majiang.analysis import MCR_SHAPES, SEVEN_PAIRS_AND_ORPHANS, STANDARD, ShapeRules
+from majiang.errors import MajiangError
+from majiang.hand import Hand
+
+
+class RuleSetError(MajiangError):
+    """An unknown rule-set option, an unknown preset, or an option value out of range."""
+
+
+# ----------------------------------------------------------------------------------------- scoring
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything a scorer may need to value one win (facts of the table, not of a variant).
+
+    Attributes:
+        hand: the winner's :class:`~majiang.hand.Hand`: concealed tiles without the winning tile,
+            declared melds (``offer`` relative to the winner), ``win_tile``, flowers set aside,
+            ``wilds`` = wildcards among the concealed tiles (their faces removed from ``concealed``;
+            a 白板 standing in for the wildcard's face is already written as that face).
+        seat: the winner's seat (0-3, turn order).
+        dealer: the dealer's seat (庄家).
+        seat_wind: the winner's seat wind, a tile index 27-30 (门风; East = the dealer).
+        prevalent_wind: the round's prevalent wind, 27-30 (圈风).
+        self_drawn: True for a self-drawn win (自摸), False for a win on a discard or a robbed kong.
+        discarder: the seat whose tile was won on (discard or robbed kong), ``None`` when self-drawn.
+        kong_replacement: won on a replacement draw after a kong (杠上开花), also when the
+            replacement chain passed through flowers; **not** set for a plain flower replacement
+            (trap FLAG-02: MCR scores that as 自摸 only).
+        flower_replacement: the winning tile was drawn as a flower replacement.
+        robbing_kong: won on the tile of another player's added kong (抢杠和, trap FLAG-03).
+        last_tile: self-drawn with the wall's last live tile (MCR 妙手回春), or won on the discard
+            made after it (MCR 海底捞月).
+        win_tile_seen: copies of the winning tile the winner can see besides the winning tile itself
+            (own hand and melds, every river, every exposed meld); 3 means 和绝张 in MCR.
+        first_turn: won before any claim and in the winner's first turn (天和/地和 style flags).
+        wild_face: the wildcard's face this hand (0-33) or ``None``.
+        dealer_streak: the dealer's consecutive hands before this one (连庄 count, 0 on a new dealer).
+    """
+
+    hand: Hand
+    seat: int
+    dealer: int
+    seat_wind: int
+    prevalent_wind: int
+    self_drawn: bool
+    discarder: int | None = None
+    kong_replacement: bool = False
+    flower_replacement: bool = False
+    robbing_kong: bool = False
+    last_tile: bool = False
+    win_tile_seen: int = 0
+    first_turn: bool = False
+    wild_face: int | None = None
+    dealer_streak: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The value of one win.
+
+    Attributes:
+        value: points of the hand's patterns that count toward the rule set's minimum
+            (MCR fan without flowers; Taiwan tai; Wenzhou multiplier).
+        bonus: points added only after the minimum is met (MCR: 1 per flower).
+        patterns: ``(pattern id, points, times)`` triples, for records and display.
+    """
+
+    value: int
+    bonus: int = 0
+    patterns: tuple[tuple[str, int, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        """``value + bonus``: what the settlement uses."""
+        return self.value + self.bonus
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Values a win. ``score`` is called when a win is possible (to check the minimum) and again when
+    it is declared; it must be a pure function of the context."""
+
+    name: str
+
+    def score(self, ctx: WinContext) -> ScoreResult:  # pragma: no cover - protocol
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class WinSettle:
+    """One win to settle: who won, who fed it (``None`` when self-drawn), its score and context."""
+
+    winner: int
+    discarder: int | None
+    result: ScoreResult
+    ctx: WinContext
+
+
+@runtime_checkable
+class Settlement(Protocol):
+    """Turns one win into per-seat score changes (a zero-sum ledger; the engine checks the sum)."""
+
+    name: str
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:  # pragma: no cover - protocol
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FixedScorer:
+    """The default scorer until a variant's scorer lands: every legal win is worth ``value`` points
+    plus ``per_flower`` per flower set aside.
+
+    For MCR (``value=8``, ``per_flower=1``): the hand is taken to meet the 8-fan minimum exactly,
+    flowers add 1 fan each after the minimum (RULES.md §9.6). It checks nothing but what the table
+    already checked (the winning shape), so it is a stand-in, documented as such in records
+    (scorer name ``"fixed"``).
+    """
+
+    value: int = 8
+    per_flower: int = 1
+    name: str = "fixed"
+
+    def score(self, ctx: WinContext) -> ScoreResult:
+        flowers = len(ctx.hand.flowers) * self.per_flower
+        patterns: list[tuple[str, int, int]] = [("fixed", self.value, 1)]
+        if flowers:
+            patterns.append(("flower", self.per_flower, len(ctx.hand.flowers)))
+        return ScoreResult(self.value, flowers, tuple(patterns))
+
+
+@dataclass(frozen=True, slots=True)
+class CompetitionSettlement:
+    """MCR competition settlement (RULES.md §9.6): a discard win -- the discarder pays
+    ``base + total``, each other loser pays ``base``; a self-drawn win -- each loser pays
+    ``base + total``. A robbed kong is a discard win fed by the robbed player. ``base`` = 8."""
+
+    base: int = 8
+    name: str = "competition"
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:
+        d = [0] * players
+        total = win.result.total
+        for s in range(players):
+            if s == win.winner:
+                continue
+            pay = self.base + total if (win.discarder is None or s == win.discarder) else self.base
+            d[s] -= pay
+            d[win.winner] += pay
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class FlatSettlement:
+    """Placeholder settlement for flow-only presets: a self-drawn win is paid ``total`` by every
+    other player; a discard win is paid ``total`` by the discarder alone (RULES.md §3.3 shape
+    without the base and dealer terms)."""
+
+    name: str = "flat"
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:
+        d = [0] * players
+        for s in range(players):
+            if s != win.winner and (win.discarder is None or s == win.discarder):
+                d[s] -= win.result.total
+                d[win.winner] += win.result.total
+        return d
+
+
+_SCORERS: dict[str, Callable[[], Scorer]] = {
+    "fixed": lambda: FixedScorer(8, 1),
+    "fixed1": lambda: FixedScorer(1, 0, "fixed1"),
+}
+_SETTLEMENTS: dict[str, Callable[[], Settlement]] = {
+    "competition": CompetitionSettlement,
+    "flat": FlatSettlement,
+}
+
+
+def register_scorer(name: str, factory: Callable[[], Scorer]) -> None:
+    """Make a scorer available by name (``RuleSet.with_options(scorer=name)``), e.g. the MCR
+    scorer from ``majiang.rules.mcr``. Re-registering a name replaces it."""
+    _SCORERS[name] = factory
+
+
+def register_settlement(name: str, factory: Callable[[], Settlement]) -> None:
+    """Make a settlement available by name (``RuleSet.with_options(settlement=name)``)."""
+    _SETTLEMENTS[name] = factory
+
+
+def _mcr_scorer() -> Scorer:
+    from majiang.engine.scorers import McrScorer
+
+    return McrScorer()
+
+
+_SCORERS["mcr"] = _mcr_scorer  # the adapter imports majiang.rules.mcr when first used
+
+
+# ----------------------------------------------------------------------------------------- options
+WILD_MODES = ("none", "indicator", "fixed")
+MULTI_WIN = ("head-bump", "all")
+FIRST_DEALER = ("east", "dice")
+
+_SHAPE_PRESETS: dict[str, ShapeRules] = {
+    "standard": STANDARD,
+    "mcr": MCR_SHAPES,
+    "seven-pairs-orphans": SEVEN_PAIRS_AND_ORPHANS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """A variant's table rules (see the module doc for presets). All fields are plain values.
+
+    Tile set and hands:
+        flowers: the 8 flowers (春夏秋冬梅兰竹菊, tiles 34-41) are in the set; they are set aside
+            when dealt or drawn and replaced from the wall's tail (RULES.md §1.1, §3.1).
+        hand_size: 13 or 16 tiles held between turns (RULES.md §1.2); the dealer takes one more.
+        players: seats at the table (4).
+
+    Wildcards (RULES.md §1.3, §4.2):
+        wild_mode: ``"none"``; ``"indicator"`` -- after the deal the dealer rolls ``dice`` and the
+            tile that many from the tail is turned up and taken out of play; its face
+            (``wild_next_face=False``) or the next face is wild; ``"fixed"`` -- ``wild_tile`` is wild.
+        wild_tile: the wild face for ``"fixed"`` (0-33).
+        wild_next_face: with ``"indicator"``, the face after the indicator is wild (C5 reading).
+        white_stand_in: 白板 plays as the wild's natural face (and is not wild).
+        wild_discardable: wildcards may be discarded (and then claimed only for a win).
+        wild_claimable: wildcards may be used from the hand to chow, pung or kong.
+
+    Shapes and claims (RULES.md §1.4):
+        shapes: name of the winning-shape switchboard: ``"standard"``, ``"mcr"``,
+            ``"seven-pairs-orphans"`` (see :mod:`majiang.analysis.shapes`).
+        chow, pung, exposed_kong, concealed_kong, added_kong: whether each claim/declaration exists.
+            A chow is only ever claimed from the player on the left (上家).
+        added_kong_drawn_only: an added kong (补杠) only with the tile just drawn, not with a copy
+            held from earlier (Taiwan, SD1 "若是自己摸进相同的牌"; MCR/Botzone allow a held copy).
+        rob_kong: another player may win on the tile of an added kong (抢杠和).
+        claim_last_discard: the discard after the last live tile may be chowed or punged
+            (False: it may only be won on).
+        multiple_winners: ``"head-bump"`` -- only the first winner in turn order from the discarder
+            (截和); ``"all"`` -- every player who declares wins.
+
+    Wall and match:
+        reserve: tiles left in the wall when the hand is drawn (MCR 0; Taiwan 16).
+        dice: dice rolled to break the wall and to choose the wildcard (2 or 3).
+        dealer_keeps_on_win / dealer_keeps_on_draw: the dealer keeps the deal (连庄) when he wins /
+            when the hand is drawn; otherwise the deal passes to the next seat.
+        max_dealer_streak: the most consecutive extra hands a dealer may keep (``None`` = no limit).
+        rounds: prevalent winds played (4 = E, S, W, N: a full match); a round ends when the deal
+            has passed round every seat once.
+        first_dealer: ``"east"`` (the East seat deals first) or ``"dice"`` (two dice counted from East).
+        seat_draw: players are seated by lot at the start of a match (else player i sits at seat i).
+
+    Value:
+        min_score: a win needs :attr:`ScoreResult.value` at least this (MCR 8, flowers excluded).
+        scorer, settlement: registered names (:func:`register_scorer`, :func:`register_settlement`).
+        name: the preset's name (informative; the options define the rules).
+    """
+
+    name: str = "mcr"
+    flowers: bool = True
+    hand_size: int = 13
+    players: int = 4
+    wild_mode: str = "none"
+    wild_tile: int | None = None
+    wild_next_face: bool = False
+    white_stand_in: bool = False
+    wild_discardable: bool = True
+    wild_claimable: bool = True
+    shapes: str = "mcr"
+    chow: bool = True
+    pung: bool = True
+    exposed_kong: bool = True
+    concealed_kong: bool = True
+    added_kong: bool = True
+    added_kong_drawn_only: bool = False
+    rob_kong: bool = True
+    claim_last_discard: bool = False
+    multiple_winners: str = "head-bump"
+    reserve: int = 0
+    dice: int = 2
+    dealer_keeps_on_win: bool = False
+    dealer_keeps_on_draw: bool = False
+    max_dealer_streak: int | None = None
+    rounds: int = 4
+    first_dealer: str = "east"
+    seat_draw: bool = True
+    min_score: int = 8
+    scorer: str = "fixed"
+    settlement: str = "competition"
+    _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        def bad(msg: str) -> RuleSetError:
+            return RuleSetError(f"rule set {self.name!r}: {msg}")
+
+        for f in dataclasses.fields(self):
+            if f.type in ("bool", bool) and not isinstance(getattr(self, f.name), bool):
+                raise bad(f"{f.name} must be true or false, got {getattr(self, f.name)!r}")
+        if not isinstance(self.name, str):
+            raise bad(f"name must be a string, got {self.name!r}")
+        if self.hand_size not in (13, 16):
+            raise bad(f"hand_size must be 13 or 16, got {self.hand_size!r}")
+        if self.players != 4:
+            raise bad(f"only 4-player tables are supported, got players={self.players!r}")
+        if self.wild_mode not in WILD_MODES:
+            raise bad(f"wild_mode must be one of {WILD_MODES}, got {self.wild_mode!r}")
+        if self.wild_mode == "fixed" and not (isinstance(self.wild_tile, int) and 0 <= self.wild_tile < 34):
+            raise bad(f"wild_mode 'fixed' needs wild_tile 0-33, got {self.wild_tile!r}")
+        if self.shapes not in _SHAPE_PRESETS:
+            raise bad(f"shapes must be one of {tuple(_SHAPE_PRESETS)}, got {self.shapes!r}")
+        if self.multiple_winners not in MULTI_WIN:
+            raise bad(f"multiple_winners must be one of {MULTI_WIN}, got {self.multiple_winners!r}")
+        if self.first_dealer not in FIRST_DEALER:
+            raise bad(f"first_dealer must be one of {FIRST_DEALER}, got {self.first_dealer!r}")
+        if not (isinstance(self.reserve, int) and 0 <= self.reserve <= 60):
+            raise bad(f"reserve must be 0-60 tiles, got {self.reserve!r}")
+        if self.dice not in (2, 3):
+            raise bad(f"dice must be 2 or 3, got {self.dice!r}")
+        if not (isinstance(self.rounds, int) and 1 <= self.rounds <= 16):
+            raise bad(f"rounds must be 1-16, got {self.rounds!r}")
+        if self.max_dealer_streak is not None and not (isinstance(self.max_dealer_streak, int)
+                                                       and self.max_dealer_streak >= 0):
+            raise bad(f"max_dealer_streak must be None or >= 0, got {self.max_dealer_streak!r}")
+        if not isinstance(self.min_score, int) or self.min_score < 0:
+            raise bad(f"min_score must be an int >= 0, got {self.min_score!r}")
+        if self.scorer not in _SCORERS:
+            raise bad(f"unknown scorer {self.scorer!r}; known: {sorted(_SCORERS)}")
+        if self.settlement not in _SETTLEMENTS:
+            raise bad(f"unknown settlement {self.settlement!r}; known: {sorted(_SETTLEMENTS)}")
+
+    # ---------------------------------------------------------------- presets and options
+    @classmethod
+    def preset(cls, name: str, **options: Any) -> RuleSet:
+        """A named preset (``"mcr"``, ``"taiwan"``, ``"wenzhou13"``), optionally with changed options.
+
+        Raises :class:`RuleSetError` for an unknown preset or option.
+        """
+        base = _PRESETS.get(name)
+        if base is None:
+            raise RuleSetError(f"unknown rule set {name!r}; known: {sorted(_PRESETS)}")
+        rs = cls(name=name, **base)
+        return rs.with_options(**options) if options else rs
+
+    def with_options(self, **options: Any) -> RuleSet:
+        """A copy with some options changed; an unknown option raises :class:`RuleSetError`."""
+        known = self.option_names()
+        for k in options:
+            if k not in known:
+                raise RuleSetError(f"unknown rule option {k!r}; known options: {', '.join(sorted(known))}")
+        return dataclasses.replace(self, **options)
+
+    @staticmethod
+    def option_names() -> frozenset[str]:
+        """Names of every option (the dataclass fields but the private cache)."""
+        return frozenset(f.name for f in dataclasses.fields(RuleSet) if not f.name.startswith("_"))
+
+    def to_options(self) -> dict[str, Any]:
+        """Every option as a JSON-friendly dict (the record header keeps it)."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")}
+
+    @classmethod
+    def from_options(cls, options: Mapping[str, Any]) -> RuleSet:
+        """Inverse of :meth:`to_options`; unknown keys raise :class:`RuleSetError`."""
+        known = cls.option_names()
+        for k in options:
+            if k not in known:
+                raise RuleSetError(f"unknown rule option {k!r} in options")
+        return cls(**dict(options))
+
+    # ---------------------------------------------------------------- derived values
+    @property
+    def shape_rules(self) -> ShapeRules:
+        """The :class:`~majiang.analysis.ShapeRules` named by :attr:`shapes`."""
+        return _SHAPE_PRESETS[self.shapes]
+
+    @property
+    def sets(self) -> int:
+        """Sets in a complete hand: 4 for 13-tile games, 5 for 16-tile games (RULES.md §1.2)."""
+        return (self.hand_size - 1) // 3
+
+    @property
+    def tile_set(self) -> tuple[int, ...]:
+        """Every physical tile of the set, sorted: 4 of each of 0-33, plus flowers 34-41 once."""
+        key = "tile_set"
+        ts = self._cache.get(key)
+        if ts is None:
+            ts = tuple(t for t in range(34) for _ in range(4)) + (tuple(range(34, 42)) if self.flowers else ())
+            self._cache[key] = ts
+        return ts
+
+    def scorer_object(self) -> Scorer:
+        """The :class:`Scorer` named by :attr:`scorer` (cached per rule set)."""
+        s = self._cache.get("scorer")
+        if s is None:
+            s = _SCORERS[self.scorer]()
+            self._cache["scorer"] = s
+        return s
+
+    def settlement_object(self) -> Settlement:
+        """The :class:`Settlement` named by :attr:`settlement` (cached per rule set)."""
+        s = self._cache.get("settlement")
+        if s is None:
+            s = _SETTLEMENTS[self.settlement]()
+            self._cache["settlement"] = s
+        return s
+
+
+_PRESETS: dict[str, dict[str, Any]] = {
+    "mcr": dict(flowers=True, hand_size=13, shapes="mcr", reserve=0, dealer_keeps_on_win=False,
+                dealer_keeps_on_draw=False, rounds=4, first_dealer="east", min_score=8, scorer="fixed",
+                settlement="competition", multiple_winners="head-bump"),
+    "taiwan": dict(flowers=True, hand_size=16, shapes="standard", reserve=16, added_kong_drawn_only=True,
+                   dealer_keeps_on_win=True,
+                   dealer_keeps_on_draw=True, rounds=4, first_dealer="dice", min_score=0, scorer="fixed1",
+                   settlement="flat", multiple_winners="head-bump"),
+    "wenzhou13": dict(flowers=False, hand_size=13, shapes="seven-pairs-orphans", reserve=0,
+                      wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False,
+                      dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
+                      min_score=0, scorer="fixed1", settlement="flat", multiple_winners="head-bump"),
+}
+PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
+"""Names accepted by :meth:`RuleSet.preset`."""
+
+
+def parse_spec(spec: str) -> RuleSet:
+    """A rule set from a one-line spec: a preset name, then optional ``,option=value`` pairs, e.g.
+    ``"mcr,scorer=mcr"`` or ``"mcr, flowers=false, multiple_winners=all"``. Values are JSON
+    (``true``, ``false``, ``null``, numbers) or bare strings. Raises :class:`RuleSetError`."""
+    import json
+
+    parts = [p.strip() for p in spec.split(",")]
+    name, opts = parts[0], {}
+    for p in parts[1:]:
+        if not p:
+            continue
+        key, eq, raw = p.partition("=")
+        if not eq:
+            raise RuleSetError(f"rule option {p!r} must be written key=value")
+        try:
+            val = json.loads(raw.strip())
+        except json.JSONDecodeError:
+            val = raw.strip()
+        opts[key.strip()] = val
+    return RuleSet.preset(name, **opts)
+
+
+def resolve(rules: str | RuleSet | None) -> RuleSet:
+    """A :class:`RuleSet` from a rule set, a preset name or spec (:func:`parse_spec`, e.g.
+    ``"mcr,scorer=mcr"``), or ``None`` (MCR)."""
+    if rules is None:
+        return RuleSet.preset("mcr")
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return parse_spec(rules)
+    raise RuleSetError(f"cannot make a rule set from {rules!r}")

@@ -1,0 +1,658 @@
+"""One hand at the table (一盘): dealing, flowers, draws and discards, claims, kongs, wins, draws.
+
+:class:`HandTable` is a state machine over one live wall. Seats are 0-3 in turn order (counter-
+clockwise: each seat's next player, 下家, is ``seat + 1``; the player on its left, 上家, is ``seat - 1``).
+The seat wind of a seat is its distance from the dealer (dealer = East).
+
+Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
+
+1. **Deal** from the wall's front: 4 tiles at a time to each seat from the dealer until each holds
+   ``hand_size``, then one more to the dealer (跳牌). With a wildcard by indicator, the dealer's dice
+   count tiles from the tail; that tile is turned up and taken out of play. Flowers dealt are set
+   aside and replaced from the tail, dealer first, then each seat in turn order, each until he holds
+   no flower (per-player order, RULES.md §3.1).
+2. **Turn** (:attr:`Phase.TURN`): the seat holding 3n+2 tiles wins by self-draw, declares a concealed
+   or added kong, or discards. Right after a chow or pung only a discard is allowed.
+3. **Claim window** (:attr:`Phase.CLAIM`): every other seat that has a claim answers (win, kong,
+   pung, chow or pass). When all have answered: win > kong/pung > chow, ties by turn order from the
+   discarder; several wins follow ``RuleSet.multiple_winners``. Nothing claimed: the next seat draws.
+4. **Kongs**: an exposed kong (three in hand + the discard), a concealed kong (four in hand) or an
+   added kong (a melded pung + a held fourth) is followed by a replacement draw from the tail. An
+   added kong first opens a **robbing window** (:attr:`Phase.ROB`, 抢杠和); if robbed, the pung stays
+   a pung (trap FLAG-03). Only discards and added-kong tiles are ever claimable (trap FLOW-03).
+5. **Flowers** drawn are set aside and replaced from the tail, repeatedly.
+6. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+   left. No kong is declared when no replacement could be drawn; the discard after the last live
+   tile may only be won on unless ``claim_last_discard``.
+
+Every method that changes the table validates first: an illegal action raises
+:class:`~majiang.engine.actions.IllegalActionError` and changes nothing. The table writes every
+event (dicts, names from mjai where meanings match, see :mod:`majiang.records`) to ``events``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from majiang.analysis import is_winning
+from majiang.engine.actions import CLAIM_PRIORITY, PASS, Action, ActionKind, IllegalActionError, Phase
+from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
+from majiang.errors import MajiangError
+from majiang.hand import Hand, Meld, MeldKind
+from majiang.tiles import EAST, NUM_KINDS, WHITE, WILD, format_compact, from_counts, is_flower
+
+
+def tile_str(t: int) -> str:
+    """Compact text of one tile (``"5m"``, ``"7z"``, ``"1f"``), the tile form used in events."""
+    return format_compact([t])
+
+
+@dataclass(frozen=True, slots=True)
+class WinInfo:
+    """One declared win: seat, fed by (``None`` when self-drawn), the winning tile, score, deltas."""
+
+    winner: int
+    discarder: int | None
+    tile: int
+    result: ScoreResult
+    deltas: tuple[int, ...]
+    ctx: WinContext
+
+
+@dataclass(slots=True)
+class HandResult:
+    """How a hand ended: ``wins`` (empty for an exhaustive draw) and the summed score ``deltas``."""
+
+    wins: list[WinInfo] = field(default_factory=list)
+    deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+
+    @property
+    def drawn(self) -> bool:
+        """True for an exhaustive draw (荒庄/流局)."""
+        return not self.wins
+
+
+class HandTable:
+    """One hand (see the module doc).
+
+    Args:
+        rules: the :class:`~majiang.engine.ruleset.RuleSet`.
+        wall: the live wall in draw order (front first); a permutation of ``rules.tile_set``
+            (checked: a wrong multiset raises :class:`~majiang.errors.MajiangError`).
+        dealer: the dealer's seat (0-3).
+        prevalent_wind: the round's wind, a tile 27-30.
+        dice: the dealer's dice for this hand (choose the wildcard indicator; informative otherwise).
+        dealer_streak: consecutive hands the dealer has kept so far (连庄 count).
+        emit: called with each event dict (events are also kept in :attr:`events`).
+        scorer: a :class:`~majiang.engine.ruleset.Scorer` to use instead of the rule set's (the
+            Botzone importer scores each round with the fan its log records).
+
+    State (read it; change it only through :meth:`apply`):
+        wall, head, tail: the wall list; ``wall[head:tail]`` is still in the wall (front = ``head``).
+        live / remaining: drawable tiles before the hand is drawn / tiles left in the wall.
+        concealed: per seat, a count vector (34) of the concealed tiles (wildcards included).
+        melds: per seat, declared :class:`~majiang.hand.Meld` s (``offer`` relative to the owner);
+            meld_from: per seat, the absolute seat that fed each meld (``None`` for a concealed kong).
+        flowers: per seat, flowers set aside. rivers: per seat, discards still in the river
+            (claimed tiles leave it). won_tiles: a tile won on a discard or robbed from a kong.
+        indicator, wild_face: the wildcard's indicator (out of play) and face, or ``None``.
+        phase, current: the :class:`~majiang.engine.actions.Phase` and the seat whose turn it is.
+        last_draw: per seat, the tile it drew last (the dealer's extra tile at the start).
+        claim_tile, discarder, kong_seat: the tile of an open window and who offered it.
+        result: a :class:`HandResult` once the hand is over. events: every event written.
+
+    Raises :class:`~majiang.errors.MajiangError` for a wall that is not the rule set's tile set, a
+    seat outside 0-3 or a prevalent wind that is not a wind tile.
+    """
+
+    def __init__(self, rules: RuleSet, wall: Sequence[int], dealer: int = 0, prevalent_wind: int = EAST,
+                 dice: Sequence[int] = (1, 1), dealer_streak: int = 0,
+                 emit: Callable[[dict], None] | None = None, scorer: Scorer | None = None) -> None:
+        if sorted(wall) != list(rules.tile_set):
+            raise MajiangError(f"the wall must hold exactly the rule set's {len(rules.tile_set)} tiles "
+                               f"(got {len(wall)} tiles, or a wrong mix)")
+        if not 0 <= dealer < 4:
+            raise MajiangError(f"dealer must be a seat 0-3, got {dealer!r}")
+        if not 27 <= prevalent_wind <= 30:
+            raise MajiangError(f"prevalent wind must be a wind tile 27-30, got {prevalent_wind!r}")
+        self.rules = rules
+        self.shape_rules = rules.shape_rules
+        self.scorer = scorer if scorer is not None else rules.scorer_object()
+        self.settlement = rules.settlement_object()
+        self.wall: list[int] = list(wall)
+        self.head = 0
+        self.tail = len(self.wall)
+        self.dealer = dealer
+        self.prevalent_wind = prevalent_wind
+        self.dice = tuple(dice)
+        self.dealer_streak = dealer_streak
+        self.events: list[dict] = []
+        self._emit_fn = emit
+        self.concealed: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        self.melds: list[list[Meld]] = [[] for _ in range(4)]
+        self.meld_from: list[list[int | None]] = [[] for _ in range(4)]
+        self.flowers: list[list[int]] = [[] for _ in range(4)]
+        self.rivers: list[list[int]] = [[] for _ in range(4)]
+        self.won_tiles: list[int] = []
+        self.indicator: int | None = None
+        self.wild_face: int | None = rules.wild_tile if rules.wild_mode == "fixed" else None
+        self.phase = Phase.TURN
+        self.current = dealer
+        self.last_draw: list[int | None] = [None] * 4
+        self.after_claim = False
+        self.kong_chain = False
+        self.flower_chain = False
+        self.discards_made = [0] * 4
+        self.any_claim = False
+        self.claim_tile: int | None = None
+        self.discarder: int | None = None
+        self.kong_seat: int | None = None
+        self.last_discard = False
+        self.answers: dict[int, Action | None] = {}
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._score_cache: dict[tuple, ScoreResult | None] = {}
+        self.result: HandResult | None = None
+        self._deal()
+
+    # ------------------------------------------------------------------ small helpers
+    @property
+    def remaining(self) -> int:
+        """Tiles still in the wall (live tiles plus the reserve)."""
+        return self.tail - self.head
+
+    @property
+    def live(self) -> int:
+        """Tiles that may still be drawn before the hand is drawn (``remaining - reserve``)."""
+        return self.tail - self.head - self.rules.reserve
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.END
+
+    def seat_wind(self, seat: int) -> int:
+        """Seat wind tile (27-30): East for the dealer, then South, West, North in turn order."""
+        return EAST + (seat - self.dealer) % 4
+
+    def is_wild(self, t: int) -> bool:
+        return self.wild_face is not None and t == self.wild_face
+
+    def _emit(self, ev: dict) -> None:
+        self.events.append(ev)
+        if self._emit_fn is not None:
+            self._emit_fn(ev)
+
+    def hand_tiles(self, seat: int) -> list[int]:
+        """The seat's concealed tiles, sorted."""
+        return from_counts(self.concealed[seat])
+
+    # ------------------------------------------------------------------ deal
+    def _take_front(self) -> int:
+        t = self.wall[self.head]
+        self.head += 1
+        return t
+
+    def _take_tail(self) -> int:
+        self.tail -= 1
+        return self.wall[self.tail]
+
+    def _deal(self) -> None:
+        order = [(self.dealer + i) % 4 for i in range(4)]
+        dealt: list[list[int]] = [[] for _ in range(4)]
+        n = 0
+        size = self.rules.hand_size
+        while n < size:
+            k = min(4, size - n)
+            for s in order:
+                for _ in range(k):
+                    dealt[s].append(self._take_front())
+            n += k
+        dealt[self.dealer].append(self._take_front())
+        self._emit({"type": "start_kyoku", "bakaze": tile_str(self.prevalent_wind), "oya": self.dealer,
+                    "honba": self.dealer_streak, "dice": list(self.dice),
+                    "tehais": [[tile_str(t) for t in dealt[s]] for s in range(4)]})
+        if self.rules.wild_mode == "indicator":
+            self._choose_wild()
+        for s in range(4):
+            for t in dealt[s]:
+                if is_flower(t):
+                    self.flowers[s].append(t)
+                else:
+                    self.concealed[s][t] += 1
+        self.last_draw[self.dealer] = dealt[self.dealer][-1]
+        # flowers at the deal: dealer first, then in turn order, each until flower-free
+        for s in order:
+            pending = [t for t in dealt[s] if is_flower(t)]
+            while pending:
+                for f in pending:
+                    self._emit({"type": "flower", "actor": s, "pai": tile_str(f)})
+                got = []
+                for _ in pending:
+                    if self.live <= 0:
+                        self._exhaust()
+                        return
+                    t = self._take_tail()
+                    self._emit({"type": "tsumo", "actor": s, "pai": tile_str(t), "replacement": True})
+                    if is_flower(t):
+                        self.flowers[s].append(t)
+                        got.append(t)
+                    else:
+                        self.concealed[s][t] += 1
+                        if s == self.dealer:
+                            self.last_draw[s] = t
+                pending = got
+        self.phase = Phase.TURN
+        self.current = self.dealer
+
+    def _choose_wild(self) -> None:
+        """Wildcard by indicator (RULES.md §4.2): count the dice total from the tail, turn that tile up
+        and take it out of play (so three copies stay live); its face, or the next face, is wild."""
+        total = sum(self.dice)
+        pos = self.tail - total
+        while is_flower(self.wall[pos]):  # a flower cannot indicate: take the next tile toward the front
+            pos -= 1
+        ind = self.wall.pop(pos)
+        self.tail -= 1
+        self.indicator = ind
+        if self.rules.wild_next_face:
+            self.wild_face = _next_face(ind)
+        else:
+            self.wild_face = ind
+        self._emit({"type": "wild", "indicator": tile_str(ind), "wild": tile_str(self.wild_face)})
+
+    # ------------------------------------------------------------------ draws
+    def _draw(self, seat: int, from_tail: bool) -> bool:
+        """Draw for ``seat`` (flowers set aside and replaced); False if the hand was drawn instead."""
+        self.flower_chain = False
+        while True:
+            if self.live <= 0:
+                self._exhaust()
+                return False
+            t = self._take_tail() if from_tail else self._take_front()
+            ev = {"type": "tsumo", "actor": seat, "pai": tile_str(t)}
+            if from_tail:
+                ev["replacement"] = True
+            self._emit(ev)
+            if is_flower(t):
+                self.flowers[seat].append(t)
+                self._emit({"type": "flower", "actor": seat, "pai": tile_str(t)})
+                from_tail = True
+                self.flower_chain = True
+                continue
+            self.concealed[seat][t] += 1
+            self.last_draw[seat] = t
+            self.current = seat
+            self.phase = Phase.TURN
+            self._legal_cache.clear()
+            return True
+
+    def _exhaust(self) -> None:
+        self.phase = Phase.END
+        self.result = HandResult([], [0, 0, 0, 0])
+        self._legal_cache.clear()
+        self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": [0, 0, 0, 0]})
+
+    # ------------------------------------------------------------------ win check and scoring
+    def _win_counts(self, seat: int, extra: int | None) -> tuple[list[int], int]:
+        c = list(self.concealed[seat])
+        if extra is not None:
+            c[extra] += 1
+        wilds = 0
+        wf = self.wild_face
+        if wf is not None:
+            wilds = c[wf]
+            c[wf] = 0
+            if self.rules.white_stand_in and wf != WHITE:
+                c[wf] += c[WHITE]
+                c[WHITE] = 0
+        return c, wilds
+
+    def _visible_copies(self, seat: int, t: int) -> int:
+        n = self.concealed[seat][t]
+        for s in range(4):
+            n += self.rivers[s].count(t)
+            for m in self.melds[s]:
+                if m.kind is MeldKind.CONCEALED_KONG and s != seat:
+                    continue
+                n += m.tiles.count(t)
+        return n
+
+    def _context(self, seat: int, tile: int, *, self_drawn: bool, discarder: int | None, robbing: bool) -> WinContext:
+        extra = None if self_drawn else tile
+        counts, wilds = self._win_counts(seat, extra)
+        win_face = tile
+        if self.is_wild(tile):
+            win_t = WILD
+            wilds -= 1
+        else:
+            if self.wild_face is not None and self.rules.white_stand_in and tile == WHITE and self.wild_face != WHITE:
+                win_face = self.wild_face
+            win_t = win_face
+            counts[win_face] -= 1
+        hand = Hand(tuple(from_counts(counts)), tuple(self.melds[seat]), win_t, tuple(self.flowers[seat]), wilds)
+        seen = self._visible_copies(seat, tile) - 1  # the winning tile itself is in hand, river or meld
+        last = (self.live == 0) if self_drawn else self.last_discard
+        return WinContext(
+            hand=hand, seat=seat, dealer=self.dealer, seat_wind=self.seat_wind(seat),
+            prevalent_wind=self.prevalent_wind, self_drawn=self_drawn, discarder=discarder,
+            kong_replacement=self_drawn and self.kong_chain, flower_replacement=self_drawn and self.flower_chain,
+            robbing_kong=robbing, last_tile=last and not robbing, win_tile_seen=max(seen, 0),
+            first_turn=(not self.any_claim and self.discards_made[seat] == 0),
+            wild_face=self.wild_face, dealer_streak=self.dealer_streak)
+
+    def _score_win(self, seat: int, tile: int, *, self_drawn: bool, discarder: int | None,
+                   robbing: bool) -> ScoreResult | None:
+        """Score of a win if the shape wins and the score meets the minimum, else ``None``."""
+        counts, wilds = self._win_counts(seat, None if self_drawn else tile)
+        if not is_winning(counts, wilds, self.shape_rules):
+            return None
+        key = (seat, tile, self_drawn, discarder, robbing, self.head, self.tail)
+        if key in self._score_cache:
+            return self._score_cache[key]
+        ctx = self._context(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=robbing)
+        res = self.scorer.score(ctx)
+        out = res if res.value >= self.rules.min_score else None
+        self._score_cache[key] = out
+        return out
+
+    # ------------------------------------------------------------------ legal actions
+    def pending_seats(self) -> list[int]:
+        """Seats whose decision the table awaits, in turn order from the discarder (claim windows)
+        or the one seat to act (turn). Empty only when the hand is over."""
+        if self.phase is Phase.TURN:
+            return [self.current]
+        if self.phase in (Phase.CLAIM, Phase.ROB):
+            origin = self.discarder if self.phase is Phase.CLAIM else self.kong_seat
+            assert origin is not None
+            return [s for s in ((origin + i) % 4 for i in range(1, 4)) if s in self.answers and self.answers[s] is None]
+        return []
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Exactly the actions ``seat`` may take now (sorted: wins first, pass last); empty if the
+        table does not await this seat."""
+        if seat not in self.pending_seats():
+            return []
+        cached = self._legal_cache.get(seat)
+        if cached is None:
+            cached = sorted(self._compute_legal(seat), key=lambda a: a.sort_key)
+            self._legal_cache[seat] = cached
+        return list(cached)
+
+    def _compute_legal(self, seat: int) -> list[Action]:
+        r = self.rules
+        c = self.concealed[seat]
+        acts: list[Action] = []
+        if self.phase is Phase.TURN:
+            if not self.after_claim:
+                lt = self.last_draw[seat]
+                if lt is not None and self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
+                    acts.append(Action(ActionKind.WIN, lt))
+                if self.live > 0:
+                    if r.concealed_kong:
+                        for t in range(NUM_KINDS):
+                            if c[t] == 4 and (r.wild_claimable or not self.is_wild(t)):
+                                acts.append(Action(ActionKind.CONCEALED_KONG, t))
+                    if r.added_kong:
+                        for m in self.melds[seat]:
+                            if m.kind is MeldKind.PUNG and c[m.tile] >= 1 and (
+                                    not r.added_kong_drawn_only or lt == m.tile):
+                                acts.append(Action(ActionKind.ADDED_KONG, m.tile))
+            discards = [Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS)
+                        if c[t] and (r.wild_discardable or not self.is_wild(t))]
+            if not discards:  # a hand of wildcards only: the rule must give way
+                discards = [Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS) if c[t]]
+            acts.extend(discards)
+            return acts
+        tile = self.claim_tile
+        assert tile is not None
+        if self.phase is Phase.ROB:
+            assert self.kong_seat is not None
+            if self._score_win(seat, tile, self_drawn=False, discarder=self.kong_seat, robbing=True):
+                acts.append(Action(ActionKind.WIN, tile))
+            acts.append(PASS)
+            return acts
+        # claim window on a discard
+        d = self.discarder
+        assert d is not None
+        if self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
+            acts.append(Action(ActionKind.WIN, tile))
+        may_meld = (self.live > 0 or r.claim_last_discard) and (r.wild_claimable or not self.is_wild(tile))
+        if may_meld and len(self.melds[seat]) < r.sets:
+            if r.pung and c[tile] >= 2:
+                acts.append(Action(ActionKind.PUNG, tile))
+            if r.exposed_kong and c[tile] == 3 and self.live > 0:
+                acts.append(Action(ActionKind.EXPOSED_KONG, tile))
+            if r.chow and seat == (d + 1) % 4 and tile < 27:
+                base = tile - tile % 9
+                for low in (tile - 2, tile - 1, tile):
+                    if low < base or low + 2 >= base + 9:
+                        continue
+                    others = [x for x in (low, low + 1, low + 2) if x != tile]
+                    if all(c[x] for x in others) and (r.wild_claimable or not any(self.is_wild(x) for x in others)):
+                        acts.append(Action(ActionKind.CHOW, tile, low))
+        if acts:
+            acts.append(PASS)
+        return acts
+
+    # ------------------------------------------------------------------ applying
+    def apply(self, seat: int, action: Action) -> None:
+        """Apply ``seat``'s ``action``. Raises :class:`IllegalActionError` (table unchanged) if the
+        table does not await ``seat`` or the action is not among :meth:`legal_actions`."""
+        if self.phase is Phase.END:
+            raise IllegalActionError(f"the hand is over; seat {seat} cannot {action}", seat=seat, action=action)
+        legal = self.legal_actions(seat)
+        if not legal:
+            raise IllegalActionError(f"seat {seat} is not to act now (awaiting {self.pending_seats()})",
+                                     seat=seat, action=action)
+        if action not in legal:
+            raise IllegalActionError(f"seat {seat} cannot {action}; legal: {', '.join(map(str, legal))}",
+                                     seat=seat, action=action)
+        self._legal_cache.clear()
+        if self.phase is Phase.TURN:
+            self._apply_turn(seat, action)
+        else:
+            self.answers[seat] = action
+            if all(a is not None for a in self.answers.values()):
+                if self.phase is Phase.CLAIM:
+                    self._resolve_claims()
+                else:
+                    self._resolve_rob()
+
+    def _apply_turn(self, seat: int, a: Action) -> None:
+        c = self.concealed[seat]
+        k = a.kind
+        assert a.tile is not None
+        if k is ActionKind.WIN:
+            self._finish([(seat, None, a.tile, False)])
+            return
+        if k is ActionKind.DISCARD:
+            t = a.tile
+            c[t] -= 1
+            self.rivers[seat].append(t)
+            self.discards_made[seat] += 1
+            self.after_claim = False
+            self.kong_chain = False
+            self._emit({"type": "dahai", "actor": seat, "pai": tile_str(t)})
+            self.claim_tile = t
+            self.discarder = seat
+            self.last_discard = self.live <= 0
+            self._open_window(Phase.CLAIM, seat)
+            if not self.answers:
+                self._next_turn()
+            return
+        if k is ActionKind.CONCEALED_KONG:
+            t = a.tile
+            c[t] -= 4
+            self.melds[seat].append(Meld(MeldKind.CONCEALED_KONG, t, 0))
+            self.meld_from[seat].append(None)
+            self.any_claim = True
+            self._emit({"type": "ankan", "actor": seat, "consumed": [tile_str(t)] * 4})
+            self.kong_chain = True
+            self._draw(seat, True)
+            return
+        if k is ActionKind.ADDED_KONG:
+            t = a.tile
+            c[t] -= 1
+            i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.PUNG and m.tile == t)
+            old = self.melds[seat][i]
+            self.melds[seat][i] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
+            self.any_claim = True
+            self._emit({"type": "kakan", "actor": seat, "pai": tile_str(t), "consumed": [tile_str(t)] * 3})
+            self.claim_tile = t
+            self.kong_seat = seat
+            if self.rules.rob_kong:
+                self._open_window(Phase.ROB, seat)
+            else:
+                self.answers = {}
+            if not self.answers:
+                self._complete_added_kong()
+            return
+        raise IllegalActionError(f"{a} is not a turn action", seat=seat, action=a)  # pragma: no cover
+
+    def _open_window(self, phase: Phase, origin: int) -> None:
+        self.phase = phase
+        self.answers = {}
+        self._legal_cache.clear()
+        for i in range(1, 4):
+            s = (origin + i) % 4
+            self.answers[s] = None
+            acts = self._compute_legal(s)
+            if not acts or acts == [PASS]:
+                del self.answers[s]
+        self._legal_cache.clear()
+
+    def _complete_added_kong(self) -> None:
+        seat = self.kong_seat
+        assert seat is not None
+        self.answers = {}
+        self.kong_chain = True
+        self._draw(seat, True)
+
+    def _resolve_rob(self) -> None:
+        seat = self.kong_seat
+        assert seat is not None and self.claim_tile is not None
+        order = [(seat + i) % 4 for i in range(1, 4)]
+        winners = [s for s in order if (a := self.answers.get(s)) is not None and a.kind is ActionKind.WIN]
+        if winners:
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            t = self.claim_tile
+            self._finish([(w, seat, t, True) for w in winners])  # scored as the table stood
+            i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.ADDED_KONG and m.tile == t)
+            old = self.melds[seat][i]
+            self.melds[seat][i] = Meld(MeldKind.PUNG, t, old.offer, old.claimed)  # the robbed kong stays a pung
+            self.won_tiles.append(t)
+            return
+        self._complete_added_kong()
+
+    def _resolve_claims(self) -> None:
+        d = self.discarder
+        t = self.claim_tile
+        assert d is not None and t is not None
+        order = [(d + i) % 4 for i in range(1, 4)]
+        claims = [(CLAIM_PRIORITY[a.kind], i, s, a) for i, s in enumerate(order)
+                  if (a := self.answers.get(s)) is not None and a.kind is not ActionKind.PASS]
+        self.answers = {}
+        if not claims:
+            self._next_turn()
+            return
+        claims.sort(key=lambda x: (x[0], x[1]))
+        best = claims[0]
+        if best[3].kind is ActionKind.WIN:
+            winners = [s for p, _, s, _a in claims if p == 0]
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            self._finish([(w, d, t, False) for w in winners])  # scored with the tile still in the river
+            self.rivers[d].pop()
+            self.won_tiles.append(t)
+            return
+        _, _, s, a = best
+        c = self.concealed[s]
+        self.rivers[d].pop()
+        self.any_claim = True
+        offer = (s - d) % 4
+        self.current = s
+        self.phase = Phase.TURN
+        self.kong_chain = False
+        self.flower_chain = False
+        self.last_draw[s] = None
+        if a.kind is ActionKind.CHOW:
+            assert a.low is not None
+            used = [x for x in (a.low, a.low + 1, a.low + 2) if x != t]
+            for x in used:
+                c[x] -= 1
+            self.melds[s].append(Meld(MeldKind.CHOW, a.low, 1, t))
+            self.meld_from[s].append(d)
+            self.after_claim = True
+            self._emit({"type": "chi", "actor": s, "target": d, "pai": tile_str(t),
+                        "consumed": [tile_str(x) for x in used]})
+        elif a.kind is ActionKind.PUNG:
+            c[t] -= 2
+            self.melds[s].append(Meld(MeldKind.PUNG, t, offer, t))
+            self.meld_from[s].append(d)
+            self.after_claim = True
+            self._emit({"type": "pon", "actor": s, "target": d, "pai": tile_str(t), "consumed": [tile_str(t)] * 2})
+        else:  # exposed kong
+            c[t] -= 3
+            self.melds[s].append(Meld(MeldKind.EXPOSED_KONG, t, offer, t))
+            self.meld_from[s].append(d)
+            self.after_claim = False
+            self._emit({"type": "daiminkan", "actor": s, "target": d, "pai": tile_str(t),
+                        "consumed": [tile_str(t)] * 3})
+            self.kong_chain = True
+            self._draw(s, True)
+
+    def _next_turn(self) -> None:
+        d = self.discarder
+        assert d is not None
+        self.after_claim = False
+        self.kong_chain = False
+        self._draw((d + 1) % 4, False)
+
+    def _finish(self, wins: list[tuple[int, int | None, int, bool]]) -> None:
+        total = [0, 0, 0, 0]
+        infos: list[WinInfo] = []
+        for seat, discarder, tile, robbing in wins:
+            self_drawn = discarder is None
+            res = self._score_win(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=robbing)
+            assert res is not None, "a legal win always has a score"
+            ctx = self._context(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=robbing)
+            deltas = self.settlement.settle(WinSettle(seat, discarder, res, ctx), 4)
+            if sum(deltas) != 0:
+                raise AssertionError(f"settlement {self.settlement.name!r} is not zero-sum: {deltas}")
+            for i in range(4):
+                total[i] += deltas[i]
+            infos.append(WinInfo(seat, discarder, tile, res, tuple(deltas), ctx))
+            self._emit({"type": "hora", "actor": seat, "target": seat if discarder is None else discarder,
+                        "pai": tile_str(tile), "robbing": robbing,
+                        "hand": str(ctx.hand), "value": res.value, "bonus": res.bonus,
+                        "patterns": [[n, v, k] for n, v, k in res.patterns], "deltas": list(deltas)})
+        self.result = HandResult(infos, total)
+        self.phase = Phase.END
+        self._legal_cache.clear()
+
+    # ------------------------------------------------------------------ accounting
+    def tile_census(self) -> list[int]:
+        """Every physical tile by place: wall + hands + melds + rivers + flowers + won tiles +
+        indicator, as a sorted list -- always equal to ``rules.tile_set`` (tests check it)."""
+        out = list(self.wall[self.head:self.tail])
+        for s in range(4):
+            out += from_counts(self.concealed[s])
+            for m in self.melds[s]:
+                out += list(m.tiles)
+            out += self.rivers[s]
+            out += self.flowers[s]
+        out += self.won_tiles
+        if self.indicator is not None:
+            out.append(self.indicator)
+        return sorted(out)
+
+
+def _next_face(t: int) -> int:
+    """The face after ``t`` in its group (9m → 1m, North → East, Red → White)."""
+    if t < 27:
+        base = t - t % 9
+        return base + (t - base + 1) % 9
+    if t < 31:
+        return 27 + (t - 27 + 1) % 4
+    return 31 + (t - 31 + 1) % 3

@@ -1,0 +1,145 @@
+"""A tile-efficiency bot (牌效): lowest shanten first, then the most unseen useful tiles.
+
+Policy (issue 5):
+
+* declares every legal win (self-drawn, on a discard, robbing a kong);
+* discards the tile that leaves the lowest shanten (向听) under the rule set's shapes (with ``fast``,
+  the default, the knitted shapes 全不靠/组合龙 are left out of the count: they cost most of the time),
+  ties broken by
+  the number of useful tiles still unseen from its own view (its hand, every river, visible melds),
+  then by preferring honours and terminals, then the lowest tile index;
+* claims a chow, pung or exposed kong only when it lowers its shanten (after the best discard for a
+  chow or pung; straight after the kong for a kong), and declares a concealed or added kong only
+  when that does not raise its shanten;
+* never discards a wildcard when the rules forbid it (the table does not offer it).
+
+It sees only its :class:`~majiang.engine.match.PlayerView`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from majiang.analysis import ShapeRules, shanten
+from majiang.engine.actions import PASS, Action, ActionKind
+from majiang.engine.match import PlayerView
+from majiang.engine.ruleset import RuleSet, resolve
+from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
+
+
+class EfficiencyBot:
+    """See the module doc. ``rules`` gives the shapes and the wildcard policy (default MCR)."""
+
+    name = "efficiency"
+
+    def __init__(self, rules: RuleSet | str | None = None, *, fast: bool = True) -> None:
+        self.rules = resolve(rules)
+        shapes = self.rules.shape_rules
+        if fast:  # the knitted shapes cost most of the shanten time and rarely decide a discard
+            shapes = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
+        self.shapes: ShapeRules = shapes
+        self._memo: dict[tuple[tuple[int, ...], int], int] = {}
+
+    # --------------------------------------------------------------- shanten with wildcards
+    def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
+        c = list(counts)
+        wilds = 0
+        wf = view.wild_face
+        if wf is not None:
+            wilds = c[wf]
+            c[wf] = 0
+            if self.rules.white_stand_in and wf != WHITE:
+                c[wf] += c[WHITE]
+                c[WHITE] = 0
+        return c, wilds
+
+    def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
+        c, w = self._split(counts, view)
+        key = (tuple(c), w)
+        v = self._memo.get(key)
+        if v is None:
+            if len(self._memo) > 200_000:
+                self._memo.clear()
+            v = shanten(c, w, self.shapes)
+            self._memo[key] = v
+        return v
+
+    def _useful(self, counts: list[int], view: PlayerView, visible: Sequence[int]) -> int:
+        """Unseen copies of tiles that lower the shanten of a 3k+1 part."""
+        s = self._shanten(counts, view)
+        total = 0
+        for t in range(NUM_KINDS):
+            if counts[t] >= 4:
+                continue
+            counts[t] += 1
+            if self._shanten(counts, view) < s:
+                total += max(0, 4 - counts[t] + 1 - visible[t])
+            counts[t] -= 1
+        return total
+
+    def _best_discard(self, counts: list[int], view: PlayerView, allowed: Sequence[int]) -> tuple[int, int]:
+        """(shanten after the best discard, the tile) among ``allowed`` discards."""
+        scored = []
+        for t in allowed:
+            counts[t] -= 1
+            scored.append((self._shanten(counts, view), t))
+            counts[t] += 1
+        best = min(s for s, _ in scored)
+        cands = [t for s, t in scored if s == best]
+        if len(cands) > 1:
+            visible = view.visible_counts()
+
+            def key(t: int) -> tuple[int, int, int]:
+                counts[t] -= 1
+                u = self._useful(counts, view, visible)
+                counts[t] += 1
+                return (-u, 0 if (is_honor(t) or is_terminal(t)) else 1, t)
+
+            cands.sort(key=key)
+        return best, cands[0]
+
+    # --------------------------------------------------------------- choosing
+    def choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
+        for a in actions:
+            if a.kind is ActionKind.WIN:
+                return a
+        counts = [0] * NUM_KINDS
+        for t in view.hand:
+            counts[t] += 1
+        if view.phase == "turn":
+            discards = [a.tile for a in actions if a.kind is ActionKind.DISCARD and a.tile is not None]
+            best, tile = self._best_discard(counts, view, discards)
+            for a in actions:
+                if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) and a.tile is not None:
+                    c = list(counts)
+                    c[a.tile] -= 4 if a.kind is ActionKind.CONCEALED_KONG else 1
+                    if self._shanten(c, view) <= best:
+                        return a
+            return Action(ActionKind.DISCARD, tile)
+        if view.phase != "claim":
+            return PASS
+        now = self._shanten(counts, view)
+        best_action, best_s = PASS, now
+        for a in actions:
+            if a.tile is None or a.kind in (ActionKind.PASS, ActionKind.WIN):
+                continue
+            c = list(counts)
+            if a.kind is ActionKind.EXPOSED_KONG:
+                c[a.tile] -= 3
+                s = self._shanten(c, view)
+            else:
+                if a.kind is ActionKind.PUNG:
+                    c[a.tile] -= 2
+                else:
+                    assert a.low is not None
+                    for x in (a.low, a.low + 1, a.low + 2):
+                        if x != a.tile:
+                            c[x] -= 1
+                allowed = [t for t in range(NUM_KINDS) if c[t]]
+                if not allowed:
+                    continue
+                s, _ = self._best_discard(c, view, allowed)
+            if s < best_s:
+                best_action, best_s = a, s
+        return best_action

@@ -1,0 +1,165 @@
+"""A terminal game: one human (player 0) against three bots, drawn with ``rich``.
+
+Keep-it-simple loop: before each of the human's decisions the table is printed (every seat's river,
+melds and flowers; the human's hand and drawn tile; wall count, winds, scores) with the legal actions
+numbered. The human types a number, a tile in compact notation to discard it (``5m``), Enter for
+the default (discard the drawn tile in a turn, pass in a claim window), or ``q`` to stop.
+What the others did since the last prompt is printed as a short log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from majiang.engine.actions import PASS, Action, ActionKind
+from majiang.engine.match import Match, PlayerView
+from majiang.engine.ruleset import resolve
+from majiang.engine.wall import derive_seed
+from majiang.errors import MajiangError
+from majiang.tiles import CHINESE_NAMES, format_compact, parse_compact
+
+_WIND_NAMES = {27: "East", 28: "South", 29: "West", 30: "North"}
+_REL = {0: "You", 1: "Right (下家)", 2: "Opposite (对家)", 3: "Left (上家)"}
+
+
+def _tiles(ts: Sequence[int]) -> str:
+    return format_compact(sorted(ts)) if ts else "-"
+
+
+def _event_text(ev: dict, me: int) -> str | None:
+    t = ev.get("type")
+    who = _REL.get((ev.get("actor", 0) - me) % 4, "?") if "actor" in ev else ""
+    if t == "dahai":
+        return f"{who} discard{'' if who == 'You' else 's'} {ev['pai']}"
+    if t in ("chi", "pon", "daiminkan"):
+        name = {"chi": "chows", "pon": "pungs", "daiminkan": "kongs"}[t]
+        return f"{who} {name} {ev['pai']}"
+    if t == "ankan":
+        return f"{who} declares a concealed kong"
+    if t == "kakan":
+        return f"{who} adds {ev['pai']} to a pung (kong)"
+    if t == "flower":
+        return f"{who} sets aside flower {ev['pai']}"
+    if t == "hora":
+        how = "self-drawn" if ev["target"] == ev["actor"] else f"on {_REL[(ev['target'] - me) % 4]}'s tile"
+        return f"[bold]{who} WINS {how} with {ev['pai']}: {escape(ev['hand'])}  ({ev['value']}+{ev['bonus']})[/bold]"
+    if t == "ryukyoku":
+        return "[bold]Exhaustive draw (荒庄)[/bold]"
+    if t == "end_kyoku":
+        return f"hand over: deltas {ev['deltas']} -> scores {ev['scores']}"
+    if t == "start_kyoku":
+        return f"--- hand {ev.get('hand', 0) + 1}: prevalent {ev['bakaze']}, dealer seat {ev['oya']} ---"
+    if t == "end_game":
+        return f"[bold]Match over. Scores by seat: {ev['scores']}[/bold]"
+    return None
+
+
+def _show(console: Console, view: PlayerView, actions: Sequence[Action]) -> None:
+    me = view.seat
+    tab = Table(title=f"Hand {view.hand_number + 1} - prevalent {_WIND_NAMES[view.prevalent_wind]}, "
+                      f"you are {_WIND_NAMES[view.seat_wind]}, wall {view.wall_live}", show_lines=False)
+    tab.add_column("seat")
+    tab.add_column("score", justify="right")
+    tab.add_column("melds")
+    tab.add_column("flowers")
+    tab.add_column("river")
+    for i in range(4):
+        s = (me + i) % 4
+        melds = escape(" ".join(str(m) for m in view.melds[s]) + (" [concealed kong]" * view.hidden_kongs[s]))
+        name = _REL[i] + (" *dealer*" if s == view.dealer else "")
+        tab.add_row(name, str(view.scores[s]), melds or "-", _tiles(view.flowers[s]),
+                    format_compact(view.rivers[s]) if view.rivers[s] else "-")
+    console.print(tab)
+    hand = list(view.hand)
+    drawn = view.last_draw if view.phase == "turn" and view.last_draw in hand else None
+    if drawn is not None:
+        hand.remove(drawn)
+    line = f"Your hand: [bold]{_tiles(hand)}[/bold]"
+    if drawn is not None:
+        line += f"  drew [bold green]{format_compact([drawn])}[/bold green] ({CHINESE_NAMES[drawn]})"
+    if view.claim_tile is not None:
+        line += f"   on the table: [bold yellow]{format_compact([view.claim_tile])}[/bold yellow]"
+    if view.wild_face is not None:
+        line += f"   wildcard {format_compact([view.wild_face])}"
+    console.print(line)
+    console.print("  ".join(f"[cyan]{i}[/cyan]:{escape(str(a))}" for i, a in enumerate(actions)))
+
+
+def _parse_choice(text: str, view: PlayerView, actions: Sequence[Action]) -> Action | None:
+    text = text.strip()
+    if text == "":
+        if view.phase == "turn":
+            for a in actions:
+                if a.kind is ActionKind.DISCARD and a.tile == view.last_draw:
+                    return a
+            return next(a for a in actions if a.kind is ActionKind.DISCARD)
+        return PASS if PASS in actions else actions[0]
+    if text.isdigit():
+        i = int(text)
+        return actions[i] if 0 <= i < len(actions) else None
+    try:
+        ts = parse_compact(text)
+    except MajiangError:
+        return None
+    if len(ts) == 1:
+        a = Action(ActionKind.DISCARD, ts[0])
+        return a if a in actions else None
+    return None
+
+
+def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: int | None = None,
+                  console: Console | None = None, input_fn: Callable[[str], str] | None = None) -> Match:
+    """Play one match in the terminal: you are player 0, three bots (``bot``) the others.
+
+    Args:
+        rules: a preset name (``"mcr"``).
+        seed: the match seed (seating, walls; the bots' seeds derive from it).
+        bot: ``"efficiency"`` (default) or ``"random"``.
+        max_hands: stop after this many hands.
+        console, input_fn: injectable for tests (defaults: a ``rich`` console and its ``input``).
+
+    Returns the finished (or abandoned, after ``q``) :class:`~majiang.engine.match.Match`.
+    """
+    from majiang.players.simulate import make_bot
+
+    rs = resolve(rules)
+    con = console or Console()
+    ask = input_fn or (lambda prompt: con.input(prompt))
+    m = Match(rs, seed=seed, names=["you", f"{bot}-1", f"{bot}-2", f"{bot}-3"], max_hands=max_hands)
+    bots = {p: make_bot(bot, rs, derive_seed(seed, "terminal-bot", p)) for p in (1, 2, 3)}
+    shown = 0
+    me = m.seat_of_player[0]
+    con.print(f"You sit at seat {me}. Rules: {rs.name}. Type a number, a tile (e.g. 5m), Enter, or q.")
+    while not m.finished:
+        s = m.pending_seats()[0]
+        acts = m.legal_actions(s)
+        p = m.player_at_seat[s]
+        if p != 0:
+            m.apply(s, bots[p].choose(m.view(s), acts))
+            continue
+        for ev in m.events[shown:]:
+            txt = _event_text(ev, me)
+            if txt:
+                con.print(txt)
+        shown = len(m.events)
+        view = m.view(s)
+        _show(con, view, acts)
+        while True:
+            raw = ask("> ")
+            if raw.strip().lower() in ("q", "quit", "exit"):
+                con.print("Bye.")
+                return m
+            choice = _parse_choice(raw, view, acts)
+            if choice is not None:
+                break
+            con.print("[red]Not one of the choices; type its number or a tile you may discard.[/red]")
+        m.apply(s, choice)
+    for ev in m.events[shown:]:
+        txt = _event_text(ev, me)
+        if txt:
+            con.print(txt)
+    return m

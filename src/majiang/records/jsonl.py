@@ -1,0 +1,212 @@
+"""Our game record: JSON lines, one header then one event per line; writing, reading and replaying.
+
+Line 1, the header::
+
+    {"type":"header","format":"majiang-record","version":1,"rules":{...every RuleSet option...},
+     "seed":7,"max_hands":null,"names":["P0","P1","P2","P3"],"walls":["1m5z...", ...]}
+
+``walls`` holds each hand's live wall in draw order (front first) in compact notation (order kept,
+e.g. ``"3m1z4p"``), so a record replays without the seed; the seed regenerates the same walls.
+
+Then the events, in the order the table wrote them. Names follow mjai where the meaning matches;
+tiles are **our compact notation** (``"5m"``, ``"7z"`` = Red, ``"1f"`` = a flower), not mjai's letters.
+
+============  ===========================================================================
+type          fields
+============  ===========================================================================
+start_game    names (by seat), seat_of_player, first_dealer
+start_kyoku   hand (number in the match), bakaze (prevalent wind), oya (dealer), honba (dealer
+              streak), dice, tehais (each seat's dealt tiles, flowers included, deal order)
+wild          indicator, wild -- *ours*: the turned-up indicator and the wildcard face
+flower        actor, pai -- *ours*: a flower set aside (补花); a ``tsumo`` with
+              ``"replacement": true`` follows
+tsumo         actor, pai, [replacement: true when drawn from the wall's tail]
+dahai         actor, pai
+chi/pon       actor, target (discarder), pai (claimed), consumed (tiles from the hand)
+daiminkan     actor, target, pai, consumed (exposed kong from a discard)
+ankan         actor, consumed (concealed kong)
+kakan         actor, pai, consumed (added kong)
+hora          actor, target (= actor when self-drawn), pai, robbing, hand, value, bonus,
+              patterns [[id, points, times]], deltas
+ryukyoku      reason ("exhaustive"), deltas
+end_kyoku     deltas, scores -- the hand's total deltas and the running scores
+end_game      scores
+============  ===========================================================================
+
+Serialisation is canonical (insertion order, no spaces, UTF-8), so the same match gives the same
+bytes. :func:`replay` re-runs a record through the engine: every decision must be legal and every
+event the engine writes must equal the recorded one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from majiang.engine.actions import PASS, Action, ActionKind, Phase
+from majiang.engine.match import Match
+from majiang.engine.ruleset import RuleSet
+from majiang.errors import MajiangError
+from majiang.tiles import format_compact, parse_compact
+
+FORMAT = "majiang-record"
+VERSION = 1
+
+
+class RecordError(MajiangError):
+    """A record that cannot be read, or whose replay departs from it.
+
+    Attributes:
+        line: the 1-based line of the record concerned (0 if none).
+    """
+
+    def __init__(self, message: str, *, line: int = 0) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+def dumps(obj: Any) -> str:
+    """Canonical JSON for one record line."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def header(match: Match) -> dict:
+    """The header of ``match``'s record (rules, seed, walls of every hand played so far)."""
+    return {"type": "header", "format": FORMAT, "version": VERSION, "rules": match.rules.to_options(),
+            "seed": match.seed, "max_hands": match.max_hands, "names": list(match.names),
+            "walls": [format_compact(w) for w in match.walls_used]}
+
+
+def record_lines(match: Match) -> list[str]:
+    """The record of ``match`` as lines (without newlines): header, then every event."""
+    return [dumps(header(match))] + [dumps(e) for e in match.events]
+
+
+def write_record(match: Match, path: str | Path) -> Path:
+    """Write ``match``'s record to ``path`` (UTF-8, one line each, final newline)."""
+    p = Path(path)
+    p.write_text("\n".join(record_lines(match)) + "\n", encoding="utf-8")
+    return p
+
+
+def read_record(lines: Iterable[str]) -> tuple[dict, list[dict]]:
+    """Parse record lines into (header, events). Raises :class:`RecordError` on bad JSON or header."""
+    out: list[dict] = []
+    for i, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            out.append(json.loads(line))
+        except json.JSONDecodeError as e:
+            raise RecordError(f"line {i}: not JSON ({e.msg})", line=i) from e
+    if not out or out[0].get("type") != "header" or out[0].get("format") != FORMAT:
+        raise RecordError("the first line is not a majiang-record header", line=1)
+    if out[0].get("version") != VERSION:
+        raise RecordError(f"record version {out[0].get('version')!r} is not {VERSION}", line=1)
+    return out[0], out[1:]
+
+
+_DECISIONS = {"dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"}
+
+
+def _action_of(ev: dict) -> Action:
+    t = ev.get("type")
+    pai = parse_compact(ev["pai"])[0] if "pai" in ev else None
+    if t == "dahai":
+        return Action(ActionKind.DISCARD, pai)
+    if t == "hora":
+        return Action(ActionKind.WIN, pai)
+    if t == "pon":
+        return Action(ActionKind.PUNG, pai)
+    if t == "daiminkan":
+        return Action(ActionKind.EXPOSED_KONG, pai)
+    if t == "chi":
+        assert pai is not None
+        used = [parse_compact(x)[0] for x in ev["consumed"]]
+        return Action(ActionKind.CHOW, pai, min(used + [pai]))
+    if t == "ankan":
+        return Action(ActionKind.CONCEALED_KONG, parse_compact(ev["consumed"][0])[0])
+    if t == "kakan":
+        return Action(ActionKind.ADDED_KONG, pai)
+    raise RecordError(f"event {t!r} is not a decision")
+
+
+def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
+    """Re-run a record through the engine and check it step by step.
+
+    Every recorded decision (``dahai``, ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
+    ``hora``) is applied as the matching action -- which must be legal -- and every other seat in a
+    claim window passes. After each step the events the engine writes must equal the recorded ones;
+    at the end the whole record must have been consumed. ``from_seed``: rebuild the walls from the
+    seed instead of reading them from the header (checks that the seed determines the game).
+
+    Returns the replayed :class:`~majiang.engine.match.Match`. Raises :class:`RecordError` on the
+    first departure (naming the record line) and
+    :class:`~majiang.engine.actions.IllegalActionError` for an illegal recorded decision.
+    """
+    lines = list(record)
+    h, events = read_record(lines)
+    rules = RuleSet.from_options(h["rules"])
+    walls = None if from_seed else [parse_compact(w) for w in h["walls"]]
+    m = Match(rules, seed=h["seed"], walls=walls, names=h.get("names"), max_hands=h.get("max_hands"))
+    j = 0  # next recorded event to match
+
+    def check_new(start: int) -> None:
+        nonlocal j
+        for ev in m.events[start:]:
+            if j >= len(events):
+                raise RecordError(f"the engine wrote {dumps(ev)} after the record's end", line=j + 2)
+            if ev != events[j]:
+                raise RecordError(f"line {j + 2}: recorded {dumps(events[j])}, engine wrote {dumps(ev)}",
+                                  line=j + 2)
+            j += 1
+
+    check_new(0)
+    while not m.finished:
+        start = len(m.events)
+        seats = m.pending_seats()
+        t = m.table
+        assert t is not None
+        ev = events[j] if j < len(events) else {}
+        if t.phase is Phase.TURN:
+            seat = seats[0]
+            if ev.get("type") not in _DECISIONS or ev.get("actor") != seat:
+                raise RecordError(f"line {j + 2}: seat {seat} is to act, the record has {dumps(ev)}", line=j + 2)
+            m.apply(seat, _action_of(ev))
+        else:
+            chosen: dict[int, Action] = {}
+            k = j
+            while k < len(events) and events[k].get("type") in _DECISIONS - {"dahai", "ankan", "kakan"}:
+                e = events[k]
+                if e.get("type") == "hora" or not chosen:
+                    chosen.setdefault(e["actor"], _action_of(e))
+                if e.get("type") != "hora":
+                    break
+                k += 1
+            for s in seats:
+                m.apply(s, chosen.get(s, PASS))
+            for s in chosen:
+                if s not in seats:
+                    raise RecordError(f"line {j + 2}: seat {s} claims, but the table offered it nothing", line=j + 2)
+        check_new(start)
+    if j != len(events):
+        raise RecordError(f"the replay ended with {len(events) - j} recorded events left", line=j + 2)
+    return m
+
+
+def replay_file(path: str | Path, **kw: Any) -> Match:
+    """:func:`replay` a record file."""
+    return replay(Path(path).read_text(encoding="utf-8").splitlines(), **kw)
+
+
+def walls_of(header_: dict) -> list[list[int]]:
+    """The walls of a record header as tile lists."""
+    return [parse_compact(w) for w in header_["walls"]]
+
+
+def same_bytes(a: Sequence[str], b: Sequence[str]) -> bool:
+    """True if two records are line-for-line identical."""
+    return list(a) == list(b)
