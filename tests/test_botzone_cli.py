@@ -88,3 +88,21 @@ def test_cli_testhu():
     assert r.output.strip() == "true"
     r = CliRunner().invoke(main, ["testhu", "0x01 0x02 0x03 0x04 0x05", "--baida", "0x50"])
     assert r.output.strip() == "false"
+
+
+def test_cli_simulate_and_replay(tmp_path):
+    r = CliRunner().invoke(main, ["simulate", "--games", "2", "--seed", "5", "--max-hands", "4", "--records",
+                                  str(tmp_path / "a"), "--json"])
+    assert r.exit_code == 0, r.output
+    stats = json.loads(r.output)
+    assert stats["games"] == 2 and stats["hands"] == 8 and len(stats["win_rate_by_seat"]) == 4
+    assert abs(sum(stats["average_score_by_player"])) < 1e-9  # zero-sum
+    r2 = CliRunner().invoke(main, ["simulate", "--games", "2", "--seed", "5", "--max-hands", "4", "--records",
+                                   str(tmp_path / "b"), "--json"])
+    for name in ("game-0000.jsonl", "game-0001.jsonl"):  # same seed, same records, byte for byte
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    rep = CliRunner().invoke(main, ["replay", str(tmp_path / "a" / "game-0001.jsonl"), "--json"])
+    assert rep.exit_code == 0, rep.output
+    assert json.loads(rep.output)["identical"] is True
+    bad = CliRunner().invoke(main, ["simulate", "--rules", "nope", "--games", "1"])
+    assert bad.exit_code == 2 and "unknown rule set" in bad.output

@@ -252,6 +252,82 @@ def botzone(file: Path | None, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--rules", default="mcr", show_default=True,
+              help="Rule set: a preset (mcr, taiwan, wenzhou13) or a spec such as 'mcr,multiple_winners=all'.")
+@click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
+@click.option("--bots", default="random", show_default=True,
+              help="Bot names, one for all seats or four comma-separated (random, efficiency).")
+@click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write each match's JSON-lines record into this folder.")
+@click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the figures.")
+def simulate(rules: str, games: int, seed: int, bots: str, records_dir: Path | None, max_hands: int | None,
+             as_json: bool) -> None:
+    """Bot-versus-bot matches: win rate per seat, draw rate, average score, average fan."""
+    from rich.progress import Progress
+
+    from majiang.players.simulate import describe
+    from majiang.players.simulate import simulate as run
+
+    try:
+        with Progress(transient=True, disable=as_json or not sys.stderr.isatty()) as bar:
+            task = bar.add_task("playing", total=games)
+            stats = run(rules, games, seed, [b for b in bots.split(",") if b], records_dir, max_hands=max_hands,
+                        progress=lambda n: bar.update(task, completed=n))
+    except ValueError as e:
+        raise _Fail(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False))
+    else:
+        click.echo(describe(stats))
+
+
+@main.command()
+@click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
+@click.option("--seed", type=int, default=None, help="Seed of the match (default: random).")
+@click.option("--bot", default="efficiency", show_default=True, help="The three opponents' bot.")
+@click.option("--max-hands", type=click.IntRange(min=1), help="Stop after this many hands.")
+def play(rules: str, seed: int | None, bot: str, max_hands: int | None) -> None:
+    """Play in the terminal against three bots: your tiles sorted, the drawn tile apart, actions as keys."""
+    import random as _random
+
+    from majiang.players import play_terminal
+
+    try:
+        play_terminal(rules, seed if seed is not None else _random.randrange(2**31), bot=bot, max_hands=max_hands)
+    except ValueError as e:
+        raise _Fail(str(e)) from None
+    except (EOFError, KeyboardInterrupt):
+        click.echo("\nbye")
+
+
+@main.command()
+@click.argument("record", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def replay(record: Path, as_json: bool) -> None:
+    """Re-run RECORD (a JSON-lines game record) through the engine: every step legal, the same results."""
+    from majiang.records.jsonl import read_record, record_lines, replay_file
+
+    try:
+        m = replay_file(record)
+        original = record.read_text(encoding="utf-8").splitlines()
+        same = record_lines(m) == [x for x in original if x.strip()]
+    except (ValueError, OSError) as e:
+        raise _Fail(str(e)) from None
+    head, events = read_record(record.read_text(encoding="utf-8").splitlines())
+    out = {"record": str(record), "events": len(events), "hands": len(m.results), "scores": list(m.scores),
+           "identical": same}
+    if as_json:
+        click.echo(json.dumps(out))
+    else:
+        click.echo(f"{record}: {len(events)} events, {len(m.results)} hands replayed, every step legal; "
+                   f"final scores {' '.join(map(str, m.scores))}; record {'identical' if same else 'DIFFERS'}")
+    if not same:
+        sys.exit(1)
+
+
+@main.command()
 @click.argument("codes")
 @click.option("--baida", required=True, help="Hex code of the wildcard face, e.g. 0x40.")
 def testhu(codes: str, baida: str) -> None:

@@ -7,6 +7,7 @@ is reproducible from ``seed`` alone and game ``g`` does not depend on how many g
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ def make_bot(name: str, rules: RuleSet, seed: int = 0) -> Player:
 
 
 def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Path | None = None,
-             *, max_hands: int | None = None) -> dict[str, Any]:
+             *, max_hands: int | None = None, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
     """Play ``games`` matches between bots and return statistics.
 
     Args:
@@ -42,6 +43,7 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
         bots: bot names for players 0-3 (one name = all four; see :data:`BOT_NAMES`).
         records_dir: if given, each match's record is written there as ``game-0000.jsonl``...
         max_hands: stop each match after this many hands (``None``: the full match).
+        progress: called with the number of games finished after each game (for a progress bar).
 
     Returns a JSON-friendly dict:
         ``rules``, ``games``, ``seed``, ``bots``, ``hands`` (hands played);
@@ -101,6 +103,8 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
             from majiang.records.jsonl import write_record
 
             written.append(str(write_record(m, records_dir / f"game-{g:04d}.jsonl")))
+        if progress is not None:
+            progress(g + 1)
     h = max(hands, 1)
     return {
         "rules": rules if isinstance(rules, str) else rs.name,
