@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
+from operator import itemgetter
 
 from majiang.analysis import shapes as sh
 from majiang.analysis.shapes import STANDARD, ShapeRules
@@ -43,7 +44,7 @@ from majiang.analysis.tables import (
     suit_used,
 )
 from majiang.errors import TileCountError
-from majiang.tiles import NUM_KINDS, format_compact
+from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
 
 
 
@@ -95,20 +96,47 @@ def _standard_need(counts: Sequence[int], cap: bool) -> int:
     return best if best < INF else INF
 
 
-def _special_need(counts: Sequence[int], total: int, rules: ShapeRules) -> int:
+_ORPHANS = itemgetter(*TERMINALS_AND_HONORS)
+
+
+def _special_need(counts: Sequence[int], total: int, rules: ShapeRules, limit: int = INF) -> int:
+    """Fewest wildcards for a special shape ``rules`` allows (INF if none within ``limit``).
+
+    Per-group records (:data:`~majiang.analysis.tables.SUIT_INFO`) reject most hands at once; the
+    knitted straight's remaining set and pair are only solved for an arrangement that could fit.
+    """
+    if total != 14 and not (rules.knitted_straight and total == 11):
+        return INF
+    a, b, c, h = _infos(counts)
     best = INF
     if total == 14:
         if rules.seven_pairs:
-            best = min(best, sh.seven_pairs_need(counts, rules.quad_as_two_pairs))
-        if rules.thirteen_orphans:
+            odd = a[7] + b[7] + c[7] + h[4]
+            if rules.quad_as_two_pairs:
+                best = odd
+            else:
+                singles = a[9] + b[9] + c[9] + h[6]
+                threes = odd - singles
+                fours = (a[6] + b[6] + c[6] + h[3]) - (a[8] + b[8] + c[8] + h[5])
+                if not threes and not fours:
+                    best = singles
+        if rules.thirteen_orphans and best > 0 and sum(_ORPHANS(counts)) == sum(counts):
             best = min(best, sh.thirteen_orphans_need(counts))
-        if rules.honors_and_knitted:
-            best = min(best, sh.honors_and_knitted_need(counts))
-    if rules.knitted_straight and total in (14, 11):
+        if rules.honors_and_knitted and best > 0 and a[8] + b[8] + c[8] + h[5] == 0:  # no face twice
+            suited = a[1] + a[2] + a[3] + b[1] + b[2] + b[3] + c[1] + c[2] + c[3]
+            if any(a[1 + p[0]] + b[1 + p[1]] + c[1 + p[2]] == suited for p in _ARRANGEMENT_INV):
+                best = min(best, 14 - sum(counts))
+    if rules.knitted_straight and best > 0:
         cap = not rules.wild_fifth_copy
-        for _arr, rest, need in sh.knitted_straight_options(counts):
-            if need < best:
-                best = min(best, need + _standard_need(rest, cap))
+        for arr, p in zip(sh.KNITTED_ARRANGEMENTS, _ARRANGEMENT_INV):
+            need = 9 - (a[1 + p[0]] + b[1 + p[1]] + c[1 + p[2]])
+            if need >= best or need > limit:
+                continue
+            rest = list(counts)
+            for t in arr:
+                if rest[t]:
+                    rest[t] -= 1
+            best = min(best, need + _standard_need(rest, cap))
     return best
 
 
@@ -156,7 +184,7 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     if (sum(counts) + wilds) % 3 != 2:
         _check(counts, wilds, 2)
     if rules.any_special:
-        return _special_need(counts, sum(counts) + wilds, rules) <= wilds
+        return _special_need(counts, sum(counts) + wilds, rules, wilds) <= wilds
     return False
 
 
