@@ -30,25 +30,46 @@ from majiang.errors import TileCountError
 INF = 99
 """Stands for 'impossible' in need tables."""
 
-NEED_CAP: dict[tuple[int, ...], tuple[int, int]] = {}
-"""Suit key → (need0, need1) with at most four uses of a face (hot-path readers use it directly)."""
-NEED_FREE: dict[tuple[int, ...], tuple[int, int]] = {}
+
+
+class LazyTable(dict):
+    """A dict that builds a missing entry with ``build(key)`` and keeps it.
+
+    Readers index it directly (``table[key]``): a hit costs one dict look-up, and a first sight
+    builds the entry (raising :class:`TileCountError` for a key with a count outside 0-4).
+    """
+
+    __slots__ = ("build",)
+
+    def __init__(self, build) -> None:  # noqa: ANN001 - a function of the key
+        super().__init__()
+        self.build = build
+
+    def __missing__(self, key):  # noqa: ANN001, ANN204
+        value = self[key] = self.build(key)
+        return value
+
+
+NEED_CAP = LazyTable(lambda c: _suit_need(c, True))
+"""Suit key (9 counts) → (need0, need1) with at most four uses of a face."""
+NEED_FREE = LazyTable(lambda c: _suit_need(c, False))
 """Suit key → (need0, need1) where a wildcard may be a fifth copy."""
-HONOR_NEED_CAP: dict[tuple[int, ...], tuple[int, int]] = {}
-HONOR_NEED_FREE: dict[tuple[int, ...], tuple[int, int]] = {}
-USED: dict[tuple[int, ...], int] = {}
+HONOR_NEED_CAP = LazyTable(lambda c: _honor_need(c, True))
+"""Honour key (7 counts) → (need0, need1), at most four uses of a face."""
+HONOR_NEED_FREE = LazyTable(lambda c: _honor_need(c, False))
+USED = LazyTable(lambda c: _suit_used(c))
 """Suit key → id of its trimmed used-vectors (see :func:`suit_used`; ids index :data:`VECTORS`)."""
-HONOR_USED: dict[tuple[int, ...], int] = {}
+HONOR_USED = LazyTable(lambda c: _honor_used(c))
 VECTORS: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
 """Interned used-vectors; id 0 is unused so that every id is truthy."""
 _VECTOR_ID: dict[tuple[tuple[int, ...], tuple[int, ...]], int] = {}
-COMBINED: dict[tuple[int, int], int] = {}
+COMBINED = LazyTable(lambda ij: intern(combine_used(VECTORS[ij[0]], VECTORS[ij[1]])))
 """(id, id) → id of the combined used-vectors: few distinct vectors exist, so this stays small."""
-BEST: dict[tuple[int, int, int], int] = {}
+BEST = LazyTable(lambda ijn: best_used(VECTORS[ijn[0]], VECTORS[ijn[1]], ijn[2]))
 """(id, id, n) → most naturals covered by n sets and one pair."""
-ADDS_CAP: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+ADDS_CAP = LazyTable(lambda c: _adds(c, True))
 """Group key → for each face, (need0, need1) of the group with one more tile of that face (waits)."""
-ADDS_FREE: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+ADDS_FREE = LazyTable(lambda c: _adds(c, False))
 _BLOCK_NEED: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
 _BLOCK_USED: dict[tuple[int, ...], tuple[int, ...]] = {}
 
@@ -125,15 +146,15 @@ def suit_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tup
     """``(need0, need1)`` for the 9 counts of one suit; :data:`INF` where impossible.
 
     Raises :class:`TileCountError` for a count outside 0-4 (``formal=True`` admits a 5, a fifth
-    copy in form only, for exhausted waits; such keys are not cached).
+    copy in form only, for exhausted waits; such keys are not kept).
     """
-    cache = NEED_CAP if cap else NEED_FREE
-    r = cache.get(c)
-    if r is not None:
-        return r
     if formal:
-        cap = False
-    else:
+        return _suit_need(c, False, True)
+    return (NEED_CAP if cap else NEED_FREE)[c]
+
+
+def _suit_need(c: tuple[int, ...], cap: bool, formal: bool = False) -> tuple[int, int]:
+    if not formal:
         _validate(c, 9)
     n0 = 0
     delta = INF
@@ -143,10 +164,7 @@ def suit_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tup
         if x1 - x0 < delta:
             delta = x1 - x0
     n0 = min(n0, INF)
-    r = (n0, min(n0 + delta, INF))
-    if not formal:
-        cache[c] = r
-    return r
+    return (n0, min(n0 + delta, INF))
 
 
 def _face_need(n: int, cap: bool) -> tuple[int, int]:
@@ -168,13 +186,13 @@ def _face_need(n: int, cap: bool) -> tuple[int, int]:
 
 def honor_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tuple[int, int]:
     """``(need0, need1)`` for the 7 honour counts (no chows among honours); see :func:`suit_need`."""
-    cache = HONOR_NEED_CAP if cap else HONOR_NEED_FREE
-    r = cache.get(c)
-    if r is not None:
-        return r
     if formal:
-        cap = False
-    else:
+        return _honor_need(c, False, True)
+    return (HONOR_NEED_CAP if cap else HONOR_NEED_FREE)[c]
+
+
+def _honor_need(c: tuple[int, ...], cap: bool, formal: bool = False) -> tuple[int, int]:
+    if not formal:
         _validate(c, 7)
     n0 = 0
     delta = INF
@@ -184,21 +202,19 @@ def honor_need(c: tuple[int, ...], cap: bool = True, formal: bool = False) -> tu
         if n and x1 - x0 < delta:
             delta = x1 - x0
     n0 = min(n0, INF)
-    r = (n0, min(n0 + delta, INF))
-    if not formal:
-        cache[c] = r
-    return r
+    return (n0, min(n0 + delta, INF))
 
 
-def group_adds(c: tuple[int, ...], honors: bool, cap: bool) -> tuple[tuple[int, int], ...]:
+def group_adds(c: tuple[int, ...], cap: bool) -> tuple[tuple[int, int], ...]:
     """For each face of a group (9 suit or 7 honour counts), the needs after adding one tile of it.
 
     A face already held four times gets its fifth copy in form only (see :func:`suit_need`).
     """
-    cache = ADDS_CAP if cap else ADDS_FREE
-    r = cache.get(c)
-    if r is not None:
-        return r
+    return (ADDS_CAP if cap else ADDS_FREE)[c]
+
+
+def _adds(c: tuple[int, ...], cap: bool) -> tuple[tuple[int, int], ...]:
+    honors = len(c) == 7
     need = honor_need if honors else suit_need
     _validate(c, 7 if honors else 9)
     out = []
@@ -207,8 +223,7 @@ def group_adds(c: tuple[int, ...], honors: bool, cap: bool) -> tuple[tuple[int, 
         key[i] = n + 1
         out.append(need(tuple(key), cap) if n < 4 else need(tuple(key), False, formal=True))
         key[i] = n
-    r = cache[c] = tuple(out)
-    return r
+    return tuple(out)
 
 
 def _block_used(b: tuple[int, ...]) -> tuple[int, ...]:
@@ -328,19 +343,13 @@ def intern(v: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
 
 
 def combine_ids(i: int, j: int) -> int:
-    """Id of the combination of two interned used-vectors (cached)."""
-    r = COMBINED.get((i, j))
-    if r is None:
-        r = COMBINED[(i, j)] = COMBINED[(j, i)] = intern(combine_used(VECTORS[i], VECTORS[j]))
-    return r
+    """Id of the combination of two interned used-vectors (cached in :data:`COMBINED`)."""
+    return COMBINED[(i, j)]
 
 
 def best_ids(i: int, j: int, n: int) -> int:
-    """:func:`best_used` over interned vectors (cached)."""
-    r = BEST.get((i, j, n))
-    if r is None:
-        r = BEST[(i, j, n)] = best_used(VECTORS[i], VECTORS[j], n)
-    return r
+    """:func:`best_used` over interned vectors (cached in :data:`BEST`)."""
+    return BEST[(i, j, n)]
 
 
 def _split(full: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -351,36 +360,36 @@ def suit_used(c: tuple[int, ...]) -> int:
     """Id of the trimmed used-vectors ``(u0, u1)`` of one suit: ``u_p[m]`` = most naturals that m sets and
     p pairs cover (index past the end = the last value). Raises :class:`TileCountError` for a count
     outside 0-4."""
-    r = USED.get(c)
-    if r is not None:
-        return r
+    return USED[c]
+
+
+def _suit_used(c: tuple[int, ...]) -> int:
     _validate(c, 9)
     v = _EMPTY_USED
     for b in blocks(c):
         v = combine_used(v, _split(_block_used(b)))
-    r = USED[c] = intern(v)
-    return r
+    return intern(v)
 
 
 def honor_used(c: tuple[int, ...]) -> int:
     """Id of the trimmed used-vectors for the 7 honour counts: pungs and a pair on distinct faces."""
-    r = HONOR_USED.get(c)
-    if r is not None:
-        return r
+    return HONOR_USED[c]
+
+
+def _honor_used(c: tuple[int, ...]) -> int:
     _validate(c, 7)
     v = _EMPTY_USED
     for n in c:
         if n:
             # one face: nothing, a pung (covers min(n,3)) or a pair (covers min(n,2)), never both
             v = combine_used(v, ((0, min(n, 3)), (min(n, 2), min(n, 3))))
-    r = HONOR_USED[c] = intern(v)
-    return r
+    return intern(v)
 
 
-SUIT_INFO: dict[tuple[int, ...], tuple[int, ...]] = {}
+SUIT_INFO = LazyTable(lambda c: _suit_info(c))
 """Suit key → (used id, knitted 147/258/369 faces present (3 numbers), terminals present, terminal held
 twice or more, pairs with quads as two, odd leftovers, pairs without, singles): what the shanten needs."""
-HONOR_INFO: dict[tuple[int, ...], tuple[int, ...]] = {}
+HONOR_INFO = LazyTable(lambda c: _honor_info(c))
 """Honour key → (used id, faces present, a face held twice or more, pairs with quads as two, odd leftovers,
 pairs without, singles)."""
 
@@ -391,23 +400,23 @@ def _pair_stats(c: tuple[int, ...]) -> tuple[int, int, int, int]:
 
 def suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
     """The :data:`SUIT_INFO` record of one suit (built on first sight)."""
-    r = SUIT_INFO.get(c)
-    if r is not None:
-        return r
-    uid = suit_used(c)
+    return SUIT_INFO[c]
+
+
+def _suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
+    uid = USED[c]
     knit = tuple(sum(1 for x in (j, j + 3, j + 6) if c[x]) for j in range(3))
-    r = SUIT_INFO[c] = (uid, *knit, (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), *_pair_stats(c))
-    return r
+    return (uid, *knit, (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), *_pair_stats(c))
 
 
 def honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
     """The :data:`HONOR_INFO` record of the honours (built on first sight)."""
-    r = HONOR_INFO.get(c)
-    if r is not None:
-        return r
-    uid = honor_used(c)
-    r = HONOR_INFO[c] = (uid, 7 - c.count(0), int(max(c) >= 2), *_pair_stats(c))
-    return r
+    return HONOR_INFO[c]
+
+
+def _honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
+    uid = HONOR_USED[c]
+    return (uid, 7 - c.count(0), int(max(c) >= 2), *_pair_stats(c))
 
 
 def clear_caches() -> None:

@@ -33,15 +33,6 @@ from majiang.analysis.tables import (
     ADDS_FREE,
     BEST,
     COMBINED,
-    best_ids,
-    combine_ids,
-    group_adds,
-    honor_info,
-    suit_info,
-    honor_need,
-    honor_used,
-    suit_need,
-    suit_used,
 )
 from majiang.errors import TileCountError
 from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
@@ -81,18 +72,15 @@ def _standard_need(counts: Sequence[int], cap: bool) -> int:
     else:
         sd, hd = NEED_FREE, HONOR_NEED_FREE
     k = tuple(counts[0:9])
-    a0, a1 = sd.get(k) or suit_need(k, cap)
+    a0, a1 = sd[k]
     k = tuple(counts[9:18])
-    b0, b1 = sd.get(k) or suit_need(k, cap)
+    b0, b1 = sd[k]
     k = tuple(counts[18:27])
-    c0, c1 = sd.get(k) or suit_need(k, cap)
+    c0, c1 = sd[k]
     k = tuple(counts[27:34])
-    h0, h1 = hd.get(k) or honor_need(k, cap)
-    t0 = a0 + b0 + c0 + h0
-    best = t0 + 2  # the pair made of two wildcards
-    d = min(a1 - a0, b1 - b0, c1 - c0, h1 - h0)
-    if d < 2:
-        best = t0 + d
+    h0, h1 = hd[k]
+    # the pair from the group where it costs least, or two wildcards
+    best = a0 + b0 + c0 + h0 + min(a1 - a0, b1 - b0, c1 - c0, h1 - h0, 2)
     return best if best < INF else INF
 
 
@@ -164,21 +152,30 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     if len(counts) != NUM_KINDS or wilds < 0:
         _check(counts, wilds, 2)
     if rules.standard:
-        if wilds and rules.wild_fifth_copy:
-            sd, hd, cap = NEED_FREE, HONOR_NEED_FREE, False
-        else:
-            sd, hd, cap = NEED_CAP, HONOR_NEED_CAP, True
-        k = tuple(counts[27:34])
-        h0, h1 = hd.get(k) or honor_need(k, cap)
-        k = tuple(counts[0:9])
-        a0, a1 = sd.get(k) or suit_need(k, cap)
-        k = tuple(counts[9:18])
-        b0, b1 = sd.get(k) or suit_need(k, cap)
-        k = tuple(counts[18:27])
-        c0, c1 = sd.get(k) or suit_need(k, cap)
-        d = min(a1 - a0, b1 - b0, c1 - c0, h1 - h0, 2)
-        if a0 + b0 + c0 + h0 + d <= wilds:
-            if wilds and (sum(counts) + wilds) % 3 != 2:
+        if not wilds:
+            # Without wildcards: every group complete, exactly one holding the pair; stop at the
+            # first group that can be neither (most hands that do not win stop early).
+            k = tuple(counts[27:34])
+            x0, x1 = HONOR_NEED_CAP[k]
+            if not (x0 and x1):
+                pair = x0 > 0
+                k = tuple(counts[0:9])
+                x0, x1 = NEED_CAP[k]
+                if not (x0 and (x1 or pair)):
+                    pair = pair or x0 > 0
+                    k = tuple(counts[9:18])
+                    x0, x1 = NEED_CAP[k]
+                    if not (x0 and (x1 or pair)):
+                        pair = pair or x0 > 0
+                        k = tuple(counts[18:27])
+                        x0, x1 = NEED_CAP[k]
+                        if x0:
+                            if not x1 and not pair:
+                                return True
+                        elif pair:
+                            return True
+        elif _standard_need(counts, not rules.wild_fifth_copy) <= wilds:
+            if (sum(counts) + wilds) % 3 != 2:
                 _check(counts, wilds, 2)
             return True
     if (sum(counts) + wilds) % 3 != 2:
@@ -233,8 +230,8 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
     else:
         sd, hd = NEED_FREE, HONOR_NEED_FREE
     keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    needs = (sd.get(keys[0]) or suit_need(keys[0], cap), sd.get(keys[1]) or suit_need(keys[1], cap),
-             sd.get(keys[2]) or suit_need(keys[2], cap), hd.get(keys[3]) or honor_need(keys[3], cap))
+    needs = (sd[keys[0]], sd[keys[1]],
+             sd[keys[2]], hd[keys[3]])
     real: list[int] = []
     exhausted: list[int] = []
     special = rules.any_special and (total + 1 == 14 or (rules.knitted_straight and total + 1 == 11))
@@ -250,7 +247,7 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
                 od = 2
             if other0 + (od if od < 0 else 0) > wilds:
                 continue
-            adds = (ADDS_CAP if cap else ADDS_FREE).get(keys[g]) or group_adds(keys[g], g == 3, cap)
+            adds = (ADDS_CAP if cap else ADDS_FREE)[keys[g]]
             base = 9 * g
             for i, (x0, x1) in enumerate(adds):
                 if other0 + (x1 if x1 < x0 + od else x0 + od) <= wilds:
@@ -284,19 +281,19 @@ def _sets_needed(total: int) -> int:
 def _used_ids(counts: Sequence[int]) -> tuple[int, int]:
     """Interned used-vectors of (characters + dots) and (bamboo + honours)."""
     k = tuple(counts[0:9])
-    a = USED.get(k) or suit_used(k)
+    a = USED[k]
     k = tuple(counts[9:18])
-    b = USED.get(k) or suit_used(k)
+    b = USED[k]
     k = tuple(counts[18:27])
-    c = USED.get(k) or suit_used(k)
+    c = USED[k]
     k = tuple(counts[27:34])
-    h = HONOR_USED.get(k) or honor_used(k)
-    return COMBINED.get((a, b)) or combine_ids(a, b), COMBINED.get((c, h)) or combine_ids(c, h)
+    h = HONOR_USED[k]
+    return COMBINED[(a, b)], COMBINED[(c, h)]
 
 
 def _standard_used(counts: Sequence[int], n: int) -> int:
     ab, ch = _used_ids(counts)
-    return BEST.get((ab, ch, n)) or best_ids(ab, ch, n)
+    return BEST[(ab, ch, n)]
 
 
 def _shanten_from_used(total: int, used: int, wilds: int) -> int:
@@ -326,13 +323,13 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
 
 def _infos(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     k = tuple(counts[0:9])
-    a = SUIT_INFO.get(k) or suit_info(k)
+    a = SUIT_INFO[k]
     k = tuple(counts[9:18])
-    b = SUIT_INFO.get(k) or suit_info(k)
+    b = SUIT_INFO[k]
     k = tuple(counts[18:27])
-    c = SUIT_INFO.get(k) or suit_info(k)
+    c = SUIT_INFO[k]
     k = tuple(counts[27:34])
-    h = HONOR_INFO.get(k) or honor_info(k)
+    h = HONOR_INFO[k]
     return a, b, c, h
 
 
@@ -383,9 +380,9 @@ def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, 
         kmax = max(knitted)
         if top - kmax - (3 * n_rest + 2) >= best:  # bound: the rest fully used
             return best
-        ab = COMBINED.get((a[0], b[0])) or combine_ids(a[0], b[0])
-        ch = COMBINED.get((c[0], h[0])) or combine_ids(c[0], h[0])
-        rest_bound = BEST.get((ab, ch, n_rest)) or best_ids(ab, ch, n_rest)  # the rest is part of the hand
+        ab = COMBINED[(a[0], b[0])]
+        ch = COMBINED[(c[0], h[0])]
+        rest_bound = BEST[(ab, ch, n_rest)]  # the rest is part of the hand
         for arr, k in zip(sh.KNITTED_ARRANGEMENTS, knitted):
             if top - k - rest_bound >= best:
                 continue
@@ -433,10 +430,10 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
     infos = None
     if rules.standard:
         a, b, c, h = infos = _infos(counts)
-        ab = COMBINED.get((a[0], b[0])) or combine_ids(a[0], b[0])
-        ch = COMBINED.get((c[0], h[0])) or combine_ids(c[0], h[0])
+        ab = COMBINED[(a[0], b[0])]
+        ch = COMBINED[(c[0], h[0])]
         n = total // 3
-        best = max(3 * n + 1 - (BEST.get((ab, ch, n)) or best_ids(ab, ch, n)) - wilds, -1)
+        best = max(3 * n + 1 - BEST[(ab, ch, n)] - wilds, -1)
     if rules.any_special and best > -1:
         best = _specials(counts, wilds, total, rules, best, infos)
     if best == 0 and wilds and total % 3 == 2 and is_winning(counts, wilds, rules):
