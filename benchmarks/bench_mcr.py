@@ -1,0 +1,60 @@
+"""MCR scoring speed: our :func:`majiang.rules.mcr.score` beside PyMahjongGB 1.4.0's
+``MahjongFanCalculator`` on the same random winning hands, in one process.
+
+    python benchmarks/bench_mcr.py [--hands N] [--seed S]
+
+Hands come from :mod:`majiang.rules.mcr.random_hands` and are prepared before timing (our
+``Hand`` + ``WinConditions``; the reference's keyword arguments). Ours is timed twice: cold (the
+analysis layer's lazily built tables are filled during the pass) and warm. Prints hands per second,
+the ratio ours / reference, and how many results agree (fan multiset and total).
+PyMahjongGB is a benchmark-only dependency (``pip install -e '.[bench]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections import Counter
+
+from majiang.rules.mcr import fan, score
+from majiang.rules.mcr.random_hands import pymahjonggb_args, random_winning_hands
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--hands", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    try:
+        import MahjongGB
+    except ImportError:
+        MahjongGB = None  # noqa: N806
+
+    hands = list(random_winning_hands(args.hands, args.seed))
+    t0 = time.perf_counter()
+    ours = [score(h, c) for h, c in hands]
+    t_cold = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ours = [score(h, c) for h, c in hands]
+    t_ours = time.perf_counter() - t0
+    print(f"hands: {len(hands)} (seed {args.seed})")
+    print(f"majiang.rules.mcr.score      {len(hands) / t_cold:10.0f} hands/s  (cold: first pass, analysis tables built)")
+    print(f"majiang.rules.mcr.score      {len(hands) / t_ours:10.0f} hands/s  (warm: second pass)")
+    if MahjongGB is None:
+        print("PyMahjongGB not installed: no comparison")
+        return
+    ref_args = [pymahjonggb_args(h, c) for h, c in hands]
+    calc = MahjongGB.MahjongFanCalculator
+    t0 = time.perf_counter()
+    refs = [calc(**a, verbose=True) for a in ref_args]
+    t_ref = time.perf_counter() - t0
+    print(f"PyMahjongGB 1.4.0 (C++)      {len(hands) / t_ref:10.0f} hands/s")
+    print(f"ratio ours / PyMahjongGB     {t_ref / t_ours:10.3f}  (warm speed; < 1 = slower)")
+    agree = sum(1 for r, ref in zip(ours, refs)
+                if Counter(r.counts_zh()) == Counter({fan(x[2]).name_zh: x[1] for x in ref})
+                and r.total == sum(x[0] * x[1] for x in ref))
+    print(f"agreement                    {agree}/{len(hands)}")
+
+
+if __name__ == "__main__":
+    main()
