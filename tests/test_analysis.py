@@ -258,3 +258,65 @@ def test_split_wildcards():
     assert w == 3 and counts[31] == 0 and counts[14] == 2
     counts, w = split_wildcards(tiles, {31}, white_stands_in=True)  # White itself is wild
     assert w == 3 and counts[31] == 0 and counts[14] == 2
+
+
+UNCONNECTED = ShapeRules(standard=False, unconnected=True)
+EIGHT = ShapeRules(standard=False, eight_pairs=True)
+
+
+def test_unconnected_shape():
+    from majiang.tiles import parse_compact, to_counts
+    c = to_counts(parse_compact("147m258p3s1234567z"))  # 14 tiles, all unconnected
+    assert sum(c) == 14 and is_winning(c, 0, UNCONNECTED)
+    assert {d.shape for d in decompositions(c, 0, UNCONNECTED)} == {"unconnected"}
+    bad = to_counts(parse_compact("146m258p3s1234567z"))  # 4m and 6m are two apart: 456m possible
+    assert not is_winning(bad, 0, UNCONNECTED)
+    c2 = to_counts(parse_compact("15m258p3s1234567z"))  # 13 naturals + a free wildcard
+    assert is_winning(c2, 1, UNCONNECTED)
+    assert shanten(bad, 0, UNCONNECTED) == 0
+
+
+def test_eight_pairs_shape():
+    from majiang.tiles import parse_compact, to_counts
+    c = to_counts(parse_compact("1122m3344p5566s1122z7z"))  # 8 pairs + a loose tile
+    assert sum(c) == 17 and is_winning(c, 0, EIGHT) and not is_winning(c, 0, STANDARD)
+    quad = to_counts(parse_compact("1111m3344p5566s1122z7z"))  # four of a kind = two pairs
+    assert is_winning(quad, 0, EIGHT)
+    two_loose = to_counts(parse_compact("1122m3344p5566s112z67z"))
+    assert not is_winning(two_loose, 0, EIGHT)
+    one_short = to_counts(parse_compact("1122m3344p5566s112z67z"))
+    one_short[33] -= 1  # 16 naturals + a wildcard pairs the odd one
+    assert is_winning(one_short, 1, EIGHT)
+    d = decompositions(c, 0, EIGHT)
+    assert [x.shape for x in d] == ["eight-pairs"] and sum(g.kind == "pair" for g in d[0].groups) == 8
+    assert shanten(two_loose, 0, EIGHT) == 0
+
+
+def test_wildcard_count_wins_outright():
+    rules = ShapeRules(wilds_win=3)
+    c = [0] * 34
+    for t in (0, 10, 20, 27, 28, 29, 30, 31, 32, 33, 4):
+        c[t] += 1
+    assert is_winning(c, 3, rules) and not is_winning(c, 3, STANDARD)
+    assert shanten(c, 3, rules) == -1
+    c[4] -= 1
+    assert shanten(c, 3, rules) == 0 and waits(c, 3, rules).tiles == tuple(range(34))
+
+
+def test_new_shapes_agree_with_the_wenzhou_predicates():
+    """The rules layer kept its own predicates (written separately); both must agree."""
+    from majiang.rules.wenzhou import shapes as wz
+    rng = random.Random(17)
+    for _ in range(2000):
+        w = rng.choice([0, 0, 1, 2])
+        if rng.random() < 0.5:
+            faces = rng.sample(range(34), 14 - w)
+            c = [0] * 34
+            for t in faces:
+                c[t] += 1
+            assert is_winning(c, w, UNCONNECTED) == wz.is_buda(c, w), (c, w)
+        else:
+            c = near_winning(rng, 5, w)
+            if sum(c) + w != 17:
+                continue
+            assert is_winning(c, w, EIGHT) == wz.is_eight_pairs(c, w), (c, w)

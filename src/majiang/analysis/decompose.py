@@ -29,6 +29,9 @@ SEVEN_PAIRS = "seven-pairs"
 THIRTEEN_ORPHANS = "thirteen-orphans"
 HONORS_AND_KNITTED = "honors-and-knitted"
 KNITTED_STRAIGHT = "knitted-straight"
+UNCONNECTED = "unconnected"
+EIGHT_PAIRS = "eight-pairs"
+WILDS_WIN = "wilds-win"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -136,12 +139,23 @@ def _enum(c: list[int], usage: list[int], lo: int, hi: int, chows: bool, budget:
     return out
 
 
+_GROUP_CACHE: dict[tuple[int, tuple[int, ...], int, bool], list[tuple[tuple[Group, ...], int, bool]]] = {}
+"""(group start, the group's counts, wildcard budget, cap) → every placement of its naturals."""
+
+
+def _group_placements(counts: Sequence[int], lo: int, hi: int, budget: int, cap: bool
+                      ) -> list[tuple[tuple[Group, ...], int, bool]]:
+    key = (lo, tuple(counts[lo:hi]), budget, cap)
+    r = _GROUP_CACHE.get(key)
+    if r is None:
+        c = list(counts)
+        found = _enum(c, list(counts), lo, hi, lo < 27, budget, True, cap)
+        r = _GROUP_CACHE[key] = sorted(set(found))
+    return r
+
+
 def _standard(counts: Sequence[int], wilds: int, cap: bool) -> list[tuple[Group, ...]]:
-    c = list(counts)
-    usage = list(counts)
-    per_group = []
-    for lo, hi, chows in ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False)):
-        per_group.append(_enum(c, usage, lo, hi, chows, wilds, True, cap))
+    per_group = [_group_placements(counts, lo, lo + 9 if lo < 27 else 34, wilds, cap) for lo in (0, 9, 18, 27)]
     results: set[tuple[Group, ...]] = set()
 
     def rec(g: int, acc: tuple[Group, ...], used: int, pair: bool) -> None:
@@ -185,6 +199,12 @@ def decompositions(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = ST
             out.extend(_orphans(counts, wilds))
         if rules.honors_and_knitted and sh.honors_and_knitted_need(counts) <= wilds:
             out.extend(_honors_knitted(counts, wilds))
+        if rules.unconnected and sh.unconnected_ok(counts):
+            out.append(_loose(UNCONNECTED, counts, wilds))
+    if total == 17 and rules.eight_pairs and sh.eight_pairs_need(counts) <= wilds:
+        out.append(_eight_pairs(counts, wilds))
+    if rules.wilds_win and wilds >= rules.wilds_win:
+        out.append(_loose(WILDS_WIN, counts, wilds))
     if rules.knitted_straight and total in (11, 14):
         for arr, rest, need in sh.knitted_straight_options(counts):
             if need <= wilds:
@@ -192,6 +212,37 @@ def decompositions(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = ST
                 for g in _standard(rest, wilds - need, cap):
                     out.append(Decomposition(KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
     return out
+
+
+def _loose(shape: str, counts: Sequence[int], wilds: int) -> Decomposition:
+    """Every natural tile a single; the wildcards one free group (free: no shape asks anything of them)."""
+    groups = [Group(SINGLE, (t,)) for t, n in enumerate(counts) for _ in range(n)]
+    if wilds:
+        groups.append(Group(FREE_SET, (), (), wilds))
+    return Decomposition(shape, tuple(sorted(groups)))
+
+
+def _eight_pairs(counts: Sequence[int], wilds: int) -> Decomposition:
+    """Eight pairs and one loose tile: pairs from the naturals, odd tiles paired by wildcards, the
+    loose tile an odd natural if any (else a wildcard)."""
+    groups = []
+    odd = []
+    for t, n in enumerate(counts):
+        groups.extend([Group(PAIR, (t, t))] * (n // 2))
+        if n % 2:
+            odd.append(t)
+    left = wilds
+    if odd:
+        groups.append(Group(SINGLE, (odd[0],)))
+        for t in odd[1:]:
+            groups.append(Group(PAIR, (t, t), (t,), 1))
+            left -= 1
+    else:
+        groups.append(Group(FREE_SET, (), (), 1))
+        left -= 1
+    if left:
+        groups.append(Group(FREE_PAIR, (), (), left))
+    return Decomposition(EIGHT_PAIRS, tuple(sorted(groups)))
 
 
 def _seven_pairs(counts: Sequence[int], wilds: int, rules: ShapeRules) -> list[Decomposition]:

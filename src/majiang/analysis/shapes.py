@@ -10,11 +10,20 @@
   one knitted arrangement (147/258/369, each in a different suit);
 * ``knitted_straight`` (组合龙): the nine tiles of one knitted arrangement plus one set and a pair
   (the set may be a declared meld);
+* ``unconnected`` (不搭, Wenzhou seed 003; RULES.md §4.3): 14 concealed tiles no two of which could
+  make a set or a pair with any third tile: no face twice, honours all different, tiles of one suit
+  at least three ranks apart (1-4-7, 2-5-8, 1-5-9...). Wildcards are free (they need not keep the
+  spread; RULES.md §4.3 "wilds are free", as C8 does);
+* ``eight_pairs`` (八对, Wenzhou W16; RULES.md §4.3): 17 concealed tiles as eight pairs plus one
+  loose tile; four of a kind are two pairs; wildcards pair anything;
+* ``wilds_win`` (0 = off): holding this many wildcards or more wins whatever the other tiles are
+  (seed 000 and W16: 3; RULES.md §2.1, §4.3);
 * ``wild_fifth_copy``: whether a wildcard may stand for a fifth copy of a face. Default ``True``:
   seed 000 lets a 百搭 "replace any tile"; ``False`` caps every face at four uses.
 
 Special shapes only apply to a concealed part of 14 tiles (11 for the knitted straight with one
-declared meld). Every special shape accepts wildcards filling any of its tiles (trap WILD-C12).
+declared meld; 17 for eight pairs). Every special shape accepts wildcards filling any of its tiles
+(trap WILD-C12).
 """
 
 from __future__ import annotations
@@ -36,11 +45,15 @@ class ShapeRules:
     thirteen_orphans: bool = False
     honors_and_knitted: bool = False
     knitted_straight: bool = False
+    unconnected: bool = False
+    eight_pairs: bool = False
+    wilds_win: int = 0
     wild_fifth_copy: bool = True
 
     @property
     def any_special(self) -> bool:
-        return self.seven_pairs or self.thirteen_orphans or self.honors_and_knitted or self.knitted_straight
+        return (self.seven_pairs or self.thirteen_orphans or self.honors_and_knitted or self.knitted_straight
+                or self.unconnected or self.eight_pairs or self.wilds_win > 0)
 
 
 STANDARD = ShapeRules()
@@ -124,3 +137,42 @@ def knitted_straight_options(counts: Sequence[int]) -> list[tuple[tuple[int, ...
                 need += 1
         out.append((arr, rest, need))
     return out
+
+
+def _spread(ranks: list[int]) -> bool:
+    return all(b - a >= 3 for a, b in zip(ranks, ranks[1:]))
+
+
+def unconnected_ok(counts: Sequence[int]) -> bool:
+    """True if the natural tiles are pairwise unconnected (不搭): no face twice, suit tiles 3+ apart."""
+    if any(n > 1 for n in counts):
+        return False
+    return all(_spread([i for i in range(9) if counts[base + i]]) for base in (0, 9, 18))
+
+
+def unconnected_used(counts: Sequence[int]) -> int:
+    """Most natural tiles a 不搭 hand can keep (for the shanten): distinct honours plus, per suit, the
+    largest set of ranks pairwise 3+ apart (taken greedily from the lowest, which is optimal)."""
+    used = sum(1 for t in range(27, 34) if counts[t])
+    for base in (0, 9, 18):
+        last = -9
+        for i in range(9):
+            if counts[base + i] and i - last >= 3:
+                used += 1
+                last = i
+    return min(used, 14)
+
+
+def eight_pairs_need(counts: Sequence[int]) -> int:
+    """Wildcards to make 17 tiles eight pairs plus one loose tile: one per odd count beyond one."""
+    odd = sum(n & 1 for n in counts)
+    return max(odd - 1, 0)
+
+
+def eight_pairs_used(counts: Sequence[int]) -> int:
+    """Most naturals eight pairs plus a loose tile can keep (for the shanten)."""
+    pairs = sum(n // 2 for n in counts)
+    odd = sum(n & 1 for n in counts)
+    p = min(pairs, 8)
+    singles = odd + 2 * (pairs - p)  # pairs beyond eight can only give loose tiles
+    return 2 * p + min(singles, 8 - p + 1)

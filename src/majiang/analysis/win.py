@@ -93,8 +93,15 @@ def _special_need(counts: Sequence[int], total: int, rules: ShapeRules, limit: i
     Per-group records (:data:`~majiang.analysis.tables.SUIT_INFO`) reject most hands at once; the
     knitted straight's remaining set and pair are only solved for an arrangement that could fit.
     """
+    wilds = total - sum(counts)
+    if rules.wilds_win and wilds >= rules.wilds_win:
+        return 0
+    if total == 17 and rules.eight_pairs:
+        return sh.eight_pairs_need(counts)
     if total != 14 and not (rules.knitted_straight and total == 11):
         return INF
+    if rules.unconnected and sh.unconnected_ok(counts):
+        return 0
     a, b, c, h = _infos(counts)
     best = INF
     if total == 14:
@@ -234,7 +241,8 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
              sd[keys[2]], hd[keys[3]])
     real: list[int] = []
     exhausted: list[int] = []
-    special = rules.any_special and (total + 1 == 14 or (rules.knitted_straight and total + 1 == 11))
+    special = rules.any_special and (total + 1 in (14, 17) or (rules.knitted_straight and total + 1 == 11)
+                                     or rules.wilds_win > 0)
     if rules.standard:
         t0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
         deltas = [x1 - x0 for x0, x1 in needs]
@@ -347,7 +355,13 @@ def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, 
     says they could beat ``best``.
     """
     top = 3 * (total // 3) + 2 - wilds - 1  # shanten = max(top - used, -1)
+    if rules.wilds_win and wilds >= rules.wilds_win - (total % 3 == 1):
+        best = min(best, 0 if total % 3 == 1 else -1)  # ready for a wildcard draw / complete
+    if rules.eight_pairs and (total == 16 or total == 17):
+        best = min(best, max(top - sh.eight_pairs_used(counts), -1))
     small = total == 13 or total == 14
+    if rules.unconnected and small:
+        best = min(best, max(top - sh.unconnected_used(counts), -1))
     if not small and not (rules.knitted_straight and (total == 10 or total == 11)):
         return best
     a, b, c, h = infos if infos is not None else _infos(counts)
