@@ -22,11 +22,9 @@ from majiang.analysis.shapes import STANDARD, ShapeRules
 from majiang.analysis.tables import (
     HONOR_NEED_CAP,
     HONOR_NEED_FREE,
-    HONOR_USED,
     INF,
     NEED_CAP,
     NEED_FREE,
-    USED,
     ADDS_CAP,
     HONOR_INFO,
     SUIT_INFO,
@@ -286,22 +284,10 @@ def _sets_needed(total: int) -> int:
     return total // 3
 
 
-def _used_ids(counts: Sequence[int]) -> tuple[int, int]:
-    """Interned used-vectors of (characters + dots) and (bamboo + honours)."""
-    k = tuple(counts[0:9])
-    a = USED[k]
-    k = tuple(counts[9:18])
-    b = USED[k]
-    k = tuple(counts[18:27])
-    c = USED[k]
-    k = tuple(counts[27:34])
-    h = HONOR_USED[k]
-    return COMBINED[(a, b)], COMBINED[(c, h)]
-
-
 def _standard_used(counts: Sequence[int], n: int) -> int:
-    ab, ch = _used_ids(counts)
-    return BEST[(ab, ch, n)]
+    """Most naturals n sets and one pair can cover (the standard shape's shanten)."""
+    a, b, c, h = _infos(counts)
+    return BEST[(COMBINED[(a[0], b[0])], COMBINED[(c[0], h[0])], n)]
 
 
 def _shanten_from_used(total: int, used: int, wilds: int) -> int:
