@@ -49,10 +49,11 @@ def test_cli_botzone_default_sample():
     res = CliRunner().invoke(main, ["botzone", "--json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.output)
-    assert data["summary"] == {**data["summary"], "rounds": 16, "wins": 14, "verified": 14, "drawn": 2,
-                               "failures": 0}
+    assert data["summary"] == {**data["summary"], "rounds": 16, "wins": 14, "verified": 14, "scored": 14,
+                               "drawn": 2, "failures": 0}
     plain = CliRunner().invoke(main, ["botzone"])
-    assert "16 rounds: 14 wins, 14 verified winning hands, 2 drawn, 0 failures" in plain.output
+    assert ("16 rounds: 14 wins, 14 verified winning hands, 14 with the recorded fans and scores, 2 drawn, "
+            "0 failures") in plain.output
 
 
 def test_cli_analyze_json():

@@ -185,7 +185,8 @@ def botzone(file: Path | None, as_json: bool) -> None:
     """Check the real games of a Botzone log (FILE; default: the 16-round sample shipped with majiang).
 
     Rebuilds each winner's hand at Hu, checks it is a winning hand (MCR shapes) of the right size,
-    and prints one line per round and a summary. Exit status 1 if any recorded win fails.
+    scores it with the MCR fans and compares with the recorded Fan line (total, names, counts) and the
+    Score line; prints one line per round and a summary. Exit status 1 if any recorded win fails.
     """
     from majiang.hand import Hand
     from majiang.records.botzone import BotzoneLogError, read_log, replay_hands, sample_path
@@ -218,18 +219,22 @@ def botzone(file: Path | None, as_json: bool) -> None:
             ok = is_winning(hand.full_counts(), 0, MCR_SHAPES)
         except MajiangError as e:
             ok, err = False, str(e)
-        if not ok:
-            failures += 1
         row.update(result="win", seat=w.seat, win_tile=format_compact([hand.win_tile]), self_drawn=w.self_drawn,
                    robbed_kong=w.robbed_kong, hand=str(hand), winning=ok, recorded_fan=r.fan_total,
                    recorded_fans=[f"{n}*{c}" for n, c in r.fans], scores=r.scores)
+        if ok:
+            fan_ok = _score_botzone_win(w, r, row)
+            ok = fan_ok
+        if not ok:
+            failures += 1
         if err:
             row["error"] = err
         rows.append(row)
     wins = sum(1 for x in rows if x["result"] == "win")
     verified = sum(1 for x in rows if x["result"] == "win" and x["winning"])
+    scored = sum(1 for x in rows if x.get("fan_match") and x.get("score_match"))
     summary = {"file": str(path), "rounds": len(rows), "wins": wins, "verified": verified,
-               "drawn": sum(1 for x in rows if x["result"] == "drawn"), "failures": failures}
+               "scored": scored, "drawn": sum(1 for x in rows if x["result"] == "drawn"), "failures": failures}
     if as_json:
         click.echo(json.dumps({"rounds": rows, "summary": summary}, ensure_ascii=False))
     else:
@@ -240,13 +245,14 @@ def botzone(file: Path | None, as_json: bool) -> None:
                 how = "self-drawn" if x["self_drawn"] else ("robbing the kong" if x["robbed_kong"] else "discard")
                 mark = "winning hand" if x["winning"] else "NOT A WINNING HAND " + x.get("error", "")
                 click.echo(f"{head} seat {x['seat']} wins on {x['win_tile']} ({how}): {x['hand']} -> {mark}; "
-                           f"recorded {x['recorded_fan']} fan")
+                           f"recorded {x['recorded_fan']} fan, ours {x.get('fan', '-')} "
+                           f"({'same fans and scores' if x.get('fan_match') and x.get('score_match') else 'DIFFERENT'})")
             elif x["result"] == "error":
                 click.echo(f"{head} ERROR {x['error']}")
             else:
                 click.echo(f"{head} {x['result']}")
         click.echo(f"{summary['rounds']} rounds: {wins} wins, {verified} verified winning hands, "
-                   f"{summary['drawn']} drawn, {failures} failures")
+                   f"{scored} with the recorded fans and scores, {summary['drawn']} drawn, {failures} failures")
     if failures:
         sys.exit(1)
 
@@ -325,6 +331,26 @@ def replay(record: Path, as_json: bool) -> None:
                    f"final scores {' '.join(map(str, m.scores))}; record {'identical' if same else 'DIFFERS'}")
     if not same:
         sys.exit(1)
+
+
+def _score_botzone_win(w, r, row: dict) -> bool:
+    """Score a rebuilt Botzone win with the MCR scorer; compare fans (names, counts, total) and scores."""
+    from majiang.rules.mcr import WinConditions, score, settle
+
+    cond = WinConditions(self_drawn=w.self_drawn, kong_replacement=w.after_kong and w.self_drawn,
+                         robbing_kong=w.robbed_kong, last_of_kind=w.last_of_kind, seat_wind=w.seat_wind,
+                         prevalent_wind=w.prevalent_wind)
+    try:
+        res = score(w.hand, cond)
+    except MajiangError as e:
+        row["error"] = f"scoring: {e}"
+        return False
+    ours = res.counts_zh()
+    row["fan"] = res.total
+    row["fans"] = [f"{n}*{c}" for n, c in ours.items()]
+    row["fan_match"] = res.total == r.fan_total and ours == dict(r.fans)
+    row["score_match"] = r.scores is not None and settle(res, w.seat, w.discarder) == r.scores
+    return row["fan_match"] and row["score_match"]
 
 
 @main.command()

@@ -2,8 +2,8 @@
 
 For each win our :func:`score` must give the logged fan total and :func:`settle` the logged
 ``Score`` line (RULES.md §9.6; the data README's wind convention: prevalent = ``Wind``, seat wind
-= player index). 和绝张 is not in the record; it is derived here from the tiles in sight: the
-discards still in the river plus every exposed meld (a concealed kong shows nothing).
+= player index). 和绝张 is not in the record; the reader derives it from the tiles in sight
+(``WinRecord.last_of_kind``).
 """
 
 import pytest
@@ -11,29 +11,6 @@ import pytest
 from majiang.rules.mcr import WinConditions, score, settle
 
 botzone = pytest.importorskip("majiang.records.botzone")
-
-
-def _seen(rnd, win_tile: int, self_drawn: bool) -> int:
-    """Copies of the winning tile in sight before the win (river + exposed melds)."""
-    seen = 0
-    last_play = None
-    for a in rnd.actions:
-        if a.verb == "Play":
-            seen += a.tile == win_tile
-            last_play = a.tile
-        elif a.verb == "Chi":  # a.tile = middle tile; the claimed discard was counted as played
-            chow = [a.tile - 1, a.tile, a.tile + 1]
-            chow.remove(last_play)
-            seen += chow.count(win_tile)
-        elif a.verb == "Peng":
-            seen += 2 * (a.tile == win_tile)
-        elif a.verb == "Gang":
-            seen += 3 * (a.tile == win_tile)
-        elif a.verb == "BuGang":
-            seen += a.tile == win_tile
-    if not self_drawn:
-        seen -= 1  # the winning discard itself
-    return seen
 
 
 def _wins():
@@ -48,9 +25,8 @@ def test_fourteen_wins():
 @pytest.mark.parametrize("index", range(14))
 def test_botzone_win_total_and_settlement(index):
     rnd, w = _wins()[index]
-    win = w.hand.win_tile
     cond = WinConditions(self_drawn=w.self_drawn, kong_replacement=w.after_kong and w.self_drawn,
-                         robbing_kong=w.robbed_kong, last_of_kind=_seen(rnd, win, w.self_drawn) >= 3,
+                         robbing_kong=w.robbed_kong, last_of_kind=w.last_of_kind,
                          seat_wind=w.seat_wind, prevalent_wind=w.prevalent_wind)
     r = score(w.hand, cond)
     assert r.total == rnd.fan_total

@@ -137,7 +137,9 @@ class WinRecord:
         seat: the winner; hand: concealed tiles (without the winning tile), melds and winning tile;
         self_drawn; robbed_kong (won on another player's added kong); discarder (None if self-drawn);
         after_kong (the winning tile was the replacement draw after the winner's own kong);
-        last_tile_of_wall (no ``Draw`` follows: the win came on the last tile).
+        seat_wind / prevalent_wind (0-3); last_of_kind: three other copies of the winning tile were
+        in sight before the win (discards still in the river and exposed melds; a concealed kong
+        shows nothing) -- MCR 和绝张, which the log does not record.
     """
 
     seat: int
@@ -148,6 +150,7 @@ class WinRecord:
     after_kong: bool
     seat_wind: int
     prevalent_wind: int
+    last_of_kind: bool = False
 
 
 def replay_hands(rnd: Round) -> WinRecord | None:
@@ -162,6 +165,7 @@ def replay_hands(rnd: Round) -> WinRecord | None:
     last_draw: dict[int, int] = {}
     prev: Action | None = None
     kong_draw = [False] * 4
+    seen = [0] * 34  # copies in sight: discards (a claimed one stays counted, in its meld) and exposed melds
 
     def take(seat: int, t: int, n: int, a: Action) -> None:
         for _ in range(n):
@@ -178,6 +182,7 @@ def replay_hands(rnd: Round) -> WinRecord | None:
         elif a.verb == "Play":
             take(s, a.tile, 1, a)
             last_discard = (s, a.tile)
+            seen[a.tile] += 1
         elif a.verb == "Chi":
             if last_discard is None:
                 raise BotzoneLogError(f"line {a.line}: Chi with no discard to claim")
@@ -189,6 +194,9 @@ def replay_hands(rnd: Round) -> WinRecord | None:
                 if x != t:
                     take(s, x, 1, a)
             melds[s].append(Meld(MeldKind.CHOW, low, 1, t))
+            for x in (low, low + 1, low + 2):
+                if x != t:
+                    seen[x] += 1
         elif a.verb in ("Peng", "Gang"):
             if last_discard is None or last_discard[1] != a.tile:
                 raise BotzoneLogError(f"line {a.line}: {a.verb} of a tile that was not just discarded")
@@ -196,11 +204,13 @@ def replay_hands(rnd: Round) -> WinRecord | None:
             take(s, a.tile, 2 if a.verb == "Peng" else 3, a)
             kind = MeldKind.PUNG if a.verb == "Peng" else MeldKind.EXPOSED_KONG
             melds[s].append(Meld(kind, a.tile, (s - giver) % 4, a.tile))
+            seen[a.tile] += 2 if a.verb == "Peng" else 3
         elif a.verb == "AnGang":
             take(s, a.tile, 4, a)
             melds[s].append(Meld(MeldKind.CONCEALED_KONG, a.tile, 0))
         elif a.verb == "BuGang":
             take(s, a.tile, 1, a)
+            seen[a.tile] += 1
             for i, m in enumerate(melds[s]):
                 if m.kind is MeldKind.PUNG and m.tile == a.tile:
                     melds[s][i] = Meld(MeldKind.ADDED_KONG, a.tile, m.offer, a.tile)
@@ -221,8 +231,12 @@ def replay_hands(rnd: Round) -> WinRecord | None:
                 if last_discard is None:
                     raise BotzoneLogError(f"line {a.line}: Hu with nothing to win on")
                 discarder, win = last_discard
+            in_sight = seen[win] - (0 if self_drawn or robbed else 1)  # not the winning discard itself
+            if robbed:
+                in_sight -= 1
             return WinRecord(s, Hand(tuple(hands[s]), tuple(melds[s]), win), self_drawn, discarder, robbed,
-                             self_drawn and kong_draw[s], seat_wind=s, prevalent_wind=rnd.wind)
+                             self_drawn and kong_draw[s], seat_wind=s, prevalent_wind=rnd.wind,
+                             last_of_kind=in_sight >= 3)
         else:
             raise BotzoneLogError(f"line {a.line}: unknown action {a.verb!r}")
         prev = a
