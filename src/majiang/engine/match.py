@@ -33,7 +33,7 @@ from majiang.engine.ruleset import RuleSet, resolve
 from majiang.engine.table import HandResult, HandTable
 from majiang.engine.wall import build_wall, rng_for, roll_dice
 from majiang.errors import MajiangError
-from majiang.hand import Meld, MeldKind
+from majiang.hand import Meld
 from majiang.tiles import EAST, NUM_KINDS
 
 
@@ -92,6 +92,9 @@ class PlayerView:
         if self.indicator is not None and self.indicator < NUM_KINDS:
             c[self.indicator] += 1
         return c
+
+
+_PHASE_NAME = {p: p.value for p in Phase}
 
 
 class Player(Protocol):
@@ -222,33 +225,28 @@ class Match:
         if self.table is None:
             raise IllegalActionError("the match is over", seat=seat, action=action)
         self.table.apply(seat, action)
-        self._settle_if_over()
+        if self.table.phase is Phase.END:
+            self._settle_if_over()
 
     def view(self, seat: int) -> PlayerView:
-        """What ``seat`` may see now (see :class:`PlayerView`)."""
+        """What ``seat`` may see now (see :class:`PlayerView`). A snapshot: its tuples are shared
+        with the table's caches but never change."""
         t = self.table
         if t is None:
             raise MajiangError("the match is over: no table to view")
-        melds = []
-        hidden = []
-        for s in range(4):
-            if s == seat:
-                melds.append(tuple(t.melds[s]))
-                hidden.append(0)
-            else:
-                melds.append(tuple(m for m in t.melds[s] if m.kind is not MeldKind.CONCEALED_KONG))
-                hidden.append(sum(1 for m in t.melds[s] if m.kind is MeldKind.CONCEALED_KONG))
-        in_window = t.phase in (Phase.CLAIM, Phase.ROB)
-        return PlayerView(
-            seat=seat, player=self.player_at_seat[seat], dealer=t.dealer, dealer_streak=t.dealer_streak,
-            prevalent_wind=t.prevalent_wind, seat_wind=t.seat_wind(seat), phase=t.phase.value,
-            hand=tuple(t.hand_tiles(seat)), last_draw=t.last_draw[seat], melds=tuple(melds),
-            hidden_kongs=tuple(hidden), flowers=tuple(tuple(f) for f in t.flowers),
-            rivers=tuple(tuple(r) for r in t.rivers), wall_live=t.live,
-            claim_tile=t.claim_tile if in_window else None,
-            discarder=(t.discarder if t.phase is Phase.CLAIM else t.kong_seat) if in_window else None,
-            wild_face=t.wild_face, indicator=t.indicator, scores=tuple(self.scores),
-            hand_number=self.hand_number, round=self.round)
+        melds, hidden = t.melds_seen_by(seat)
+        flowers, rivers = t.public_tuples()
+        phase = t.phase
+        if phase is Phase.CLAIM:
+            claim_tile, discarder = t.claim_tile, t.discarder
+        elif phase is Phase.ROB:
+            claim_tile, discarder = t.claim_tile, t.kong_seat
+        else:
+            claim_tile = discarder = None
+        return PlayerView(seat, self.player_at_seat[seat], t.dealer, t.dealer_streak, t.prevalent_wind,
+                          EAST + (seat - t.dealer) % 4, _PHASE_NAME[phase], t.hand_tuple(seat), t.last_draw[seat],
+                          melds, hidden, flowers, rivers, t.tail - t.head - self.rules.reserve, claim_tile,
+                          discarder, t.wild_face, t.indicator, tuple(self.scores), self.hand_number, self.round)
 
 
 def run_match(match: Match, players: Sequence[Player]) -> Match:

@@ -28,10 +28,25 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
 Every method that changes the table validates first: an illegal action raises
 :class:`~majiang.engine.actions.IllegalActionError` and changes nothing. The table writes every
 event (dicts, names from mjai where meanings match, see :mod:`majiang.records`) to ``events``.
+
+Speed (self-play runs millions of steps; none of this changes what the table decides):
+
+* **Win gate**: per seat, whether *any* tile could complete its 3k+1 concealed part, computed once
+  each time that part changes (one win check with an extra wildcard, :meth:`HandTable._gate`); a
+  draw carries it over. Only a seat whose gate is open gets the exact win check and, if the shape
+  wins, the scorer (which may still refuse the win, e.g. under the MCR 8-fan minimum). So a discard
+  needs no win check for a seat whose gate is already known to be closed (the usual case).
+* **Legal actions** are generated already sorted and computed once per seat and state; the claim
+  window decides most seats (no win, pung, kong or chow possible) without building a list.
+* **Views**: the sorted hand, the melds as each seat sees them, flowers and rivers are kept as
+  tuples and rebuilt only when they change; event tiles come from a precomputed table.
+
+These caches assume the state changes only through :meth:`HandTable.apply`.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -40,12 +55,21 @@ from majiang.engine.actions import CLAIM_PRIORITY, PASS, Action, ActionKind, Ill
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
 from majiang.errors import MajiangError
 from majiang.hand import Hand, Meld, MeldKind
-from majiang.tiles import EAST, NUM_KINDS, WHITE, WILD, format_compact, from_counts, is_flower
+from majiang.tiles import EAST, NUM_KINDS, NUM_TILES, WHITE, WILD, format_compact, from_counts, is_flower
+
+
+_TILE_STR: tuple[str, ...] = tuple(format_compact([t]) for t in range(NUM_TILES))
 
 
 def tile_str(t: int) -> str:
     """Compact text of one tile (``"5m"``, ``"7z"``, ``"1f"``), the tile form used in events."""
+    if 0 <= t < NUM_TILES:
+        return _TILE_STR[t]
     return format_compact([t])
+
+
+_DISCARDS: tuple[Action, ...] = tuple(Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS))
+"""One shared discard action per tile kind (actions are immutable values)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +112,7 @@ class HandTable:
         scorer: a :class:`~majiang.engine.ruleset.Scorer` to use instead of the rule set's (the
             Botzone importer scores each round with the fan its log records).
 
-    State (read it; change it only through :meth:`apply`):
+    State (read it; change it only through :meth:`apply` -- the table caches what it derives from it):
         wall, head, tail: the wall list; ``wall[head:tail]`` is still in the wall (front = ``head``).
         live / remaining: drawable tiles before the hand is drawn / tiles left in the wall.
         concealed: per seat, a count vector (34) of the concealed tiles (wildcards included).
@@ -152,6 +176,15 @@ class HandTable:
         self.answers: dict[int, Action | None] = {}
         self._legal_cache: dict[int, list[Action]] = {}
         self._score_cache: dict[tuple, ScoreResult | None] = {}
+        # Win gates (see _gate): per seat, {tile taken out of the hand or None: bool}; emptied
+        # whenever that seat's concealed tiles change (_touch).
+        self._gates: list[dict[int | None, bool]] = [{} for _ in range(4)]
+        # What Match.view reuses, each reset where its source changes: per-seat sorted hand tuples
+        # (_touch), the melds as each seat sees them (_melds_changed), flowers and rivers as tuples.
+        self._hand_t: list[tuple[int, ...] | None] = [None] * 4
+        self._melds_seen: list[tuple | None] = [None] * 4
+        self._flowers_t: tuple | None = None
+        self._rivers_t: tuple | None = None
         self.result: HandResult | None = None
         self._deal()
 
@@ -185,6 +218,56 @@ class HandTable:
     def hand_tiles(self, seat: int) -> list[int]:
         """The seat's concealed tiles, sorted."""
         return from_counts(self.concealed[seat])
+
+    def hand_tuple(self, seat: int) -> tuple[int, ...]:
+        """The seat's concealed tiles, sorted, as a tuple (cached until that hand changes)."""
+        h = self._hand_t[seat]
+        if h is None:
+            out: list[int] = []
+            for t, n in enumerate(self.concealed[seat]):
+                if n:
+                    if n == 1:
+                        out.append(t)
+                    else:
+                        out.extend((t,) * n)
+            h = self._hand_t[seat] = tuple(out)
+        return h
+
+    def melds_seen_by(self, seat: int) -> tuple[tuple[tuple[Meld, ...], ...], tuple[int, ...]]:
+        """Every seat's melds as ``seat`` sees them -- other seats' concealed kongs left out -- and
+        per seat the number of concealed kongs left out (cached until a meld changes)."""
+        v = self._melds_seen[seat]
+        if v is None:
+            melds = []
+            hidden = []
+            for s in range(4):
+                ms = self.melds[s]
+                if s == seat:
+                    melds.append(tuple(ms))
+                    hidden.append(0)
+                else:
+                    melds.append(tuple(m for m in ms if m.kind is not MeldKind.CONCEALED_KONG))
+                    hidden.append(len(ms) - len(melds[-1]))
+            v = self._melds_seen[seat] = (tuple(melds), tuple(hidden))
+        return v
+
+    def public_tuples(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """``(flowers, rivers)`` as tuples of per-seat tuples (each cached until it changes)."""
+        f = self._flowers_t
+        if f is None:
+            f = self._flowers_t = tuple(map(tuple, self.flowers))
+        r = self._rivers_t
+        if r is None:
+            r = self._rivers_t = tuple(map(tuple, self.rivers))
+        return f, r
+
+    def _touch(self, seat: int) -> None:
+        """``seat``'s concealed tiles changed: forget what was derived from them."""
+        self._gates[seat].clear()
+        self._hand_t[seat] = None
+
+    def _melds_changed(self) -> None:
+        self._melds_seen = [None] * 4
 
     # ------------------------------------------------------------------ deal
     def _take_front(self) -> int:
@@ -268,18 +351,30 @@ class HandTable:
             if self.live <= 0:
                 self._exhaust()
                 return False
-            t = self._take_tail() if from_tail else self._take_front()
-            ev = {"type": "tsumo", "actor": seat, "pai": tile_str(t)}
             if from_tail:
-                ev["replacement"] = True
-            self._emit(ev)
-            if is_flower(t):
+                t = self._take_tail()
+                self._emit({"type": "tsumo", "actor": seat, "pai": _TILE_STR[t], "replacement": True})
+            else:
+                t = self._take_front()
+                self._emit({"type": "tsumo", "actor": seat, "pai": _TILE_STR[t]})
+            if t >= NUM_KINDS:  # a flower
                 self.flowers[seat].append(t)
-                self._emit({"type": "flower", "actor": seat, "pai": tile_str(t)})
+                self._flowers_t = None
+                self._emit({"type": "flower", "actor": seat, "pai": _TILE_STR[t]})
                 from_tail = True
                 self.flower_chain = True
                 continue
+            # the gate of the hand before the draw is the gate of this hand less the drawn tile
+            gates = self._gates[seat]
+            pre = gates.get(None)
             self.concealed[seat][t] += 1
+            h = self._hand_t[seat]
+            self._touch(seat)  # clears gates
+            if pre is not None:
+                gates[t] = pre
+            if h is not None:  # keep the sorted hand tuple up to date rather than rebuild it
+                i = bisect_right(h, t)
+                self._hand_t[seat] = h[:i] + (t,) + h[i:]
             self.last_draw[seat] = t
             self.current = seat
             self.phase = Phase.TURN
@@ -293,10 +388,14 @@ class HandTable:
         self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": [0, 0, 0, 0]})
 
     # ------------------------------------------------------------------ win check and scoring
-    def _win_counts(self, seat: int, extra: int | None) -> tuple[list[int], int]:
+    def _win_counts(self, seat: int, extra: int | None, less: int | None = None) -> tuple[list[int], int]:
+        """The seat's concealed tiles (plus ``extra``, less ``less``) as natural counts and a number
+        of wildcards, as the win check sees them."""
         c = list(self.concealed[seat])
         if extra is not None:
             c[extra] += 1
+        if less is not None:
+            c[less] -= 1
         wilds = 0
         wf = self.wild_face
         if wf is not None:
@@ -340,9 +439,24 @@ class HandTable:
             first_turn=(not self.any_claim and self.discards_made[seat] == 0),
             wild_face=self.wild_face, dealer_streak=self.dealer_streak)
 
+    def _gate(self, seat: int, less: int | None) -> bool:
+        """False only if no tile can complete the seat's 3k+1 hand (its concealed tiles, less
+        ``less`` after a draw): the hand with one more wildcard does not win. A wildcard stands for
+        any tile, so a hand that wins with some tile also wins with a wildcard in its place; the
+        converse need not hold, so a True gate is followed by the exact check. Cached per seat until
+        its concealed tiles change; a draw keeps the gate of the hand before it."""
+        g = self._gates[seat]
+        v = g.get(less)
+        if v is None:
+            counts, wilds = self._win_counts(seat, None, less)
+            v = g[less] = is_winning(counts, wilds + 1, self.shape_rules)
+        return v
+
     def _score_win(self, seat: int, tile: int, *, self_drawn: bool, discarder: int | None,
                    robbing: bool) -> ScoreResult | None:
         """Score of a win if the shape wins and the score meets the minimum, else ``None``."""
+        if not self._gate(seat, tile if self_drawn else None):
+            return None
         counts, wilds = self._win_counts(seat, None if self_drawn else tile)
         if not is_winning(counts, wilds, self.shape_rules):
             return None
@@ -367,40 +481,51 @@ class HandTable:
             return [s for s in ((origin + i) % 4 for i in range(1, 4)) if s in self.answers and self.answers[s] is None]
         return []
 
+    def _awaits(self, seat: int) -> bool:
+        """True if the table awaits ``seat``'s decision (``seat in pending_seats()``)."""
+        if self.phase is Phase.TURN:
+            return seat == self.current
+        return seat in self.answers and self.answers[seat] is None
+
     def legal_actions(self, seat: int) -> list[Action]:
-        """Exactly the actions ``seat`` may take now (sorted: wins first, pass last); empty if the
-        table does not await this seat."""
-        if seat not in self.pending_seats():
+        """Exactly the actions ``seat`` may take now (sorted by :attr:`Action.sort_key`: wins first,
+        pass last); empty if the table does not await this seat. Computed once per seat and step."""
+        if not self._awaits(seat):
             return []
         cached = self._legal_cache.get(seat)
         if cached is None:
-            cached = sorted(self._compute_legal(seat), key=lambda a: a.sort_key)
-            self._legal_cache[seat] = cached
+            cached = self._legal_cache[seat] = self._compute_legal(seat)
         return list(cached)
 
     def _compute_legal(self, seat: int) -> list[Action]:
+        """The legal actions of ``seat``, generated in :attr:`Action.sort_key` order (kind in
+        :class:`ActionKind` order, then tile, then chow low)."""
         r = self.rules
         c = self.concealed[seat]
+        wf = self.wild_face
         acts: list[Action] = []
         if self.phase is Phase.TURN:
             if not self.after_claim:
                 lt = self.last_draw[seat]
-                if lt is not None and self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
+                if lt is not None and self._gates[seat].get(lt) is not False and \
+                        self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
                     acts.append(Action(ActionKind.WIN, lt))
                 if self.live > 0:
-                    if r.concealed_kong:
+                    if r.concealed_kong and 4 in c:
                         for t in range(NUM_KINDS):
-                            if c[t] == 4 and (r.wild_claimable or not self.is_wild(t)):
+                            if c[t] == 4 and (r.wild_claimable or t != wf):
                                 acts.append(Action(ActionKind.CONCEALED_KONG, t))
-                    if r.added_kong:
-                        for m in self.melds[seat]:
-                            if m.kind is MeldKind.PUNG and c[m.tile] >= 1 and (
-                                    not r.added_kong_drawn_only or lt == m.tile):
-                                acts.append(Action(ActionKind.ADDED_KONG, m.tile))
-            discards = [Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS)
-                        if c[t] and (r.wild_discardable or not self.is_wild(t))]
-            if not discards:  # a hand of wildcards only: the rule must give way
-                discards = [Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS) if c[t]]
+                    if r.added_kong and self.melds[seat]:
+                        added = sorted(m.tile for m in self.melds[seat]
+                                       if m.kind is MeldKind.PUNG and c[m.tile] >= 1 and (
+                                           not r.added_kong_drawn_only or lt == m.tile))
+                        acts.extend(Action(ActionKind.ADDED_KONG, t) for t in added)
+            if wf is None or r.wild_discardable:
+                discards = list(map(_DISCARDS.__getitem__, dict.fromkeys(self.hand_tuple(seat))))
+            else:
+                discards = [_DISCARDS[t] for t, n in enumerate(c) if n and t != wf]
+                if not discards:  # a hand of wildcards only: the rule must give way
+                    discards = [_DISCARDS[t] for t, n in enumerate(c) if n]
             acts.extend(discards)
             return acts
         tile = self.claim_tile
@@ -414,15 +539,24 @@ class HandTable:
         # claim window on a discard
         d = self.discarder
         assert d is not None
-        if self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
+        gate = self._gates[seat].get(None)
+        if gate is None:
+            gate = self._gate(seat, None)
+        chow_seat = seat == (d + 1) % 4 and tile < 27 and r.chow
+        if chow_seat:  # some neighbour is held (each chow needs one)
+            k = tile % 9
+            chow_seat = bool((k >= 1 and c[tile - 1]) or (k <= 7 and c[tile + 1]))
+        if not gate and c[tile] < 2 and not chow_seat:
+            return acts  # the common case: nothing to claim
+        if gate and self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
             acts.append(Action(ActionKind.WIN, tile))
-        may_meld = (self.live > 0 or r.claim_last_discard) and (r.wild_claimable or not self.is_wild(tile))
+        may_meld = (self.live > 0 or r.claim_last_discard) and (r.wild_claimable or tile != wf)
         if may_meld and len(self.melds[seat]) < r.sets:
-            if r.pung and c[tile] >= 2:
-                acts.append(Action(ActionKind.PUNG, tile))
             if r.exposed_kong and c[tile] == 3 and self.live > 0:
                 acts.append(Action(ActionKind.EXPOSED_KONG, tile))
-            if r.chow and seat == (d + 1) % 4 and tile < 27:
+            if r.pung and c[tile] >= 2:
+                acts.append(Action(ActionKind.PUNG, tile))
+            if chow_seat:
                 base = tile - tile % 9
                 for low in (tile - 2, tile - 1, tile):
                     if low < base or low + 2 >= base + 9:
@@ -440,19 +574,27 @@ class HandTable:
         table does not await ``seat`` or the action is not among :meth:`legal_actions`."""
         if self.phase is Phase.END:
             raise IllegalActionError(f"the hand is over; seat {seat} cannot {action}", seat=seat, action=action)
-        legal = self.legal_actions(seat)
+        legal = self._legal_cache.get(seat) if self._awaits(seat) else None
+        if legal is None:
+            legal = self.legal_actions(seat)
         if not legal:
             raise IllegalActionError(f"seat {seat} is not to act now (awaiting {self.pending_seats()})",
                                      seat=seat, action=action)
-        if action not in legal:
-            raise IllegalActionError(f"seat {seat} cannot {action}; legal: {', '.join(map(str, legal))}",
-                                     seat=seat, action=action)
-        self._legal_cache.clear()
+        for a in legal:  # the offered object itself (the usual case), else an equal one
+            if a is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalActionError(f"seat {seat} cannot {action}; legal: {', '.join(map(str, legal))}",
+                                         seat=seat, action=action)
         if self.phase is Phase.TURN:
+            self._legal_cache.clear()
             self._apply_turn(seat, action)
         else:
+            # another seat's answer changes nothing the cached legal actions depend on
             self.answers[seat] = action
             if all(a is not None for a in self.answers.values()):
+                self._legal_cache.clear()
                 if self.phase is Phase.CLAIM:
                     self._resolve_claims()
                 else:
@@ -468,7 +610,13 @@ class HandTable:
         if k is ActionKind.DISCARD:
             t = a.tile
             c[t] -= 1
+            h = self._hand_t[seat]
+            self._touch(seat)
+            if h is not None:
+                i = h.index(t)
+                self._hand_t[seat] = h[:i] + h[i + 1:]
             self.rivers[seat].append(t)
+            self._rivers_t = None
             self.discards_made[seat] += 1
             self.after_claim = False
             self.kong_chain = False
@@ -483,7 +631,9 @@ class HandTable:
         if k is ActionKind.CONCEALED_KONG:
             t = a.tile
             c[t] -= 4
+            self._touch(seat)
             self.melds[seat].append(Meld(MeldKind.CONCEALED_KONG, t, 0))
+            self._melds_changed()
             self.meld_from[seat].append(None)
             self.any_claim = True
             self._emit({"type": "ankan", "actor": seat, "consumed": [tile_str(t)] * 4})
@@ -493,9 +643,11 @@ class HandTable:
         if k is ActionKind.ADDED_KONG:
             t = a.tile
             c[t] -= 1
+            self._touch(seat)
             i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.PUNG and m.tile == t)
             old = self.melds[seat][i]
             self.melds[seat][i] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
+            self._melds_changed()
             self.any_claim = True
             self._emit({"type": "kakan", "actor": seat, "pai": tile_str(t), "consumed": [tile_str(t)] * 3})
             self.claim_tile = t
@@ -513,13 +665,20 @@ class HandTable:
         self.phase = phase
         self.answers = {}
         self._legal_cache.clear()
-        for i in range(1, 4):
+        tile = self.claim_tile
+        assert tile is not None
+        k = tile % 9 if tile < 27 and self.rules.chow else -1  # -1: no chow on this tile
+        for i in (1, 2, 3):
             s = (origin + i) % 4
-            self.answers[s] = None
+            if phase is Phase.CLAIM:
+                c = self.concealed[s]
+                if c[tile] < 2 and self._gates[s].get(None) is False and (
+                        i != 1 or k < 0 or not ((k >= 1 and c[tile - 1]) or (k <= 7 and c[tile + 1]))):
+                    continue  # the common case, decided without _compute_legal: no win, pung, kong or chow
             acts = self._compute_legal(s)
-            if not acts or acts == [PASS]:
-                del self.answers[s]
-        self._legal_cache.clear()
+            if acts and acts != [PASS]:
+                self.answers[s] = None
+                self._legal_cache[s] = acts
 
     def _complete_added_kong(self) -> None:
         seat = self.kong_seat
@@ -541,6 +700,7 @@ class HandTable:
             i = next(i for i, m in enumerate(self.melds[seat]) if m.kind is MeldKind.ADDED_KONG and m.tile == t)
             old = self.melds[seat][i]
             self.melds[seat][i] = Meld(MeldKind.PUNG, t, old.offer, old.claimed)  # the robbed kong stays a pung
+            self._melds_changed()
             self.won_tiles.append(t)
             return
         self._complete_added_kong()
@@ -564,12 +724,16 @@ class HandTable:
                 winners = winners[:1]
             self._finish([(w, d, t, False) for w in winners])  # scored with the tile still in the river
             self.rivers[d].pop()
+            self._rivers_t = None
             self.won_tiles.append(t)
             return
         _, _, s, a = best
         c = self.concealed[s]
         self.rivers[d].pop()
+        self._rivers_t = None
         self.any_claim = True
+        self._touch(s)
+        self._melds_changed()
         offer = (s - d) % 4
         self.current = s
         self.phase = Phase.TURN

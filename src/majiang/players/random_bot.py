@@ -10,6 +10,9 @@ from majiang.engine.match import PlayerView
 from majiang.engine.wall import derive_seed
 
 
+_WIN = ActionKind.WIN
+
+
 class RandomBot:
     """Chooses a legal action at random from its own :class:`random.Random`.
 
@@ -26,8 +29,9 @@ class RandomBot:
         self.always_win = always_win
 
     def choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
+        """The first win offered (with ``always_win``), else a uniform choice; ``view`` is unused."""
         if self.always_win:
             for a in actions:
-                if a.kind is ActionKind.WIN:
+                if a.kind is _WIN:
                     return a
         return actions[self.rng.randrange(len(actions))]
