@@ -8,7 +8,9 @@ import json
 
 import pytest
 
-from conftest import DATA
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
 from majiang.analysis import MCR_SHAPES, STANDARD, ShapeRules, decompositions, is_winning, shanten, waits
 from majiang.errors import TileCountError
 from majiang.hand import Hand

@@ -1,7 +1,9 @@
 """The ``majiang`` command: thin wrappers that parse arguments, call the layers and print.
 
 Commands: ``analyze`` (win check, decompositions, waits, shanten, discard advice), ``botzone``
-(check the real games of a Botzone log; the README's main job), ``testhu`` (the seed's function).
+(check the real games of a Botzone log; the README's main job), ``testhu`` (the seed's function),
+``score`` (score one winning hand under a rule set: MCR, Taiwan, Wenzhou W13/W16, seed 000, Shandong),
+``simulate``, ``play``, ``replay``.
 Every command takes ``--json`` for machine-readable output. Bad input exits with status 2 and a
 one-line error naming what is wrong.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -259,7 +262,8 @@ def botzone(file: Path | None, as_json: bool) -> None:
 
 @main.command()
 @click.option("--rules", default="mcr", show_default=True,
-              help="Rule set: a preset (mcr, taiwan, wenzhou13) or a spec such as 'mcr,multiple_winners=all'.")
+              help="Rule set: a preset (mcr, taiwan, wenzhou, wenzhou-w16, seed000, shandong; wenzhou13 = wenzhou) "
+                   "or a spec such as 'mcr,multiple_winners=all'.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
 @click.option("--bots", default="random", show_default=True,
@@ -366,6 +370,330 @@ def testhu(codes: str, baida: str) -> None:
     except ValueError as e:
         raise _Fail(str(e)) from None
     click.echo("true" if result else "false")
+
+
+# ------------------------------------------------------------------------------------------ score
+SCORE_RULES: tuple[str, ...] = ("mcr", "taiwan", "wenzhou", "wenzhou13", "wenzhou-w16", "seed000", "shandong")
+"""Rule-set names ``majiang score`` takes (``wenzhou13`` = ``wenzhou``, the seed-003 W13 profile)."""
+
+_WILD_RULES = {"wenzhou": "wz13", "wenzhou13": "wz13", "wenzhou-w16": "wz16", "seed000": "seed000",
+               "shandong": "shandong"}
+_SETS = {"mcr": 4, "taiwan": 5, "wenzhou": 4, "wenzhou13": 4, "wenzhou-w16": 5, "seed000": 4, "shandong": 4}
+_WIND_TEXT = {"e": 0, "east": 0, "东": 0, "東": 0, "1z": 0, "s": 1, "south": 1, "南": 1, "2z": 1,
+              "w": 2, "west": 2, "西": 2, "3z": 2, "n": 3, "north": 3, "北": 3, "4z": 3}
+_TRAP_MELD = re.compile(r"\[\s*(chi|chow|peng|pung|pon|kong|exposed|concealed|added)", re.IGNORECASE)
+
+
+def _wind(text: str | None, what: str) -> int | None:
+    if text is None:
+        return None
+    w = _WIND_TEXT.get(text.strip().lower())
+    if w is None:
+        raise MajiangError(f"{what} {text!r} is not a wind: give E, S, W or N (or 1z-4z)")
+    return w
+
+
+def _seat_opt(v: int | None, what: str) -> int | None:
+    if v is not None and not 0 <= v <= 3:
+        raise MajiangError(f"{what} must be a seat 0-3, got {v}")
+    return v
+
+
+def _one_tile(text: str, what: str, *, allow_wild: bool = False) -> int:
+    try:
+        t = parse_compact(text, allow_wild=allow_wild)
+    except MajiangError as e:
+        raise MajiangError(f"{what} {text!r}: {e}") from None
+    if len(t) != 1 or (t[0] >= NUM_KINDS and t[0] != WILD):
+        raise MajiangError(f"{what} takes one tile (e.g. 4p), got {text!r}")
+    return t[0]
+
+
+def _flower_arg(text: str | None) -> tuple[int | None, tuple[int, ...]]:
+    """``--flowers``: a count (``2``) or flower tiles (``12f`` = 春 and 夏)."""
+    if text is None or not text.strip():
+        return None, ()
+    txt = text.strip()
+    if txt.isdigit():
+        n = int(txt)
+        if not 0 <= n <= 8:
+            raise MajiangError(f"--flowers {txt}: there are 0-8 flowers")
+        return n, ()
+    try:
+        fl = parse_compact(txt)
+    except MajiangError as e:
+        raise MajiangError(f"--flowers {txt!r}: {e}") from None
+    if any(not 34 <= f < 42 for f in fl) or len(set(fl)) != len(fl):
+        raise MajiangError(f"--flowers {txt!r}: give a number (0-8) or distinct flower tiles 1f-8f (e.g. 12f)")
+    return len(fl), tuple(sorted(fl))
+
+
+def _move_win_tile(hand, win: int, sets: int):
+    """Make ``win`` the winning tile of ``hand``: taken from the tiles given (concealed + winning
+    tile) when the hand is complete, added when it is one tile short."""
+    from majiang.hand import Hand
+
+    tiles = list(hand.concealed) + ([hand.win_tile] if hand.win_tile is not None else [])
+    n = len(tiles) + hand.wilds + 3 * len(hand.melds)
+    if n == 3 * sets + 2:
+        if win == WILD:
+            if not hand.wilds:
+                raise MajiangError("--win-tile '*': the hand holds no wildcard")
+            return Hand(tuple(sorted(tiles)), hand.melds, WILD, hand.flowers, hand.wilds - 1)
+        if win not in tiles:
+            raise MajiangError(f"--win-tile {format_compact([win])} is not in the hand")
+        tiles.remove(win)
+    return Hand(tuple(sorted(tiles)), hand.melds, win, hand.flowers, hand.wilds)
+
+
+def _parse_hand(text: str):
+    from majiang.hand import Hand
+
+    try:
+        return Hand.parse(text)
+    except MajiangError as e:
+        raise MajiangError(f"HAND {text!r}: {e}") from None
+
+
+def _fan_row(name_en: str, name_zh: str, points: int, count: int) -> dict:
+    return {"name_en": name_en, "name_zh": name_zh, "points": points, "count": count}
+
+
+def _score_mcr(hand_text: str, o: dict) -> dict:
+    from majiang.rules import mcr
+
+    if _TRAP_MELD.search(hand_text):  # the trap notation ("[peng 555z] 11m23p"), winning tile in --win-tile
+        hand = _parse_hand(hand_text)
+        cond = mcr.WinConditions()
+    else:
+        try:
+            hand, cond = mcr.parse_hand_string(hand_text)
+        except MajiangError as e:
+            raise MajiangError(f"HAND {hand_text!r}: {e}") from None
+    if o["win_tile"] is not None:
+        hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile"), 4)
+    if hand.win_tile is None:
+        raise MajiangError("no winning tile: give --win-tile")
+    seat, dealer = o["seat"], o["dealer"]
+    seat_wind = cond.seat_wind
+    if seat is not None or dealer is not None:
+        seat_wind = ((seat or 0) - (dealer or 0)) % 4
+    if o["seat_wind"] is not None:
+        seat_wind = o["seat_wind"]
+    sd = cond.self_drawn if o["self_drawn"] is None else o["self_drawn"]
+    kong = cond.kong_replacement or cond.robbing_kong
+    changes = dict(self_drawn=sd, seat_wind=seat_wind,
+                   prevalent_wind=cond.prevalent_wind if o["prevalent"] is None else o["prevalent"],
+                   last_of_kind=cond.last_of_kind or o["last_of_kind"],
+                   last_wall_tile=cond.last_wall_tile or o["last_tile"],
+                   kong_replacement=(kong and sd and not o["robbing_kong"]) or o["kong_replacement"],
+                   robbing_kong=(kong and not sd and not o["kong_replacement"]) or o["robbing_kong"])
+    if o["flower_count"] is not None:
+        changes["flowers"] = o["flower_count"]
+    cond = mcr.WinConditions(**changes)
+    r = mcr.score(hand, cond)
+    out: dict = {"rules": "mcr", "hand": mcr.format_hand_string(hand, cond), "unit": "fan", "total": r.total,
+                 "fans": [_fan_row(fc.fan.name_en, fc.fan.name_zh, fc.fan.points, fc.count) for fc in r.fans],
+                 "fan_total": r.fan_total, "flowers": r.flowers, "shape": r.shape, "valid": r.is_valid_win,
+                 "minimum": r.options.minimum_fan}
+    winner = seat if seat is not None else 0
+    discarder = None if sd else _discarder(o, winner)
+    out["winner"], out["discarder"] = winner, discarder
+    out["deltas"] = mcr.settle(r, winner, discarder) if r.is_valid_win else None
+    return out
+
+
+def _discarder(o: dict, seat: int) -> int:
+    d = o["discarder"]
+    if d is None:
+        return (seat + 3) % 4  # the player before the winner
+    if d == seat:
+        raise MajiangError(f"--discarder {d} is the winner's own seat")
+    return d
+
+
+def _engine_ctx(rules: str, hand_text: str, o: dict):
+    """An engine :class:`~majiang.engine.ruleset.WinContext` from the command line (trap notation)."""
+    from majiang.engine.ruleset import WinContext
+    from majiang.hand import Hand
+    from majiang.rules.wenzhou.common import natural_hand
+
+    if o["win_tile"] is None:
+        raise MajiangError("give the winning tile with --win-tile (HAND holds the other tiles)")
+    hand = _parse_hand(hand_text)
+    hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile", allow_wild=True), _SETS[rules])
+    n, fl = o["flower_count"], o["flower_tiles"]
+    if fl:
+        hand = Hand(hand.concealed, hand.melds, hand.win_tile, fl, hand.wilds)
+    elif n:
+        if rules == "taiwan":
+            raise MajiangError("give the flower tiles (e.g. --flowers 12f), not a number: Taiwan seat flowers "
+                               "depend on which they are")
+        hand = Hand(hand.concealed, hand.melds, hand.win_tile, tuple(range(34, 34 + n)), hand.wilds)
+    wild_face = None
+    if o["wild"] is not None:
+        if rules not in ("wenzhou", "wenzhou13", "wenzhou-w16", "seed000"):
+            raise MajiangError("this rule set has no wildcards: drop --wild")
+        wild_face = _one_tile(o["wild"], "--wild")
+        hand = natural_hand(hand, wild_face, white_stands_in=o["white_stands_in"])
+    elif hand.total_wilds and rules == "wenzhou-w16":
+        raise MajiangError("a hand with '*' wildcards needs --wild FACE (the 财神's face decides soft and "
+                           "hard wins)")
+    seat = o["seat"] if o["seat"] is not None else 0
+    dealer = o["dealer"] if o["dealer"] is not None else 0
+    sd = bool(o["self_drawn"])
+    if o["robbing_kong"] and o["self_drawn"]:
+        raise MajiangError("--robbing-kong is a win on another player's tile: not with --self-drawn")
+    if o["kong_replacement"] and o["self_drawn"] is False:
+        raise MajiangError("--kong-replacement is a self-drawn win: not with --discard")
+    if o["kong_replacement"] or o["flower_replacement"]:
+        sd = True
+    if o["robbing_kong"]:
+        sd = False
+    discarder = None if sd else _discarder(o, seat)
+    prevalent = o["prevalent"] if o["prevalent"] is not None else 0
+    return WinContext(hand=hand, seat=seat, dealer=dealer, seat_wind=27 + (seat - dealer) % 4,
+                      prevalent_wind=27 + prevalent, self_drawn=sd, discarder=discarder,
+                      kong_replacement=o["kong_replacement"], flower_replacement=o["flower_replacement"],
+                      robbing_kong=o["robbing_kong"], last_tile=o["last_tile"], first_turn=o["first_turn"],
+                      wild_face=wild_face, dealer_streak=o["streak"])
+
+
+def _score_taiwan(hand_text: str, o: dict) -> dict:
+    from majiang.rules.taiwan import Stakes, settle
+    from majiang.rules.taiwan.engine_adapter import TaiwanEngineAdapter, win_from_engine
+
+    ctx = _engine_ctx("taiwan", hand_text, o)
+    ad = TaiwanEngineAdapter(stakes=Stakes(o["base"], o["per_tai"]))
+    r = ad.result(ctx)
+    win = win_from_engine(ctx)
+    rows = [_fan_row(pc.pattern.en, pc.pattern.zh, r.options.tai(pc.pattern.id), pc.count) for pc in r.patterns]
+    out: dict = {"rules": "taiwan", "hand": str(ctx.hand), "unit": "tai", "total": r.total_tai, "fans": rows,
+                 "pattern_ids": [pc.pattern.id for pc in r.patterns], "shape": r.shape,
+                 "valid": r.meets_minimum, "minimum": r.minimum_tai, "flower_win": r.flower_win,
+                 "winner": win.seat, "dealer": win.dealer, "discarder": win.discarder, "streak": win.streak,
+                 "dealer_tai": r.options.dealer_tai(win.streak), "stakes": {"base": o["base"], "per_tai": o["per_tai"]}}
+    if r.meets_minimum:
+        led = settle(r, ad.stakes)
+        out["payments"] = [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in led.payments]
+        out["deltas"] = led.deltas
+    else:
+        out["payments"], out["deltas"] = [], None
+    return out
+
+
+def _score_wild(rules: str, hand_text: str, o: dict) -> dict:
+    from majiang.rules.wenzhou.engine_adapter import rules_module, score_engine
+
+    rid = _WILD_RULES[rules]
+    ctx = _engine_ctx(rules, hand_text, o)
+    r = score_engine(rid, ctx)
+    rows = []
+    if r.unit == "points" and rid == "seed000":
+        base = r.value - sum(p.value or 0 for p in r.patterns)
+        rows.append(_fan_row("Base points", "底分", base, 1))
+    rows += [_fan_row(p.name_en, p.name_zh, p.value or 0, 1) for p in r.patterns]
+    led = rules_module(rid).settle(r)
+    return {"rules": "wenzhou" if rules == "wenzhou13" else rules, "hand": str(ctx.hand), "unit": r.unit,
+            "total": r.value, "fans": rows, "pattern_ids": [p.id for p in r.patterns], "shape": r.shape,
+            "wild": None if ctx.wild_face is None else format_compact([ctx.wild_face]),
+            "winner": ctx.seat, "dealer": ctx.dealer, "discarder": ctx.discarder, "streak": ctx.dealer_streak,
+            "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
+                         for p in led.payments],
+            "deltas": led.deltas}
+
+
+def _print_score(r: dict) -> None:
+    click.echo(f"rules: {r['rules']}   hand: {r['hand']}   shape: {r['shape']}")
+    unit = r["unit"]
+    head = f"{'pattern':<40} {'名称':<10} {unit:>10} {'count':>5}"
+    click.echo(head)
+    click.echo("-" * len(head))
+    for f in r["fans"]:
+        click.echo(f"{f['name_en']:<40} {f['name_zh']:<10} {f['points']:>10} {f['count']:>5}")
+    click.echo("-" * len(head))
+    line = f"total: {r['total']} {unit}"
+    if r["rules"] == "mcr":
+        line += f" ({r['fan_total']} without flowers; minimum {r['minimum']})"
+        if not r["valid"]:
+            line += " -- under the minimum: not a valid win"
+    elif r["rules"] == "taiwan":
+        line += f" (+{r['dealer_tai']} dealer tai on payments involving the dealer)"
+        if not r["valid"]:
+            line += f" -- under the minimum of {r['minimum']} tai: not a valid win"
+    click.echo(line)
+    if r.get("deltas") is not None:
+        click.echo("settlement by seat: " + " ".join(f"{d:+d}" for d in r["deltas"]))
+
+
+@main.command()
+@click.argument("hand")
+@click.option("--rules", type=click.Choice(SCORE_RULES), default="mcr", show_default=True,
+              help="Rule set (wenzhou = the seed-003 W13 profile; wenzhou13 is the same).")
+@click.option("--win-tile", help="The winning tile (e.g. 4p; '*' a drawn wildcard). MCR: overrides the "
+                                 "string's last tile; other rule sets: required.")
+@click.option("--self-drawn/--discard", "self_drawn", default=None,
+              help="Self-drawn win or a win on a discard (MCR: overrides the string's flag; default: discard).")
+@click.option("--seat", type=int, help="The winner's seat 0-3 (default 0).")
+@click.option("--dealer", type=int, help="The dealer's seat 0-3 (default 0); the dealer sits East.")
+@click.option("--discarder", type=int, help="Who fed a discard win (default: the player before the winner).")
+@click.option("--seat-wind", help="MCR: the winner's seat wind E/S/W/N (default from --seat and --dealer, "
+                                  "else the string).")
+@click.option("--prevalent", help="The round's prevalent wind E/S/W/N (default East or the string's).")
+@click.option("--flowers", help="Flowers: a number (MCR, Shandong) or the flower tiles, e.g. 12f (Taiwan).")
+@click.option("--wild", help="The wildcard's face (Wenzhou, seed 000): its copies in HAND are wild; '*' "
+                             "in HAND is a wildcard too.")
+@click.option("--white-stands-in/--no-white-stands-in", default=True, show_default=True,
+              help="With --wild: 白板 plays as the wildcard's face.")
+@click.option("--streak", type=click.IntRange(min=0), default=0, show_default=True,
+              help="The dealer's consecutive hands before this one (连庄).")
+@click.option("--kong-replacement", is_flag=True, help="Won on the replacement tile after a kong (杠上开花).")
+@click.option("--flower-replacement", is_flag=True, help="Won on a flower replacement (Taiwan 槓上開花).")
+@click.option("--robbing-kong", is_flag=True, help="Won on the tile of another player's added kong (抢杠).")
+@click.option("--last-tile", is_flag=True,
+              help="The last tile: self-drawn (MCR 妙手回春, Taiwan 海底撈月) or the last discard.")
+@click.option("--last-of-kind", is_flag=True, help="MCR: the winning tile is the last of its kind (和绝张).")
+@click.option("--first-turn", is_flag=True, help="Won in the first turn with no claim (天胡/地胡/人胡).")
+@click.option("--base", type=click.IntRange(min=0), default=30, show_default=True, help="Taiwan: base (底).")
+@click.option("--per-tai", type=click.IntRange(min=0), default=10, show_default=True, help="Taiwan: per 台.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, seat: int | None,
+          dealer: int | None, discarder: int | None, seat_wind: str | None, prevalent: str | None,
+          flowers: str | None, wild: str | None, white_stands_in: bool, streak: int, kong_replacement: bool,
+          flower_replacement: bool, robbing_kong: bool, last_tile: bool, last_of_kind: bool, first_turn: bool,
+          base: int, per_tai: int, as_json: bool) -> None:
+    """Score one winning HAND: the pattern table (English and Chinese names, points, count) and the total.
+
+    MCR (default): HAND is the notation of gb_mahjong_cases.json, e.g. "[EEE,2][123m,1]WWWNN55pN|EE1000"
+    (melds, concealed tiles ending with the winning tile, flags: prevalent and seat wind, self-drawn,
+    last of kind, last tile, kong); options override the flags. Other rule sets: HAND in the trap
+    notation, e.g. "[peng 555z] [chi 123m] 11m23p" with --win-tile 4p.
+    """
+    try:
+        n, fl = _flower_arg(flowers)
+        o = dict(win_tile=win_tile, self_drawn=self_drawn, seat=_seat_opt(seat, "--seat"),
+                 dealer=_seat_opt(dealer, "--dealer"), discarder=_seat_opt(discarder, "--discarder"),
+                 seat_wind=_wind(seat_wind, "--seat-wind"), prevalent=_wind(prevalent, "--prevalent"),
+                 flower_count=n, flower_tiles=fl, wild=wild, white_stands_in=white_stands_in, streak=streak,
+                 kong_replacement=kong_replacement, flower_replacement=flower_replacement,
+                 robbing_kong=robbing_kong, last_tile=last_tile, last_of_kind=last_of_kind, first_turn=first_turn,
+                 base=base, per_tai=per_tai)
+        if robbing_kong and kong_replacement:
+            raise MajiangError("--robbing-kong and --kong-replacement exclude each other")
+        if rules == "mcr":
+            if wild is not None:
+                raise MajiangError("MCR has no wildcards: drop --wild")
+            result = _score_mcr(hand, o)
+        elif rules == "taiwan":
+            result = _score_taiwan(hand, o)
+        else:
+            result = _score_wild(rules, hand, o)
+    except MajiangError as e:
+        raise _Fail(f"--rules {rules}: {e}") from None
+    if as_json:
+        click.echo(json.dumps(result, ensure_ascii=False))
+    else:
+        _print_score(result)
 
 
 if __name__ == "__main__":  # pragma: no cover

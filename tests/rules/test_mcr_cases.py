@@ -16,7 +16,9 @@ from collections import Counter
 
 import pytest
 
-from conftest import DATA
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "data"
 from majiang.rules.mcr import McrOptions, fan, parse_hand_string, score
 
 CASES = json.loads((DATA / "gb_mahjong_cases.json").read_text(encoding="utf-8"))

@@ -23,6 +23,7 @@ tests/rules/test_mcr_oracle.py`` or ``python benchmarks/mcr_differential.py 2000
 
 import os
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -71,7 +72,7 @@ def test_fan_examples_agree_with_pymahjonggb(name):
 def test_case_arguments_match_our_adapter():
     import json
 
-    from conftest import DATA
+    DATA = Path(__file__).resolve().parent.parent / "data"
     for case in json.loads((DATA / "gb_mahjong_cases.json").read_text(encoding="utf-8")):
         hand, cond = parse_hand_string(case["hand_string"])
         args = pymahjonggb_args(hand, cond)

@@ -5,7 +5,9 @@ import json
 
 import pytest
 
-from conftest import DATA
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent.parent / "data"
 from majiang.hand import Hand
 from majiang.rules.mcr import McrConditionError, WinConditions, score
 

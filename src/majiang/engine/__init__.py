@@ -2,7 +2,8 @@
 
 Public names:
 
-* :class:`RuleSet` (``RuleSet.preset("mcr")``), :class:`Scorer`, :class:`Settlement`,
+* :class:`RuleSet` (``RuleSet.preset("mcr")``; presets :data:`PRESET_NAMES` = mcr, taiwan, wenzhou,
+  wenzhou-w16, seed000, shandong, aliases :data:`PRESET_ALIASES`), :class:`Scorer`, :class:`Settlement`,
   :class:`WinContext`, :class:`ScoreResult`, :func:`register_scorer`, :func:`register_settlement`;
 * :class:`Action`, :class:`ActionKind`, :class:`Phase`, :class:`IllegalActionError`;
 * :class:`HandTable` (one hand), :class:`Match` (a match), :class:`PlayerView`, :func:`run_match`;
@@ -16,6 +17,7 @@ set; records and players sit on top of it.
 from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase
 from majiang.engine.match import Match, Player, PlayerView, run_match
 from majiang.engine.ruleset import (
+    PRESET_ALIASES,
     PRESET_NAMES,
     CompetitionSettlement,
     FixedScorer,
@@ -36,7 +38,7 @@ from majiang.engine.table import HandResult, HandTable, WinInfo
 from majiang.engine.wall import arrange_wall, deal_order, derive_seed
 
 __all__ = [
-    "PASS", "PRESET_NAMES", "Action", "ActionKind", "CompetitionSettlement", "FixedScorer", "FlatSettlement",
+    "PASS", "PRESET_ALIASES", "PRESET_NAMES", "Action", "ActionKind", "CompetitionSettlement", "FixedScorer", "FlatSettlement",
     "HandResult", "HandTable", "IllegalActionError", "Match", "Phase", "Player", "PlayerView", "RuleSet",
     "RuleSetError", "ScoreResult", "Scorer", "Settlement", "WinContext", "WinInfo", "WinSettle",
     "arrange_wall", "deal_order", "derive_seed", "parse_spec", "register_scorer", "register_settlement", "resolve",

@@ -7,22 +7,36 @@ several players claim one discard, how many tiles stay back at the wall's end, w
 the deal, how long a match lasts, what a win must be worth, and how a win is scored and settled.
 The engine knows no variant by name.
 
-Presets (:meth:`RuleSet.preset`):
+Presets (:meth:`RuleSet.preset`; the names the command line takes):
 
 * ``"mcr"`` -- Chinese Official / MCR (RULES.md §6, §9.6; seed ``004_*``): 144 tiles with flowers,
   13-tile hands, no wildcards, every MCR shape, chow from the left player only, head-bump on several
   winners, no reserve, the deal passes after every hand, 4 rounds (16 hands), 8-fan minimum without
-  flowers. The default scorer is :class:`FixedScorer` (every legal win is worth 8 fan + 1 per
-  flower, the stand-in until MCR scoring is final); ``scorer="mcr"`` scores the 81 fans through
-  :class:`majiang.engine.scorers.McrScorer` (``majiang.rules.mcr``). Settlement:
-  :class:`CompetitionSettlement` (RULES.md §9.6).
-* ``"taiwan"`` -- table flow of Taiwan 16-tile (RULES.md §3.1; seed ``001_*``): 144 tiles, 16-tile
-  hands, 16 tiles held back, the dealer keeps the deal on a win or a draw. **Flow only**: the tai
-  table is not written yet, so the scorer is the placeholder :class:`FixedScorer` (``value=1``).
-* ``"wenzhou13"`` -- table flow of the seed-003 Wenzhou game (RULES.md §4.2, §4.6; seed ``003_*``):
-  136 tiles, 13-tile hands, a 财神 wildcard chosen by dice from the tail (the indicator stays out of
-  play), 白板 stands for the wildcard's face, wildcards are neither discarded nor used in claims,
-  七对子 and 十三幺 allowed, the dealer keeps the deal only by winning. **Flow only**: placeholder scorer.
+  flowers. Scorer ``"mcr"``: the 81 fans through :class:`majiang.engine.scorers.McrScorer`
+  (``majiang.rules.mcr``); ``scorer="fixed"`` keeps the stand-in :class:`FixedScorer` (every legal
+  win 8 fan + 1 per flower). Settlement: :class:`CompetitionSettlement` (RULES.md §9.6).
+* ``"taiwan"`` -- Taiwan 16-tile (RULES.md §3; seed ``001_*``): 144 tiles, 16-tile hands, 16 tiles
+  held back, an added kong only with the drawn tile, the dealer keeps the deal on a win or a draw.
+  Scorer and settlement ``"taiwan"`` (:mod:`majiang.rules.taiwan.engine_adapter`: the association tai
+  table; base 30 + 10 per tai, dealer terms per payment).
+* ``"wenzhou"`` (alias ``"wenzhou13"``) -- the seed-003 Wenzhou game W13, the primary Wenzhou profile
+  (RULES.md §4.2-§4.4, §4.6, §9.4): 136 tiles, 13-tile hands, a 财神 chosen by dice from the tail (the
+  indicator stays out of play: 3 live copies), 白板 stands for the 财神's face, 财神 neither
+  discarded nor used in claims, shapes ``"wenzhou13"`` (七对子, 不搭, 财神会 = self-drawn with three
+  财神), the dealer keeps the deal only by winning. Scorer and settlement ``"wz13"``.
+* ``"wenzhou-w16"`` -- Wenzhou 16-tile W16 (RULES.md §4.2, §4.3, §4.5): 136 tiles, 16-tile hands, the
+  same 财神 flow, shapes ``"wenzhou16"`` (八对, three 财神 win), the dealer keeps by winning for at
+  most four dealerships. Scorer and settlement ``"wz16"``.
+* ``"seed000"`` -- the seed-000 百搭 profile (RULES.md §2, §9.1, §9.2): 136 tiles, 13-tile hands, 百搭
+  by dice with 白板 standing in, shapes ``"seed000"`` (七对子, 十三幺, three 百搭 win outright).
+  Scorer and settlement ``"seed000"`` (1 point a win: the seed gives no values).
+* ``"shandong"`` -- provisional Shandong (RULES.md §5, §9.5; seed ``001_*``): 13-tile hands with the
+  8 flowers, standard shape only, 1 point a win, doubled self-drawn. Scorer and settlement
+  ``"shandong"``.
+
+The wildcard and Taiwan scorers answer ``value=-1`` for a hand their rule set does not accept (a
+W13 三财神 hand without a shape won on a discard, a Taiwan hand under its minimum), so the table
+does not offer that win.
 
 Options are changed with :meth:`RuleSet.with_options`; an unknown option or a bad value raises
 :class:`RuleSetError`. :meth:`RuleSet.to_options` / :meth:`RuleSet.from_options` round-trip the
@@ -76,6 +90,12 @@ class WinContext:
         first_turn: won before any claim and in the winner's first turn (天和/地和 style flags).
         wild_face: the wildcard's face this hand (0-33) or ``None``.
         dealer_streak: the dealer's consecutive hands before this one (连庄 count, 0 on a new dealer).
+        chow_feeds: one ``(feeder, eater)`` per chow claimed this hand (Wenzhou W13 统包). Optional:
+            the table does not fill it yet (empty = no liability).
+        wild_counts: wildcards held by each seat at the win (Wenzhou W16 财神钱), or ``None``
+            (not filled by the table yet: no 财神钱).
+        kongs: ``(seat, "exposed" | "concealed" | "added")`` per kong declared this hand (W16 kong
+            money). Optional: not filled by the table yet.
     """
 
     hand: Hand
@@ -93,6 +113,9 @@ class WinContext:
     first_turn: bool = False
     wild_face: int | None = None
     dealer_streak: int = 0
+    chow_feeds: tuple[tuple[int, int], ...] = ()
+    wild_counts: tuple[int, ...] | None = None
+    kongs: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +124,9 @@ class ScoreResult:
 
     Attributes:
         value: points of the hand's patterns that count toward the rule set's minimum
-            (MCR fan without flowers; Taiwan tai; Wenzhou multiplier).
+            (MCR fan without flowers; Taiwan tai; Wenzhou multiplier). A scorer answers ``-1`` for a
+            hand its rule set does not accept although the table's shapes do (below every
+            ``min_score``, so the win is not offered).
         bonus: points added only after the minimum is met (MCR: 1 per flower).
         patterns: ``(pattern id, points, times)`` triples, for records and display.
     """
@@ -238,6 +263,31 @@ def _mcr_scorer() -> Scorer:
 _SCORERS["mcr"] = _mcr_scorer  # the adapter imports majiang.rules.mcr when first used
 
 
+def _taiwan_adapter() -> Any:
+    from majiang.rules.taiwan.engine_adapter import TaiwanEngineAdapter
+
+    return TaiwanEngineAdapter()
+
+
+def _wild_adapter(rid: str) -> Callable[[], Any]:
+    def make() -> Any:
+        from majiang.rules.wenzhou.engine_adapter import WildRulesAdapter
+
+        return WildRulesAdapter(rid)
+
+    return make
+
+
+# The real scorers and settlements of the other rule sets, imported when first used: Taiwan
+# (majiang.rules.taiwan.engine_adapter) and the wildcard rule sets (majiang.rules.wenzhou.engine_adapter).
+_SCORERS["taiwan"] = _taiwan_adapter
+_SETTLEMENTS["taiwan"] = _taiwan_adapter
+for _rid in ("wz13", "wz16", "seed000", "shandong"):
+    _SCORERS[_rid] = _wild_adapter(_rid)
+    _SETTLEMENTS[_rid] = _wild_adapter(_rid)
+del _rid
+
+
 # ----------------------------------------------------------------------------------------- options
 WILD_MODES = ("none", "indicator", "fixed")
 MULTI_WIN = ("head-bump", "all")
@@ -247,6 +297,15 @@ _SHAPE_PRESETS: dict[str, ShapeRules] = {
     "standard": STANDARD,
     "mcr": MCR_SHAPES,
     "seven-pairs-orphans": SEVEN_PAIRS_AND_ORPHANS,
+    # Wenzhou W13 (seed 003, RULES.md §4.3): 七对子, 不搭, and three 财神 (财神会). 十三幺 is not a
+    # W13 shape. 财神会 is a self-draw: the engine's shapes cannot say "self-draw only", so the
+    # three-wild outright reading is on here and the W13 scorer refuses it on a discard (value -1,
+    # below every min_score), which keeps the win from being offered.
+    "wenzhou13": ShapeRules(seven_pairs=True, unconnected=True, wilds_win=3),
+    # Wenzhou W16 (RULES.md §4.3): 八对 (17 concealed tiles) and three 财神 win whatever the rest.
+    "wenzhou16": ShapeRules(eight_pairs=True, wilds_win=3),
+    # Seed 000 profile (RULES.md §2.1, §9.1): 七对子, 十三幺, three or four 百搭 win outright.
+    "seed000": ShapeRules(seven_pairs=True, thirteen_orphans=True, wilds_win=3),
 }
 
 
@@ -272,7 +331,9 @@ class RuleSet:
 
     Shapes and claims (RULES.md §1.4):
         shapes: name of the winning-shape switchboard: ``"standard"``, ``"mcr"``,
-            ``"seven-pairs-orphans"`` (see :mod:`majiang.analysis.shapes`).
+            ``"seven-pairs-orphans"``, ``"wenzhou13"`` (七对子 + 不搭 + three wilds), ``"wenzhou16"``
+            (八对 + three wilds), ``"seed000"`` (七对子 + 十三幺 + three wilds) (see
+            :mod:`majiang.analysis.shapes`).
         chow, pung, exposed_kong, concealed_kong, added_kong: whether each claim/declaration exists.
             A chow is only ever claimed from the player on the left (上家).
         added_kong_drawn_only: an added kong (补杠) only with the tile just drawn, not with a copy
@@ -375,13 +436,16 @@ class RuleSet:
     # ---------------------------------------------------------------- presets and options
     @classmethod
     def preset(cls, name: str, **options: Any) -> RuleSet:
-        """A named preset (``"mcr"``, ``"taiwan"``, ``"wenzhou13"``), optionally with changed options.
+        """A named preset (:data:`PRESET_NAMES`, or an alias of :data:`PRESET_ALIASES` such as
+        ``"wenzhou13"`` = ``"wenzhou"``), optionally with changed options.
 
         Raises :class:`RuleSetError` for an unknown preset or option.
         """
-        base = _PRESETS.get(name)
+        canonical = PRESET_ALIASES.get(name, name)
+        base = _PRESETS.get(canonical)
         if base is None:
-            raise RuleSetError(f"unknown rule set {name!r}; known: {sorted(_PRESETS)}")
+            known = ", ".join(list(_PRESETS) + [f"{a} (= {c})" for a, c in PRESET_ALIASES.items()])
+            raise RuleSetError(f"unknown rule set {name!r}; known: {known}")
         rs = cls(name=name, **base)
         return rs.with_options(**options) if options else rs
 
@@ -449,21 +513,46 @@ class RuleSet:
         return s
 
 
+_WILD_TABLE = dict(wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False)
+
 _PRESETS: dict[str, dict[str, Any]] = {
+    # RULES.md §6, §9.6: the 81 fans, 8-fan minimum without flowers, competition settlement.
     "mcr": dict(flowers=True, hand_size=13, shapes="mcr", reserve=0, dealer_keeps_on_win=False,
-                dealer_keeps_on_draw=False, rounds=4, first_dealer="east", min_score=8, scorer="fixed",
+                dealer_keeps_on_draw=False, rounds=4, first_dealer="east", min_score=8, scorer="mcr",
                 settlement="competition", multiple_winners="head-bump"),
+    # RULES.md §3: 144 tiles, 16-tile hands, 16 held back, dealer keeps on a win or a draw, tai table.
     "taiwan": dict(flowers=True, hand_size=16, shapes="standard", reserve=16, added_kong_drawn_only=True,
                    dealer_keeps_on_win=True,
-                   dealer_keeps_on_draw=True, rounds=4, first_dealer="dice", min_score=0, scorer="fixed1",
-                   settlement="flat", multiple_winners="head-bump"),
-    "wenzhou13": dict(flowers=False, hand_size=13, shapes="seven-pairs-orphans", reserve=0,
-                      wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False,
-                      dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
-                      min_score=0, scorer="fixed1", settlement="flat", multiple_winners="head-bump"),
+                   dealer_keeps_on_draw=True, rounds=4, first_dealer="dice", min_score=0, scorer="taiwan",
+                   settlement="taiwan", multiple_winners="head-bump"),
+    # RULES.md §4.2-§4.4, §4.6, §9.4 (seed 003, W13): 136 tiles, 13-tile hands, 财神 by dice from the
+    # tail (the indicator stays out: 3 live copies), 白板 stands in, 财神 never discarded or claimed,
+    # 七对子 / 不搭 / 财神会, one winner, dealer keeps only by winning.
+    "wenzhou": dict(flowers=False, hand_size=13, shapes="wenzhou13", reserve=0, **_WILD_TABLE,
+                    dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
+                    min_score=0, scorer="wz13", settlement="wz13", multiple_winners="head-bump"),
+    # RULES.md §4.2, §4.3, §4.5 (W16, MIL 2024): 136 tiles, 16-tile hands, 3 live 财神, 八对 and the
+    # three-财神 win, dealer keeps by winning for at most 4 dealerships (factors 2, 4, 6, 8).
+    "wenzhou-w16": dict(flowers=False, hand_size=16, shapes="wenzhou16", reserve=0, **_WILD_TABLE,
+                        dealer_keeps_on_win=True, dealer_keeps_on_draw=False, max_dealer_streak=3, rounds=4,
+                        first_dealer="dice", min_score=0, scorer="wz16", settlement="wz16",
+                        multiple_winners="head-bump"),
+    # RULES.md §2.1, §9.1, §9.2 (seed 000): 百搭 by dice as in Wenzhou (SD0), 白板 stands in, 七对子,
+    # 十三幺, three 百搭 win outright; points = 1 per win (the seed gives no values). The seed wants all
+    # four copies live (§2.1 E); the table always takes the indicator out (3 live copies).
+    "seed000": dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **_WILD_TABLE,
+                    dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
+                    min_score=0, scorer="seed000", settlement="seed000", multiple_winners="head-bump"),
+    # RULES.md §5, §9.5 (seed 001), provisional: 13-tile hands with the 8 flowers, standard shape,
+    # 1 point a win, doubled self-drawn. The two 白砣 are not in the tile set (no tile index for them).
+    "shandong": dict(flowers=True, hand_size=13, shapes="standard", reserve=0, dealer_keeps_on_win=True,
+                     dealer_keeps_on_draw=False, rounds=4, first_dealer="dice", min_score=0, scorer="shandong",
+                     settlement="shandong", multiple_winners="head-bump"),
 }
 PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
-"""Names accepted by :meth:`RuleSet.preset`."""
+"""Names accepted by :meth:`RuleSet.preset` (plus the aliases of :data:`PRESET_ALIASES`)."""
+PRESET_ALIASES: dict[str, str] = {"wenzhou13": "wenzhou"}
+"""Other names of presets: ``wenzhou13`` is the seed-003 W13 profile, ``wenzhou``."""
 
 
 def parse_spec(spec: str) -> RuleSet:

@@ -6,9 +6,16 @@ the table's facts into a scoring package's own input. They import their package 
 engine runs (with the default :class:`~majiang.engine.ruleset.FixedScorer`) even where a scoring
 package is absent.
 
-* :class:`McrScorer` (registered as ``"mcr"``) -- Chinese Official scoring from
-  :mod:`majiang.rules.mcr` (RULES.md §6): the 81 fans, value = fans without flowers (checked against
-  the 8-fan minimum), bonus = 1 per flower.
+* :class:`McrScorer` (registered as ``"mcr"``, the ``mcr`` preset's scorer) -- Chinese Official
+  scoring from :mod:`majiang.rules.mcr` (RULES.md §6): the 81 fans, value = fans without flowers
+  (checked against the 8-fan minimum), bonus = 1 per flower.
+
+The other rule sets' adapters live with their packages and are registered lazily by
+:mod:`majiang.engine.ruleset` under the names the presets use:
+
+* ``"taiwan"`` (scorer and settlement) -- :class:`majiang.rules.taiwan.engine_adapter.TaiwanEngineAdapter`;
+* ``"wz13"``, ``"wz16"``, ``"seed000"``, ``"shandong"`` (scorer and settlement) --
+  :class:`majiang.rules.wenzhou.engine_adapter.WildRulesAdapter`.
 """
 
 from __future__ import annotations

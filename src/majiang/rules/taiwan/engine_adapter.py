@@ -1,0 +1,115 @@
+"""Bridge from the engine's scorer/settlement protocols to Taiwan 16-tile scoring (RULES.md §3).
+
+The engine (:mod:`majiang.engine.ruleset`) asks a ``Scorer`` for ``score(ctx) -> ScoreResult`` and a
+``Settlement`` for ``settle(win, players) -> list[int]``. :class:`TaiwanEngineAdapter` is both:
+
+* ``score``: :func:`win_from_engine` → :func:`majiang.rules.taiwan.score` → an engine
+  ``ScoreResult(total_tai, 0, patterns)`` with ``(pattern id, tai, count)`` triples. The dealer terms
+  (莊家, 連莊) are per payment, so they are not in the value (RULES.md §3.3); a hand below
+  ``TaiwanOptions.minimum_tai`` or not complete scores ``value=-1`` so the table offers no win.
+* ``settle``: scores ``win.ctx`` again (a pure function) and returns
+  :func:`majiang.rules.taiwan.settle`'s ledger deltas with the adapter's :class:`Stakes`.
+
+Mapping of the engine's :class:`~majiang.engine.ruleset.WinContext` to :class:`TaiwanWin`:
+
+=====================================  ===================================================
+engine                                 TaiwanWin
+=====================================  ===================================================
+seat, dealer, discarder                seat, dealer, discarder (the robbed player for 搶槓)
+self_drawn                             self_drawn
+robbing_kong                           robbing_kong (搶槓)
+kong_replacement or flower_replacement kong_replacement (槓上開花 includes a flower replacement
+                                       in Taiwan, RULES.md §3.2, §7)
+last_tile, self-drawn                  last_tile (海底撈月)
+last_tile, on a discard                last_discard (河底撈魚)
+prevalent_wind (27-30)                 round_wind (0-3)
+dealer_streak                          streak (連莊 count)
+hand.flowers                           flowers (正花, 花槓, 八仙過海)
+first_turn, self-drawn, dealer         heavenly_win (天胡)
+first_turn, self-drawn, non-dealer     earthly_win (地胡)
+first_turn, on a discard, non-dealer   human_win (人胡: before his own first turn, nobody called)
+=====================================  ===================================================
+
+Not mapped (the engine has no such facts): 報聽 / 天聽 / 地聽 (no ready declaration in the table),
+七搶一 (the table has no flower win on another player's draw), 宝牌.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from majiang.rules.taiwan.conditions import TaiwanWin
+from majiang.rules.taiwan.options import TaiwanOptions
+from majiang.rules.taiwan.scoring import TaiwanNotWinningError, TaiwanResult, score
+from majiang.rules.taiwan.settlement import Stakes, settle
+
+__all__ = ["REJECTED", "TaiwanEngineAdapter", "register_with_engine", "win_from_engine"]
+
+REJECTED = -1
+"""``ScoreResult.value`` of a hand that is no valid Taiwan win: below any ``RuleSet.min_score``."""
+
+
+def win_from_engine(ctx: Any) -> TaiwanWin:
+    """The :class:`TaiwanWin` of an engine ``WinContext`` (module doc table)."""
+    sd = bool(ctx.self_drawn)
+    first = bool(ctx.first_turn)
+    dealer_wins = ctx.seat == ctx.dealer
+    return TaiwanWin(
+        seat=ctx.seat, dealer=ctx.dealer, self_drawn=sd, discarder=None if sd else ctx.discarder,
+        robbing_kong=bool(ctx.robbing_kong),
+        kong_replacement=sd and bool(ctx.kong_replacement or getattr(ctx, "flower_replacement", False)),
+        last_tile=sd and bool(ctx.last_tile),
+        last_discard=(not sd) and bool(ctx.last_tile) and not ctx.robbing_kong,
+        round_wind=ctx.prevalent_wind - 27, streak=ctx.dealer_streak,
+        flowers=tuple(ctx.hand.flowers),
+        heavenly_win=first and sd and dealer_wins,
+        earthly_win=first and sd and not dealer_wins,
+        human_win=first and not sd and not dealer_wins and not ctx.robbing_kong,
+    )
+
+
+@dataclass(frozen=True)
+class TaiwanEngineAdapter:
+    """An engine ``Scorer`` and ``Settlement`` for Taiwan 16-tile (module doc).
+
+    Attributes:
+        options: the house rules (:class:`TaiwanOptions`, default the association table).
+        stakes: base and per-tai of the settlement (default 30 / 10, RULES.md §3.3 examples).
+    """
+
+    options: TaiwanOptions = field(default_factory=TaiwanOptions)
+    stakes: Stakes = field(default_factory=Stakes)
+    name: str = "taiwan"
+
+    def result(self, ctx: Any) -> TaiwanResult:
+        """The full :class:`TaiwanResult` of an engine context (raises like :func:`score`)."""
+        return score(ctx.hand, win_from_engine(ctx), self.options)
+
+    def score(self, ctx: Any):
+        from majiang.engine.ruleset import ScoreResult
+
+        try:
+            r = self.result(ctx)
+        except TaiwanNotWinningError:
+            return ScoreResult(REJECTED, 0, ())
+        if not r.meets_minimum:
+            return ScoreResult(REJECTED, 0, ())
+        return ScoreResult(r.total_tai, 0, tuple((pc.pattern.id, self.options.tai(pc.pattern.id), pc.count)
+                                                 for pc in r.patterns))
+
+    def settle(self, win: Any, players: int) -> list[int]:
+        deltas = settle(self.result(win.ctx), self.stakes).deltas
+        if len(deltas) != players:
+            raise ValueError(f"Taiwan settles {len(deltas)} players, the table has {players}")
+        return deltas
+
+
+def register_with_engine() -> tuple[str, ...]:
+    """Register the adapter as the engine scorer and settlement ``"taiwan"`` (the ``taiwan`` preset
+    already names them; :mod:`majiang.engine.ruleset` registers the same factory lazily)."""
+    from majiang.engine.ruleset import register_scorer, register_settlement
+
+    register_scorer("taiwan", TaiwanEngineAdapter)
+    register_settlement("taiwan", TaiwanEngineAdapter)
+    return ("taiwan",)
