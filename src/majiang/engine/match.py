@@ -246,7 +246,8 @@ class Match:
         return PlayerView(seat, self.player_at_seat[seat], t.dealer, t.dealer_streak, t.prevalent_wind,
                           EAST + (seat - t.dealer) % 4, _PHASE_NAME[phase], t.hand_tuple(seat), t.last_draw[seat],
                           melds, hidden, flowers, rivers, t.tail - t.head - self.rules.reserve, claim_tile,
-                          discarder, t.wild_face, t.indicator, tuple(self.scores), self.hand_number, self.round)
+                          discarder, t.wild_face, t.indicator if t.indicator is not None else t.indicator_in_wall,
+                          tuple(self.scores), self.hand_number, self.round)
 
 
 def run_match(match: Match, players: Sequence[Player]) -> Match:

@@ -325,6 +325,9 @@ class RuleSet:
             (``wild_next_face=False``) or the next face is wild; ``"fixed"`` -- ``wild_tile`` is wild.
         wild_tile: the wild face for ``"fixed"`` (0-33).
         wild_next_face: with ``"indicator"``, the face after the indicator is wild (C5 reading).
+        wild_indicator_out: with ``"indicator"``, the turned-up tile leaves play, so three copies of
+            the wildcard are live (Wenzhou, RULES.md §4.2); ``False`` leaves it in the wall, face up,
+            so all four are live (seed 000, RULES.md §2.1 E: "3 or 4 wilds").
         white_stand_in: 白板 plays as the wild's natural face (and is not wild).
         wild_discardable: wildcards may be discarded (and then claimed only for a win).
         wild_claimable: wildcards may be used from the hand to chow, pung or kong.
@@ -368,6 +371,7 @@ class RuleSet:
     wild_mode: str = "none"
     wild_tile: int | None = None
     wild_next_face: bool = False
+    wild_indicator_out: bool = True
     white_stand_in: bool = False
     wild_discardable: bool = True
     wild_claimable: bool = True
@@ -538,9 +542,9 @@ _PRESETS: dict[str, dict[str, Any]] = {
                         first_dealer="dice", min_score=0, scorer="wz16", settlement="wz16",
                         multiple_winners="head-bump"),
     # RULES.md §2.1, §9.1, §9.2 (seed 000): 百搭 by dice as in Wenzhou (SD0), 白板 stands in, 七对子,
-    # 十三幺, three 百搭 win outright; points = 1 per win (the seed gives no values). The seed wants all
-    # four copies live (§2.1 E); the table always takes the indicator out (3 live copies).
-    "seed000": dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **_WILD_TABLE,
+    # 十三幺, three 百搭 win outright; points = 1 per win (the seed gives no values). All four copies are
+    # live (§2.1 E): the turned-up tile stays in the wall.
+    "seed000": dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **_WILD_TABLE, wild_indicator_out=False,
                     dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
                     min_score=0, scorer="seed000", settlement="seed000", multiple_winners="head-bump"),
     # RULES.md §5, §9.5 (seed 001), provisional: 13-tile hands with the 8 flowers, standard shape,

@@ -159,7 +159,8 @@ class HandTable:
         self.flowers: list[list[int]] = [[] for _ in range(4)]
         self.rivers: list[list[int]] = [[] for _ in range(4)]
         self.won_tiles: list[int] = []
-        self.indicator: int | None = None
+        self.indicator: int | None = None  # the indicator taken out of play
+        self.indicator_in_wall: int | None = None  # or left in the wall, face up
         self.wild_face: int | None = rules.wild_tile if rules.wild_mode == "fixed" else None
         self.phase = Phase.TURN
         self.current = dealer
@@ -329,19 +330,27 @@ class HandTable:
 
     def _choose_wild(self) -> None:
         """Wildcard by indicator (RULES.md §4.2): count the dice total from the tail, turn that tile up
-        and take it out of play (so three copies stay live); its face, or the next face, is wild."""
+        and take it out of play (three copies stay live), or leave it in the wall face up
+        (``rules.wild_indicator_out=False``: four live, seed 000); its face, or the next face, is wild."""
         total = sum(self.dice)
         pos = self.tail - total
         while is_flower(self.wall[pos]):  # a flower cannot indicate: take the next tile toward the front
             pos -= 1
-        ind = self.wall.pop(pos)
-        self.tail -= 1
-        self.indicator = ind
+        if self.rules.wild_indicator_out:
+            ind = self.wall.pop(pos)
+            self.tail -= 1
+            self.indicator = ind
+        else:
+            ind = self.wall[pos]
+            self.indicator_in_wall = ind
         if self.rules.wild_next_face:
             self.wild_face = _next_face(ind)
         else:
             self.wild_face = ind
-        self._emit({"type": "wild", "indicator": tile_str(ind), "wild": tile_str(self.wild_face)})
+        ev = {"type": "wild", "indicator": tile_str(ind), "wild": tile_str(self.wild_face)}
+        if not self.rules.wild_indicator_out:
+            ev["in_wall"] = True  # the indicator stays in play: four live copies
+        self._emit(ev)
 
     # ------------------------------------------------------------------ draws
     def _draw(self, seat: int, from_tail: bool) -> bool:
@@ -437,7 +446,28 @@ class HandTable:
             kong_replacement=self_drawn and self.kong_chain, flower_replacement=self_drawn and self.flower_chain,
             robbing_kong=robbing, last_tile=last and not robbing, win_tile_seen=max(seen, 0),
             first_turn=(not self.any_claim and self.discards_made[seat] == 0),
-            wild_face=self.wild_face, dealer_streak=self.dealer_streak)
+            wild_face=self.wild_face, dealer_streak=self.dealer_streak,
+            chow_feeds=self._chow_feeds(), wild_counts=self._wild_counts(),
+            kongs=self._kongs(robbed=(discarder, tile) if robbing else None))
+
+    def _chow_feeds(self) -> tuple[tuple[int, int], ...]:
+        """``(feeder, eater)`` for every chow claimed this hand (Wenzhou 统包, RULES.md §4.6)."""
+        return tuple((f, s) for s in range(4) for m, f in zip(self.melds[s], self.meld_from[s])
+                     if m.kind is MeldKind.CHOW and f is not None)
+
+    def _wild_counts(self) -> tuple[int, ...] | None:
+        """Wildcards each seat holds now (W16 财神钱), or ``None`` without a wildcard."""
+        if self.wild_face is None:
+            return None
+        return tuple(self.concealed[s][self.wild_face] for s in range(4))
+
+    def _kongs(self, robbed: tuple[int | None, int] | None) -> tuple[tuple[int, str], ...]:
+        """``(seat, kind)`` per kong declared this hand; a kong being robbed does not count."""
+        kinds = {MeldKind.EXPOSED_KONG: "exposed", MeldKind.CONCEALED_KONG: "concealed",
+                 MeldKind.ADDED_KONG: "added"}
+        return tuple((s, kinds[m.kind]) for s in range(4) for m in self.melds[s] if m.kind in kinds
+                     and not (robbed is not None and s == robbed[0] and m.tile == robbed[1]
+                              and m.kind is MeldKind.ADDED_KONG))
 
     def _gate(self, seat: int, less: int | None) -> bool:
         """False only if no tile can complete the seat's 3k+1 hand (its concealed tiles, less
