@@ -696,5 +696,14 @@ def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, 
         _print_score(result)
 
 
+def _register_serve() -> None:
+    from majiang.web.cli import serve  # importing the command loads click only; the server loads on run
+
+    main.add_command(serve)
+
+
+_register_serve()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,452 @@
+"""The web application: lobby, accounts, tables over WebSockets, records, leaderboard.
+
+:func:`create_app` builds a FastAPI app from :class:`Settings`; ``majiang serve``
+(:mod:`majiang.web.cli`) runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import secrets
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import trueskill
+from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+from starlette.middleware.sessions import SessionMiddleware
+
+from majiang.engine import PRESET_NAMES, RuleSet, RuleSetError, parse_spec
+from majiang.errors import MajiangError
+from majiang.records.jsonl import read_record, record_lines
+from majiang.web import auth
+from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
+from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
+from majiang.web.state import parse_action
+from majiang.web.static import FILES as STATIC_FILES
+from majiang.web.templates import env
+
+log = logging.getLogger("majiang.web")
+
+TS = trueskill.TrueSkill(draw_probability=0.02)
+
+
+@dataclass
+class Settings:
+    """Server settings. ``secret_key`` signs the session cookie; ``https_only`` marks it Secure."""
+
+    database_url: str | None = None
+    secret_key: str | None = None
+    https_only: bool = False
+    min_turn_time: float = 5.0
+    max_turn_time: float = 600.0
+    bot_delay: float = 0.6
+    login_attempts: int = 10
+    login_window: float = 60.0
+    max_tables: int = 500
+
+
+def _secret_key(settings: Settings) -> str:
+    if settings.secret_key:
+        return settings.secret_key
+    env_key = os.environ.get("MAJIANG_SECRET_KEY")
+    if env_key:
+        return env_key
+    import platformdirs
+
+    d = Path(platformdirs.user_data_dir("majiang", appauthor=False))
+    d.mkdir(parents=True, exist_ok=True)
+    p = d / "secret_key"
+    if not p.exists():
+        p.write_text(secrets.token_urlsafe(48))
+        p.chmod(0o600)
+    return p.read_text().strip()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings()
+    url = settings.database_url or os.environ.get("DATABASE_URL") or default_url()
+    engine = make_engine(url)
+    migrate(engine)
+    Session = session_factory(engine)
+    lobby = Lobby(bot_delay=settings.bot_delay)
+    login_limit = auth.RateLimiter(settings.login_attempts, settings.login_window)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        yield
+        await lobby.close()
+        engine.dispose()
+
+    app = FastAPI(title="majiang", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.settings = settings
+    app.state.lobby = lobby
+    app.state.db = Session
+    app.state.engine = engine
+    app.state.login_limit = login_limit
+    app.add_middleware(SessionMiddleware, secret_key=_secret_key(settings), session_cookie="majiang_session",
+                       max_age=14 * 24 * 3600, same_site="lax", https_only=settings.https_only)
+
+    @app.middleware("http")
+    async def same_origin_posts(request: Request, call_next):
+        # SameSite=Lax already keeps the cookie off cross-site POSTs; refuse foreign origins outright too.
+        if request.method == "POST" and not _same_origin(request.headers):
+            return PlainTextResponse("cross-origin request refused", status_code=403)
+        resp = await call_next(request)
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        resp.headers.setdefault("X-Frame-Options", "DENY")
+        resp.headers.setdefault("Referrer-Policy", "same-origin")
+        return resp
+
+    # ------------------------------------------------------------------ helpers
+    def current_user(request: Request | WebSocket) -> User | None:
+        uid = request.session.get("uid")
+        if not isinstance(uid, int):
+            return None
+        with Session() as db:
+            return db.get(User, uid)
+
+    def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        ctx.setdefault("user", current_user(request))
+        ctx.setdefault("error", None)
+        return HTMLResponse(env.get_template(template).render(**ctx), status_code=status)
+
+    def back(path: str) -> RedirectResponse:
+        return RedirectResponse(path, status_code=303)
+
+    # ------------------------------------------------------------------ static
+    @app.get("/static/{name}")
+    async def static(name: str) -> Response:
+        f = STATIC_FILES.get(name)
+        if f is None:
+            return PlainTextResponse("not found", status_code=404)
+        media, body = f
+        return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
+
+    # ------------------------------------------------------------------ accounts
+    @app.get("/signup", response_class=HTMLResponse)
+    async def signup_form(request: Request):
+        return page(request, "auth.html", heading="Sign up", action="/signup", username="")
+
+    @app.post("/signup")
+    async def signup(request: Request):
+        form = await request.form()
+        name = str(form.get("username", "")).strip()
+        pw = str(form.get("password", ""))
+        err = auth.check_username(name) or auth.check_password(pw)
+        ip = request.client.host if request.client else "?"
+        if err is None and not login_limit.hit(f"signup:{ip}"):
+            err = "too many attempts; wait a minute"
+            return page(request, "auth.html", 429, heading="Sign up", action="/signup", username=name, error=err)
+        if err is None:
+            with Session() as db:
+                if db.scalar(select(User).where(func.lower(User.username) == name.lower())) is not None:
+                    err = "that user name is taken"
+                else:
+                    u = User(username=name, password_hash=auth.hash_password(pw))
+                    db.add(u)
+                    db.commit()
+                    request.session.clear()
+                    request.session["uid"] = u.id
+                    return back("/")
+        return page(request, "auth.html", 400, heading="Sign up", action="/signup", username=name, error=err)
+
+    @app.get("/login", response_class=HTMLResponse)
+    async def login_form(request: Request):
+        return page(request, "auth.html", heading="Log in", action="/login", username="")
+
+    @app.post("/login")
+    async def login(request: Request):
+        form = await request.form()
+        name = str(form.get("username", "")).strip()[:64]
+        pw = str(form.get("password", ""))[: auth.MAX_PASSWORD]
+        ip = request.client.host if request.client else "?"
+        if not login_limit.hit(f"login-ip:{ip}") or not login_limit.hit(f"login-user:{name.lower()}"):
+            return page(request, "auth.html", 429, heading="Log in", action="/login", username=name,
+                        error="too many log-in attempts; wait a minute")
+        with Session() as db:
+            u = db.scalar(select(User).where(User.username == name))
+            ok = auth.verify_password(u.password_hash if u else auth.DUMMY_HASH, pw) and u is not None
+        if not ok:
+            return page(request, "auth.html", 401, heading="Log in", action="/login", username=name,
+                        error="wrong user name or password")
+        login_limit.reset(f"login-user:{name.lower()}")
+        request.session.clear()
+        request.session["uid"] = u.id
+        return back("/")
+
+    @app.post("/logout")
+    async def logout(request: Request):
+        request.session.clear()
+        return back("/")
+
+    # ------------------------------------------------------------------ lobby
+    @app.get("/", response_class=HTMLResponse)
+    async def index(request: Request):
+        with Session() as db:
+            games = db.scalars(select(Game).options(selectinload(Game.seats))
+                               .order_by(Game.id.desc()).limit(10)).all()
+        return page(request, "lobby.html", rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
+                    min_turn=int(settings.min_turn_time), option_names=", ".join(sorted(RuleSet.option_names())))
+
+    @app.get("/api/tables")
+    async def api_tables():
+        return [{"id": r.id, "rules": r.rules.name, "status": r.status, "names": r.names_by_seat(),
+                 "max_hands": r.max_hands, "turn_time": r.turn_time} for r in lobby.open_tables()]
+
+    @app.post("/tables")
+    async def create_table(request: Request):
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        form = await request.form()
+        preset = str(form.get("preset", ""))
+        options = str(form.get("options", "")).strip()[:300]
+        err = None
+        rules = None
+        if preset not in PRESET_NAMES:
+            err = f"unknown rule set; choose one of {', '.join(PRESET_NAMES)}"
+        else:
+            try:
+                rules = parse_spec(preset + ("," + options if options else ""))
+                if rules.name != preset:
+                    raise RuleSetError("the option 'name' cannot be changed")
+            except (RuleSetError, TypeError, ValueError) as e:
+                err = f"bad rule options: {e}"
+        try:
+            max_hands = int(form.get("max_hands", 0) or 0)
+            turn_time = float(form.get("turn_time", 30) or 30)
+        except ValueError:
+            max_hands, turn_time, err = 0, 30.0, err or "hands and turn time must be numbers"
+        if not 0 <= max_hands <= 64:
+            err = err or "hands must be 0-64"
+        if not settings.min_turn_time <= turn_time <= settings.max_turn_time:
+            err = err or f"turn time must be {settings.min_turn_time:g}-{settings.max_turn_time:g} seconds"
+        if err is None and len(lobby.rooms) >= settings.max_tables:
+            err = "the server has too many tables; try later"
+        if err is not None or rules is None:
+            with Session() as db:
+                games = db.scalars(select(Game).options(selectinload(Game.seats))
+                                   .order_by(Game.id.desc()).limit(10)).all()
+            return page(request, "lobby.html", 400, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
+                        min_turn=int(settings.min_turn_time), error=err,
+                        option_names=", ".join(sorted(RuleSet.option_names())))
+        room = lobby.create(creator_id=user.id, creator=user.username, rules=rules, options_text=options,
+                            max_hands=max_hands or None, turn_time=turn_time, on_finish=store_game)
+        if form.get("sit"):
+            room.join(0, user.id, user.username)
+        return back(f"/tables/{room.id}")
+
+    def _room_or_404(rid: str) -> Room | None:
+        return lobby.get(rid)
+
+    @app.get("/tables/{rid}", response_class=HTMLResponse)
+    async def table_page(request: Request, rid: str):
+        room = _room_or_404(rid)
+        if room is None:
+            return page(request, "lobby.html", 404, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=[],
+                        min_turn=int(settings.min_turn_time), error="no such table", option_names="")
+        user = current_user(request)
+        return page(request, "table.html", room=room, user=user, my_place=room.place_of(user.id if user else None),
+                    bot_kinds=BOT_KINDS)
+
+    async def _seat_change(request: Request, rid: str, op: str) -> Response:
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        room = _room_or_404(rid)
+        if room is None:
+            return PlainTextResponse("no such table", status_code=404)
+        form = await request.form()
+        try:
+            if op == "join":
+                room.join(int(form.get("place", -1)), user.id, user.username)
+            elif op == "leave":
+                room.leave(user.id)
+            elif op == "bots":
+                if user.id != room.creator_id:
+                    return PlainTextResponse("only the table's creator can add bots", status_code=403)
+                room.fill_bots(str(form.get("kind", "efficiency")))
+        except ValueError as e:
+            return page(request, "table.html", 400, room=room, user=user, my_place=room.place_of(user.id),
+                        bot_kinds=BOT_KINDS, error=str(e))
+        room.maybe_start()
+        room.notify()
+        return back(f"/tables/{rid}")
+
+    @app.post("/tables/{rid}/join")
+    async def join(request: Request, rid: str):
+        return await _seat_change(request, rid, "join")
+
+    @app.post("/tables/{rid}/leave")
+    async def leave(request: Request, rid: str):
+        return await _seat_change(request, rid, "leave")
+
+    @app.post("/tables/{rid}/bots")
+    async def bots(request: Request, rid: str):
+        return await _seat_change(request, rid, "bots")
+
+    # ------------------------------------------------------------------ play
+    @app.websocket("/ws/tables/{rid}")
+    async def table_ws(ws: WebSocket, rid: str):
+        if not _same_origin(ws.headers):
+            await ws.close(code=1008)
+            return
+        room = lobby.get(rid)
+        if room is None:
+            await ws.close(code=1008)
+            return
+        user = current_user(ws)
+        uid = user.id if user else None
+        await ws.accept()
+        conn = Conn(user_id=uid)
+        room.conns.append(conn)
+
+        async def sender() -> None:
+            try:
+                while True:
+                    await conn.event.wait()
+                    conn.event.clear()
+                    while conn.outbox:
+                        await ws.send_json(conn.outbox.pop(0))
+                    await ws.send_json(room.state_for(uid))
+            except Exception:  # the socket closed: the receive loop ends too
+                return
+
+        send_task = asyncio.get_running_loop().create_task(sender())
+        conn.push()
+        try:
+            while True:
+                raw = await ws.receive_text()
+                if len(raw) > 2000:
+                    conn.push({"type": "error", "message": "message too long"})
+                    continue
+                try:
+                    msg = json.loads(raw)
+                except json.JSONDecodeError:
+                    conn.push({"type": "error", "message": "not JSON"})
+                    continue
+                typ = msg.get("type") if isinstance(msg, dict) else None
+                if typ == "state":
+                    conn.push()
+                elif typ == "action":
+                    try:
+                        room.act(uid, parse_action(msg.get("action")))
+                    except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                        conn.push({"type": "error", "message": str(e)})
+                else:
+                    conn.push({"type": "error", "message": "unknown message type"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            send_task.cancel()
+            if conn in room.conns:
+                room.conns.remove(conn)
+
+    # ------------------------------------------------------------------ records
+    def store_game(room: Room) -> None:
+        m = room.match
+        assert m is not None and m.finished
+        names = room.names_by_seat()
+        scores = list(m.scores)
+        places = [1 + sum(1 for o in scores if o > s) for s in scores]
+        with Session() as db:
+            g = Game(table_id=room.id, ruleset=room.rules.name, rules=room.rules.to_options(), seed=room.seed,
+                     hands=len(m.results), record="\n".join(record_lines(m)) + "\n")
+            db.add(g)
+            users: list[int | None] = []
+            for s in range(4):
+                pl = room.places[m.player_at_seat[s]]
+                users.append(pl.user_id)
+                g.seats.append(GameSeat(seat=s, user_id=pl.user_id, name=names[s], is_bot=pl.bot is not None,
+                                        score=scores[s], place=places[s]))
+            ratings: list[Rating | None] = []
+            for uid in users:
+                if uid is None:
+                    ratings.append(None)
+                    continue
+                r = db.scalar(select(Rating).where(Rating.user_id == uid, Rating.ruleset == room.rules.name))
+                if r is None:
+                    r = Rating(user_id=uid, ruleset=room.rules.name, points=0, games=0, mu=TS.mu, sigma=TS.sigma)
+                    db.add(r)
+                ratings.append(r)
+            if any(r is not None for r in ratings):
+                groups = [(TS.create_rating() if r is None else TS.create_rating(r.mu, r.sigma),) for r in ratings]
+                new = TS.rate(groups, ranks=[p - 1 for p in places])
+                for s, r in enumerate(ratings):
+                    if r is not None:
+                        r.mu, r.sigma = new[s][0].mu, new[s][0].sigma
+                        r.points += scores[s]
+                        r.games += 1
+            db.commit()
+            room.game_id = g.id
+
+    @app.get("/games/{gid}", response_class=HTMLResponse)
+    async def game_page(request: Request, gid: int):
+        with Session() as db:
+            g = db.scalar(select(Game).options(selectinload(Game.seats)).where(Game.id == gid))
+        if g is None:
+            return PlainTextResponse("no such game", status_code=404)
+        h, events = read_record(g.record.splitlines())
+        return page(request, "game.html", game=g, record={"header": h, "events": events})
+
+    @app.get("/games/{gid}/record")
+    async def game_record(gid: int):
+        with Session() as db:
+            g = db.get(Game, gid)
+        if g is None:
+            return PlainTextResponse("no such game", status_code=404)
+        return PlainTextResponse(g.record, media_type="application/x-ndjson",
+                                 headers={"Content-Disposition": f'attachment; filename="majiang-{gid}.jsonl"'})
+
+    @app.get("/players/{name}", response_class=HTMLResponse)
+    async def player_page(request: Request, name: str):
+        with Session() as db:
+            u = db.scalar(select(User).where(User.username == name))
+            if u is None:
+                return PlainTextResponse("no such player", status_code=404)
+            seats = db.scalars(select(GameSeat).options(selectinload(GameSeat.game)).where(GameSeat.user_id == u.id)
+                               .order_by(GameSeat.game_id.desc()).limit(200)).all()
+        return page(request, "player.html", name=u.username, seats=seats)
+
+    @app.get("/leaderboard", response_class=HTMLResponse)
+    async def leaderboard(request: Request, rules: str = "mcr"):
+        if rules not in PRESET_NAMES:
+            rules = "mcr"
+        with Session() as db:
+            rows = db.execute(select(Rating, User).join(User, User.id == Rating.user_id)
+                              .where(Rating.ruleset == rules)
+                              .order_by((Rating.mu - 3 * Rating.sigma).desc()).limit(100)).all()
+        return page(request, "board.html", rows=rows, rules=rules, presets=PRESET_NAMES)
+
+    @app.get("/api/leaderboard")
+    async def api_leaderboard(rules: str = "mcr"):
+        with Session() as db:
+            rows = db.execute(select(Rating, User).join(User, User.id == Rating.user_id)
+                              .where(Rating.ruleset == rules)
+                              .order_by((Rating.mu - 3 * Rating.sigma).desc()).limit(100)).all()
+        return JSONResponse([{"player": u.username, "rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
+                              "games": r.games, "points": r.points} for r, u in rows])
+
+    app.state.store_game = store_game
+    return app
+
+
+def _same_origin(headers: Any) -> bool:
+    origin = headers.get("origin")
+    if not origin:
+        return True  # not a browser cross-site request (browsers send Origin on POST and WebSocket)
+    host = headers.get("host", "")
+    try:
+        return urlsplit(origin).netloc == host
+    except ValueError:
+        return False
+

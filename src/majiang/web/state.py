@@ -1,0 +1,126 @@
+"""What a connection is sent: one seat's view of the table (or a spectator's), as JSON.
+
+Everything here is built from :meth:`majiang.engine.Match.view` and the table's public state; a
+seat gets its own concealed tiles and nothing of another seat's (no other concealed tile, no
+concealed kong's face, no wall order); a spectator gets no concealed tile at all. Claim windows
+do not tell who else may claim: a seat learns only whether *it* is awaited (others see ``"wait"``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.engine import Action, ActionKind, Match
+from majiang.engine.actions import Phase
+from majiang.hand import Meld, MeldKind
+from majiang.tiles import format_chinese
+
+KINDS = {k.value: k for k in ActionKind}
+
+
+def action_json(a: Action) -> dict[str, Any]:
+    return {"kind": a.kind.value, "tile": a.tile, "low": a.low, "label": action_label(a)}
+
+
+def action_label(a: Action) -> str:
+    names = {ActionKind.WIN: "和 Win", ActionKind.PUNG: "碰 Pung", ActionKind.CHOW: "吃 Chow",
+             ActionKind.EXPOSED_KONG: "杠 Kong", ActionKind.CONCEALED_KONG: "暗杠 Kong",
+             ActionKind.ADDED_KONG: "加杠 Kong", ActionKind.DISCARD: "打 Discard", ActionKind.PASS: "过 Pass"}
+    base = names[a.kind]
+    if a.kind is ActionKind.CHOW and a.low is not None:
+        return f"{base} {format_chinese([a.low, a.low + 1, a.low + 2], sep='')}"
+    if a.tile is not None and a.kind is not ActionKind.PASS:
+        return f"{base} {format_chinese([a.tile])}"
+    return base
+
+
+def parse_action(msg: Any) -> Action:
+    """An :class:`Action` from a client message; raises ``ValueError`` on anything malformed."""
+    if not isinstance(msg, dict):
+        raise ValueError("an action must be an object")
+    kind = KINDS.get(msg.get("kind"))  # type: ignore[arg-type]
+    if kind is None:
+        raise ValueError("unknown action kind")
+    tile, low = msg.get("tile"), msg.get("low")
+    for v in (tile, low):
+        if v is not None and (not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < 42):
+            raise ValueError("a tile must be an integer 0-41")
+    return Action(kind, tile, low)
+
+
+def meld_json(m: Meld) -> dict[str, Any]:
+    return {"kind": m.kind.value, "tiles": list(m.tiles), "claimed": m.claimed, "offer": m.offer}
+
+
+def public_melds(match: Match) -> tuple[list[list[dict]], list[int]]:
+    """Every seat's melds as an outsider sees them (concealed kongs hidden, counted)."""
+    t = match.table
+    assert t is not None
+    melds, hidden = [], []
+    for s in range(4):
+        ms = [m for m in t.melds[s] if m.kind is not MeldKind.CONCEALED_KONG]
+        melds.append([meld_json(m) for m in ms])
+        hidden.append(len(t.melds[s]) - len(ms))
+    return melds, hidden
+
+
+def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], now: float) -> dict[str, Any]:
+    """The live part of the state for ``seat`` (``None`` = spectator). Empty dict once finished."""
+    t = match.table
+    if t is None:
+        return {}
+    counts = [sum(t.concealed[s]) for s in range(4)]
+    if seat is None:
+        v = match.view(0)
+        melds, hidden = public_melds(match)
+        hand: list[int] = []
+        last_draw = None
+        legal: list[dict] = []
+    else:
+        v = match.view(seat)
+        melds = [[meld_json(m) for m in ms] for ms in v.melds]
+        hidden = list(v.hidden_kongs)
+        hand = list(v.hand)
+        last_draw = v.last_draw if (v.phase == "turn" and t.current == seat and len(hand) % 3 == 2) else None
+        legal = [action_json(a) for a in sorted(match.legal_actions(seat), key=lambda a: a.sort_key)]
+    turn = t.current if t.phase is Phase.TURN else None
+    phase = v.phase
+    if phase in ("claim", "rob") and not legal:
+        # a seat not asked (or a spectator) must not learn that someone else may claim
+        phase = "wait"
+    mine = seat is not None and seat in deadlines
+    dl_seat = seat if mine else turn
+    left = deadlines.get(dl_seat) if dl_seat is not None else None
+    return {
+        "phase": phase, "dealer": v.dealer, "dealer_streak": v.dealer_streak,
+        "prevalent_wind": v.prevalent_wind, "hand": hand, "last_draw": last_draw, "hand_counts": counts,
+        "melds": melds, "hidden_kongs": hidden, "flowers": [list(f) for f in v.flowers],
+        "rivers": [list(r) for r in v.rivers], "wall_live": v.wall_live, "claim_tile": v.claim_tile,
+        "discarder": v.discarder, "wild_face": v.wild_face, "indicator": v.indicator,
+        "hand_number": v.hand_number, "round": v.round, "turn": turn, "legal": legal,
+        "time_left": None if left is None else max(0.0, round(left - now, 1)),
+    }
+
+
+def hand_results(events: list[dict]) -> list[dict]:
+    """End-of-hand summaries from the match events: wins (hand shown, patterns, deltas), draws,
+    the hand's deltas and the running scores. Public once the hand is over."""
+    out: list[dict] = []
+    cur: dict | None = None
+    for ev in events:
+        typ = ev.get("type")
+        if typ == "start_kyoku":
+            cur = {"hand": ev.get("hand"), "wins": [], "drawn": False}
+        elif cur is None:
+            continue
+        elif typ == "hora":
+            cur["wins"].append({k: ev[k] for k in ("actor", "target", "pai", "robbing", "hand", "value", "bonus",
+                                                   "patterns", "deltas")})
+        elif typ == "ryukyoku":
+            cur["drawn"] = True
+        elif typ == "end_kyoku":
+            cur["deltas"] = ev["deltas"]
+            cur["scores"] = ev["scores"]
+            out.append(cur)
+            cur = None
+    return out

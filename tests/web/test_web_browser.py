@@ -1,0 +1,117 @@
+"""In a real browser (Playwright driving Debian's chromium): sign up, create an MCR table with three
+bots, play a hand by clicking, see the score screen, save a screenshot under ``artifacts/``.
+
+Skips when /usr/bin/chromium or the ``playwright`` package is absent (CI installs ``chromium`` and
+``fonts-noto-cjk`` with apt; ``playwright install`` is never run)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("MAJIANG_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"
+
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"{CHROMIUM} is absent (apt-get install chromium fonts-noto-cjk)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def server(tmp_path):
+    import uvicorn
+
+    from majiang.web.app import Settings, create_app
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", secret_key="b" * 40,
+                              bot_delay=0.02))
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    end = time.monotonic() + 10
+    while not srv.started and time.monotonic() < end:
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    th.join(10)
+
+
+def test_play_a_hand_in_the_browser(server):
+    base, app = server
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(10_000)
+            page.goto(base + "/signup")
+            page.fill("#username", "browser_user")
+            page.fill("#password", "browser password")
+            page.click("#submit")
+            page.wait_for_selector("#create-form")
+            page.select_option("#preset", "mcr")
+            page.fill("#max_hands", "1")
+            page.fill("#turn_time", "120")
+            page.click("#create")
+            page.wait_for_selector("#fill-bots")
+            page.select_option("#bot-kind", "efficiency")
+            page.click("#fill-bots")
+            page.wait_for_selector("#hand svg.tile")
+            page.screenshot(path=str(ARTIFACTS / "web_table.png"))
+            clicks = 0
+            end = time.monotonic() + 120
+            while time.monotonic() < end and not page.is_visible("#result"):
+                version = page.get_attribute("#app", "data-version")
+                try:
+                    if page.locator("#actions button[data-kind=win]").count():
+                        page.click("#actions button[data-kind=win]", timeout=2000)
+                    elif page.locator("#actions button[data-kind=pass]").count():
+                        page.click("#actions button[data-kind=pass]", timeout=2000)
+                    elif page.locator("#actions .hint").count():  # my turn to discard: click a tile twice
+                        tile = page.locator("#drawn svg.tile")
+                        if not tile.count():
+                            tile = page.locator("#hand svg.tile").last
+                        tile.click(timeout=2000)
+                        tile.click(timeout=2000)
+                    else:
+                        page.wait_for_timeout(30)
+                        continue
+                except sync_api.TimeoutError:
+                    continue  # the state moved on under the click: look again
+                clicks += 1
+                # wait for the server's answer before looking again
+                try:
+                    page.wait_for_function(
+                        "v => document.getElementById('app').dataset.version !== v", arg=version, timeout=3000)
+                except sync_api.TimeoutError:
+                    pass
+            assert page.is_visible("#result"), "no score screen after the hand"
+            assert clicks > 0
+            text = page.inner_text("#result")
+            assert "Hand 1" in text and "Total" in text
+            page.screenshot(path=str(ARTIFACTS / "web_score_screen.png"))
+            # the game is stored and reachable from the score screen
+            page.wait_for_selector("#result a[href^='/games/']")
+            page.click("#result a[href^='/games/']")
+            page.wait_for_selector("#replay #board .rseat")
+            page.click("#first")
+            for _ in range(40):
+                page.click("#next")
+            assert page.inner_text("#step").startswith("40 /")
+            page.screenshot(path=str(ARTIFACTS / "web_replay.png"))
+        finally:
+            browser.close()
+    assert (ARTIFACTS / "web_score_screen.png").stat().st_size > 1000
