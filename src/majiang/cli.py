@@ -40,6 +40,7 @@ from majiang.tiles import (
     format_chinese,
     format_compact,
     format_unicode,
+    is_flower,
     parse_compact,
 )
 
@@ -92,16 +93,29 @@ def analyze(hand: str, wild_faces: tuple[str, ...], white_stands_in: bool, shape
     """
     try:
         tiles = parse_compact(hand, allow_wild=True)
-        faces = [parse_compact(w) for w in wild_faces]
-        for w, f in zip(wild_faces, faces):
+        faces = []
+        for w in wild_faces:
+            try:
+                f = parse_compact(w)
+            except MajiangError as e:
+                raise MajiangError(f"--wild {w}: {e}") from None
             if len(f) != 1 or f[0] >= NUM_KINDS:
-                raise MajiangError(f"--wild takes one tile face, got {w!r}")
+                raise MajiangError(f"--wild takes one tile face (e.g. 5p), got {w!r}")
+            faces.append(f)
         wild_set = {f[0] for f in faces}
+        for t in tiles:
+            if is_flower(t):
+                raise MajiangError(f"{format_compact([t])} is a flower: flowers are set aside, not held in HAND")
         rules = SHAPE_PRESETS[shapes]
         if no_fifth:
             rules = dataclasses.replace(rules, wild_fifth_copy=False)
         counts, wilds = split_wildcards(tiles, wild_set, white_stands_in)
         total = sum(counts) + wilds
+        # copies of a wildcard face held as wildcards are still copies the player holds
+        visible = [0] * NUM_KINDS
+        for t in tiles:
+            if t in wild_set:
+                visible[t] += 1
         result: dict = {"hand": format_compact(sorted(t for t in tiles if t != WILD)) + "*" * sum(
             1 for t in tiles if t == WILD), "tiles": total, "wildcards": wilds}
         if total % 3 == 2:
@@ -113,20 +127,20 @@ def analyze(hand: str, wild_faces: tuple[str, ...], white_stands_in: bool, shape
                 result["decompositions"] = [
                     {"shape": d.shape, "groups": [_group_json(g) for g in d.groups], "text": str(d)} for d in decs]
             else:
-                visible = None
                 advice = discard_advice(counts, wilds, rules, visible)
                 result["advice"] = [
                     {"discard": format_compact([o.discard]), "shanten": o.shanten,
-                     "useful": [{"tile": format_compact([t]), "unseen": n} for t, n in o.useful],
-                     "unseen": o.unseen} for o in advice]
+                     "useful": [{"tile": format_compact([t]), "unseen": n} for t, n in o.useful if t not in wild_set],
+                     "unseen": sum(n for t, n in o.useful if t not in wild_set)} for o in advice]
         elif total % 3 == 1:
-            w = waits(counts, wilds, rules, wild_in_play=bool(wild_set) or wilds > 0)
-            s, useful = useful_tiles(counts, wilds, rules)
-            result["waits"] = [format_compact([t]) for t in w.tiles]
-            result["exhausted_waits"] = [format_compact([t]) for t in w.exhausted]
+            w = waits(counts, wilds, rules, visible=visible, wild_in_play=bool(wild_set) or wilds > 0)
+            s, useful = useful_tiles(counts, wilds, rules, visible)
+            # drawing a wildcard face is drawing a wildcard: reported as wins_on_wildcard, not as a wait
+            result["waits"] = [format_compact([t]) for t in w.tiles if t not in wild_set]
+            result["exhausted_waits"] = [format_compact([t]) for t in w.exhausted if t not in wild_set]
             result["wins_on_wildcard"] = w.wildcard
             result["shanten"] = s
-            result["useful"] = [{"tile": format_compact([t]), "unseen": n} for t, n in useful]
+            result["useful"] = [{"tile": format_compact([t]), "unseen": n} for t, n in useful if t not in wild_set]
         else:
             raise MajiangError(f"{total} tiles: a hand has 3n+1 (waiting) or 3n+2 (complete) tiles")
     except MajiangError as e:
@@ -145,7 +159,8 @@ def _print_analysis(r: dict, style: str) -> None:
     def show(compact: str) -> str:
         return _fmt(parse_compact(compact, allow_wild=True), style) if compact else ""
 
-    click.echo(f"hand: {show(r['hand'])}  ({r['tiles']} tiles, {r['wildcards']} wildcards)")
+    wc = r["wildcards"]
+    click.echo(f"hand: {show(r['hand'])}  ({r['tiles']} tiles, {wc} wildcard{'' if wc == 1 else 's'})")
     if "winning" in r:
         if r["winning"]:
             click.echo("winning hand (胡牌)")
@@ -153,12 +168,12 @@ def _print_analysis(r: dict, style: str) -> None:
                 parts = []
                 for g in d["groups"]:
                     if g["kind"].startswith("free"):
-                        parts.append("*" * g["wildcards"])
+                        parts.append(f"[{'*' * g['wildcards']} any {'pair' if g['kind'] == 'free-pair' else 'set'}]")
                     else:
                         txt = show(g["tiles"])
                         if g["wild_as"]:
-                            txt += f"(*={show(g['wild_as'])})"
-                        parts.append(txt)
+                            txt += f" (*={show(g['wild_as'])})"
+                        parts.append(f"[{txt}]")
                 click.echo(f"  {d['shape']}: " + " ".join(parts))
         else:
             click.echo(f"not a winning hand; shanten {r['shanten']}")
@@ -175,6 +190,7 @@ def _print_analysis(r: dict, style: str) -> None:
             if r["wins_on_wildcard"]:
                 line += "; a drawn wildcard wins"
             click.echo(line)
+            click.echo(f"shanten {r['shanten']}" + (" (ready)" if r["shanten"] == 0 else ""))
         else:
             click.echo(f"not ready; shanten {r['shanten']}")
         useful = " ".join(f"{show(u['tile'])}×{u['unseen']}" for u in r["useful"])
@@ -247,15 +263,24 @@ def botzone(file: Path | None, as_json: bool) -> None:
             if x["result"] == "win":
                 how = "self-drawn" if x["self_drawn"] else ("robbing the kong" if x["robbed_kong"] else "discard")
                 mark = "winning hand" if x["winning"] else "NOT A WINNING HAND " + x.get("error", "")
+                if x.get("fan_match") and x.get("score_match"):
+                    same = "same fans and scores"
+                elif "fan" not in x:
+                    same = "not scored"
+                else:
+                    same = ("DIFFERENT FANS: ours " + "+".join(x["fans"]) if not x.get("fan_match")
+                            else "DIFFERENT SCORES: recorded " + " ".join(map(str, x["scores"] or [])))
                 click.echo(f"{head} seat {x['seat']} wins on {x['win_tile']} ({how}): {x['hand']} -> {mark}; "
-                           f"recorded {x['recorded_fan']} fan, ours {x.get('fan', '-')} "
-                           f"({'same fans and scores' if x.get('fan_match') and x.get('score_match') else 'DIFFERENT'})")
+                           f"recorded {x['recorded_fan']} fan, ours {x.get('fan', '-')} ({same})")
             elif x["result"] == "error":
                 click.echo(f"{head} ERROR {x['error']}")
             else:
                 click.echo(f"{head} {x['result']}")
         click.echo(f"{summary['rounds']} rounds: {wins} wins, {verified} verified winning hands, "
                    f"{scored} with the recorded fans and scores, {summary['drawn']} drawn, {failures} failures")
+    if not rows:
+        click.echo(f"{path}: no rounds found (is it a Botzone log? see FORMAT-en.txt)", err=True)
+        sys.exit(1)
     if failures:
         sys.exit(1)
 
@@ -266,7 +291,7 @@ def botzone(file: Path | None, as_json: bool) -> None:
                    "or a spec such as 'mcr,multiple_winners=all'.")
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
-@click.option("--bots", default="random", show_default=True,
+@click.option("--bots", default="efficiency", show_default=True,
               help="Bot names, one for all seats or four comma-separated (random, efficiency).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write each match's JSON-lines record into this folder.")
@@ -361,12 +386,25 @@ def _score_botzone_win(w, r, row: dict) -> bool:
 @click.argument("codes")
 @click.option("--baida", required=True, help="Hex code of the wildcard face, e.g. 0x40.")
 def testhu(codes: str, baida: str) -> None:
-    """The seed's TestHu on CODES (hex codes, e.g. "0x00 0x01 0x02 0x03 0x30"); prints true/false."""
+    """The seed's TestHu on CODES (hex codes, sorted, e.g. "0x00 0x01 0x02 0x03 0x30"); prints true/false.
+
+    Codes (seed 000): bamboo 0x01-0x09, dots 0x11-0x19, characters 0x21-0x29, East South West North
+    0x30 0x40 0x50 0x60, 中 发 白 0x70 0x80 0x90, a wildcard 0x00.
+    """
     from majiang.seed import TestHu
 
+    pai = []
+    for i, c in enumerate(codes.replace(",", " ").split()):
+        try:
+            pai.append(int(c, 16))
+        except ValueError:
+            raise _Fail(f"code {i} {c!r} is not a hex number (e.g. 0x01)") from None
     try:
-        pai = [int(c, 16) for c in codes.replace(",", " ").split()]
-        result = TestHu(pai, len(pai), int(baida, 16))
+        b = int(baida, 16)
+    except ValueError:
+        raise _Fail(f"--baida {baida!r} is not a hex number (e.g. 0x40)") from None
+    try:
+        result = TestHu(pai, len(pai), b)
     except ValueError as e:
         raise _Fail(str(e)) from None
     click.echo("true" if result else "false")
@@ -488,8 +526,7 @@ def _score_mcr(hand_text: str, o: dict) -> dict:
                    last_wall_tile=cond.last_wall_tile or o["last_tile"],
                    kong_replacement=(kong and sd and not o["robbing_kong"]) or o["kong_replacement"],
                    robbing_kong=(kong and not sd and not o["kong_replacement"]) or o["robbing_kong"])
-    if o["flower_count"] is not None:
-        changes["flowers"] = o["flower_count"]
+    changes["flowers"] = cond.flowers if o["flower_count"] is None else o["flower_count"]
     cond = mcr.WinConditions(**changes)
     r = mcr.score(hand, cond)
     out: dict = {"rules": "mcr", "hand": mcr.format_hand_string(hand, cond), "unit": "fan", "total": r.total,
@@ -667,7 +704,7 @@ def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, 
     MCR (default): HAND is the notation of gb_mahjong_cases.json, e.g. "[EEE,2][123m,1]WWWNN55pN|EE1000"
     (melds, concealed tiles ending with the winning tile, flags: prevalent and seat wind, self-drawn,
     last of kind, last tile, kong); options override the flags. Other rule sets: HAND in the trap
-    notation, e.g. "[peng 555z] [chi 123m] 11m23p" with --win-tile 4p.
+    notation, e.g. "[peng 666z] [chi 123m] 11m234p56s" with --win-tile 7s (--rules wenzhou).
     """
     try:
         n, fl = _flower_arg(flowers)
@@ -680,6 +717,8 @@ def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, 
                  base=base, per_tai=per_tai)
         if robbing_kong and kong_replacement:
             raise MajiangError("--robbing-kong and --kong-replacement exclude each other")
+        if self_drawn and discarder is not None:
+            raise MajiangError("--self-drawn and --discarder exclude each other: a self-drawn win has no discarder")
         if rules == "mcr":
             if wild is not None:
                 raise MajiangError("MCR has no wildcards: drop --wild")

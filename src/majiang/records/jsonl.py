@@ -158,7 +158,8 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
         nonlocal j
         for ev in m.events[start:]:
             if j >= len(events):
-                raise RecordError(f"the engine wrote {dumps(ev)} after the record's end", line=j + 2)
+                raise RecordError(f"the record ends early (after line {j + 1}): the game goes on with {dumps(ev)}",
+                                  line=j + 2)
             if ev != events[j]:
                 raise RecordError(f"line {j + 2}: recorded {dumps(events[j])}, engine wrote {dumps(ev)}",
                                   line=j + 2)
@@ -175,7 +176,10 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
             seat = seats[0]
             if ev.get("type") not in _DECISIONS or ev.get("actor") != seat:
                 raise RecordError(f"line {j + 2}: seat {seat} is to act, the record has {dumps(ev)}", line=j + 2)
-            m.apply(seat, _action_of(ev))
+            try:
+                m.apply(seat, _action_of(ev))
+            except MajiangError as e:
+                raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
         else:
             chosen: dict[int, Action] = {}
             k = j
@@ -186,8 +190,11 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
                 if e.get("type") != "hora":
                     break
                 k += 1
-            for s in seats:
-                m.apply(s, chosen.get(s, PASS))
+            try:
+                for s in seats:
+                    m.apply(s, chosen.get(s, PASS))
+            except MajiangError as e:
+                raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
             for s in chosen:
                 if s not in seats:
                     raise RecordError(f"line {j + 2}: seat {s} claims, but the table offered it nothing", line=j + 2)
