@@ -107,3 +107,23 @@ def test_cli_simulate_and_replay(tmp_path):
     assert json.loads(rep.output)["identical"] is True
     bad = CliRunner().invoke(main, ["simulate", "--rules", "nope", "--games", "1"])
     assert bad.exit_code == 2 and "unknown rule set" in bad.output
+
+
+def test_score_keeps_the_flowers_of_the_hand_string():
+    # gb_mahjong_cases.json notation: "|2" after the flags = two flowers, each 1 fan once the minimum is met
+    r = CliRunner().invoke(main, ["score", "[123m,1][345m,1]678p56sWW7s|EE0000|2", "--json"])
+    with_flowers = json.loads(r.output)
+    r = CliRunner().invoke(main, ["score", "[123m,1][345m,1]678p56sWW7s|EE0000", "--json"])
+    without = json.loads(r.output)
+    assert with_flowers["total"] == without["total"] + 2
+    assert with_flowers["deltas"] == [34, -8, -8, -18]  # RULES.md §9.6: discarder 8 + 10, others 8
+
+
+def test_analyze_a_wildcard_face_is_a_wildcard_draw():
+    r = CliRunner().invoke(main, ["analyze", "123m456p789s1177z", "--wild", "7z", "--json"])
+    data = json.loads(r.output)
+    assert "7z" not in data["waits"] and data["wins_on_wildcard"] is True
+    assert all(u["tile"] != "7z" for u in data["useful"])
+    r = CliRunner().invoke(main, ["analyze", "123m456p789s11z66p", "--wild", "6p", "--json"])
+    data = json.loads(r.output)
+    assert data["wildcards"] == 3 and "6p" not in data["waits"]  # 456p + 66p: three copies of the face
