@@ -35,6 +35,9 @@ so far (a union-find over the sets), so with k chows at most k-1 chow fans count
 fan) is given by working on one decomposition at a time; *non-identical* (不得相同原则) is covered
 by the same union-find (the same two sets are never combined twice). Ties between equal fans
 (e.g. 一般高 vs 喜相逢 with four chows) go to the lower fan number, as PyMahjongGB 1.4.0 reports them.
+
+The detectors and :func:`select` are the definition; the scorer runs equivalent fast forms of them
+(:mod:`majiang.rules.mcr.fast`), which must be kept in step with any change made here.
 """
 
 from __future__ import annotations

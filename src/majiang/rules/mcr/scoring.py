@@ -3,11 +3,16 @@
 Procedure (RULES.md §6 and §8 "Suggested shape"; seed ``004_*`` for the fans):
 
 1. validate the hand (:meth:`majiang.hand.Hand.check`, four sets) and the conditions;
-2. enumerate every decomposition of the concealed part plus the winning tile
-   (:func:`majiang.analysis.decompositions` with :data:`~majiang.analysis.MCR_SHAPES`), and add the
-   declared melds to each: one *arrangement* per decomposition;
-3. per arrangement run the detectors of :mod:`majiang.rules.mcr.fans` and keep the fans
-   :func:`~majiang.rules.mcr.fans.select` counts (exclusions and account-once);
+2. enumerate every decomposition of the concealed part plus the winning tile (those of
+   :func:`majiang.analysis.decompositions` with :data:`~majiang.analysis.MCR_SHAPES`, computed
+   from per-suit tables in :mod:`.fast`), and add the declared melds to each: one *arrangement*
+   per decomposition;
+3. per arrangement detect the fans of :mod:`majiang.rules.mcr.fans` and keep those
+   :func:`~majiang.rules.mcr.fans.select` counts (exclusions and account-once). The scorer uses
+   the equivalent fast forms of :mod:`.fast` (the same detections as ``(order key, sets)`` pairs,
+   :func:`.fast.select_counts`); the win-condition, kong and tile-set detections are made once
+   per hand, and :class:`FanCount` / :class:`McrResult` objects only for the arrangements
+   returned;
 4. keep the arrangement with the highest total (the *highest-value* principle 就高不就低; on a tie
    the first in the order of ``_tie_key``, chosen to match PyMahjongGB 1.4.0), with 无番和 when
    nothing counts and 花牌 per flower.
@@ -22,14 +27,28 @@ them is then read from where the winning tile sits in the arrangement.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 
-from majiang.analysis import MCR_SHAPES, STANDARD, decompositions, is_winning, waits
+from majiang.analysis import MCR_SHAPES, decompositions, waits
 from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
 from majiang.errors import MajiangError
 from majiang.hand import Hand, Meld, MeldKind
 from majiang.rules.mcr import fans as F
+from majiang.rules.mcr import fast as FP
 from majiang.rules.mcr.conditions import McrConditionError, McrOptions, WinConditions
-from majiang.rules.mcr.fans import CHOW, KNIT, PAIR, PUNG, SINGLE, Context, Fan, Unit
+from majiang.rules.mcr.fans import (
+    CHOW,
+    KNIT,
+    KNITTED_STRAIGHT,
+    PAIR,
+    PUNG,
+    SEVEN_PAIRS,
+    SINGLE,
+    STANDARD_SHAPE,
+    Context,
+    Fan,
+    Unit,
+)
 from majiang.rules.mcr.notation import parse_hand_string
 from majiang.tiles import WILD, format_compact
 
@@ -120,8 +139,9 @@ _SHAPE_ORDER = {"standard": 0, "knitted-straight": 1, "seven-pairs": 2, "honors-
 _SET_ORDER = {"pung": 0, "chow": 1}
 
 
-def _tie_key(d) -> tuple:
-    """Order of arrangements with equal totals (the first is kept).
+def _tie_key(d: tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]) -> tuple:
+    """Order of arrangements with equal totals (the first is kept); ``d`` = (shape, groups as
+    ``(kind, tiles)``).
 
     Standard shape first; then the arrangement with more chows (so 一色三同顺 is preferred to an
     equal-valued 一色三节高 reading of the same tiles); then by the sets (pairs aside) sorted by
@@ -132,30 +152,47 @@ def _tie_key(d) -> tuple:
     ``[123m,3][234m,3]1122344m3m``: PyMahjongGB 234+234+11 with 嵌张, we 123+123+44 with 边张).
     The rule book only asks for the highest total (就高不就低), so either is a valid reading.
     """
-    sets = tuple(sorted((g.tiles[0], _SET_ORDER[g.kind]) for g in d.groups if g.kind in _SET_ORDER))
-    chows = sum(1 for g in d.groups if g.kind == "chow")
-    return (_SHAPE_ORDER.get(d.shape, 9), -chows, sets)
+    shape, groups = d
+    sets = tuple(sorted((t[0], _SET_ORDER[k]) for k, t in groups if k in _SET_ORDER))
+    chows = sum(1 for k, _ in groups if k == "chow")
+    return (_SHAPE_ORDER.get(shape, 9), -chows, sets)
 
 
-def _validate(hand: Hand, cond: WinConditions) -> int:
+def _validate(hand: Hand, cond: WinConditions) -> tuple[int, list[int]]:
+    """Check the hand and conditions; return the flower count and the counts of every tile the
+    player holds or shows (melds included)."""
     if not isinstance(hand, Hand):
         raise MajiangError(f"score() takes a majiang.hand.Hand, got {type(hand).__name__}")
     if not isinstance(cond, WinConditions):
         raise MajiangError(f"score() takes WinConditions, got {type(cond).__name__}")
-    if hand.win_tile is None:
+    win = hand.win_tile
+    if win is None:
         raise McrNotWinningError("the hand has no winning tile (Hand.win_tile is None)")
-    if hand.wilds or hand.win_tile == WILD:
+    if hand.wilds or win == WILD:
         raise MajiangError("MCR has no wildcards")
-    hand.check(sets=4)
+    # Hand.check(sets=4), computed inline; on any fault Hand.check raises its own error
+    allc = list(hand.counts)
+    allc[win] += 1
+    for m in hand.melds:
+        t = m.tile
+        kind = m.kind
+        if kind is MeldKind.CHOW:
+            allc[t] += 1
+            allc[t + 1] += 1
+            allc[t + 2] += 1
+        else:
+            allc[t] += 3 if kind is MeldKind.PUNG else 4
+    if max(allc) > 4 or len(hand.melds) > 4 or len(hand.concealed) + 1 != 14 - 3 * len(hand.melds):
+        hand.check(sets=4)
     if hand.flowers and cond.flowers and len(hand.flowers) != cond.flowers:
         raise McrConditionError(f"the hand lists {len(hand.flowers)} flowers but the conditions say {cond.flowers}")
     flowers = cond.flowers or len(hand.flowers)
-    if cond.robbing_kong and hand.all_tiles_counts()[hand.win_tile] > 1:
-        raise McrConditionError(f"robbing the kong of {format_compact([hand.win_tile])}: three copies are in the "
+    if cond.robbing_kong and allc[win] > 1:
+        raise McrConditionError(f"robbing the kong of {format_compact([win])}: three copies are in the "
                                 "robbed pung, so the winner cannot hold another")
     if cond.kong_replacement and not any(m.is_kong for m in hand.melds):
         raise McrConditionError("a kong replacement win (杠上开花) needs a declared kong")
-    return flowers
+    return flowers, allc
 
 
 def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOptions()) -> McrResult:
@@ -184,99 +221,261 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
             winner holds; a kong replacement win without a kong; two flower counts).
         MajiangError: wildcards, wrong argument types.
     """
-    best: McrResult | None = None
-    for r in score_arrangements(hand, conditions, options):
-        if best is None or r.total > best.total:
-            best = r
-    assert best is not None
-    return best
+    flowers, evaluated = _evaluate(hand, conditions, options)
+    best = evaluated[0]
+    if len(evaluated) > 1:
+        for e in evaluated:
+            if e[0] > best[0]:
+                best = e
+    return _result(best, flowers, options, conditions)
 
 
 def score_arrangements(hand: Hand, conditions: WinConditions,
                        options: McrOptions = McrOptions()) -> list[McrResult]:
     """The score of every arrangement (decomposition plus declared melds) of a winning hand, in
     tie-break order (see :func:`_tie_key`). Same arguments and errors as :func:`score`."""
-    flowers = _validate(hand, conditions)
+    flowers, evaluated = _evaluate(hand, conditions, options)
+    return [_result(e, flowers, options, conditions) for e in evaluated]
+
+
+_FAN_COUNTS: dict[int, FanCount] = {}
+"""Shared (immutable) FanCount values by ``fan number * 16 + count``."""
+_GROUP_UNITS: dict[tuple[str, tuple[int, ...]], tuple[Unit, ...]] = {}
+"""A decomposition group → its units (immutable, shared): ``(concealed, melded)`` for a group,
+the three :data:`KNIT` parts for a knitted straight."""
+
+
+def _group_units(g: tuple[str, tuple[int, ...]]) -> tuple[Unit, ...]:
+    r = _GROUP_UNITS.get(g)
+    if r is None:
+        kind, tiles = g
+        if kind == "knitted":
+            r = tuple(Unit(KNIT, tuple(t for t in tiles if t // 9 == s)) for s in range(3))
+        else:
+            kind = _GROUP_KIND[kind]
+            r = (Unit(kind, tiles), Unit(kind, tiles, concealed=False))
+        _GROUP_UNITS[g] = r
+    return r
+
+
+def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditions) -> McrResult:
+    total, counted, shape, units = e
+    get = _FAN_COUNTS.get
+    fcs = [get(n * 16 + c) or _fan_count(n, c) for n, c in counted.items()]
+    if flowers:
+        fcs.append(get(_FLOWER * 16 + flowers) or _fan_count(_FLOWER, flowers))
+    return McrResult(tuple(fcs), total + flowers, flowers, shape, tuple(units), options, conditions)
+
+
+def _fan_count(n: int, c: int) -> FanCount:
+    fc = _FAN_COUNTS[n * 16 + c] = FanCount(F.fan(n), c)
+    return fc
+
+
+_CHICKEN = F.N["chicken_hand"]
+_FLOWER = F.N["flower_tiles"]
+_CHICKEN_COUNTED = {_CHICKEN: 1}
+_MELD_UNIT: dict[tuple[MeldKind, int], Unit] = {}
+_K = FP.K
+
+
+def _meld_unit_cached(m: Meld) -> Unit:
+    key = (m.kind, m.tile)
+    r = _MELD_UNIT.get(key)
+    if r is None:
+        r = _MELD_UNIT[key] = _meld_unit(m)
+    return r
+
+
+_ORPHAN_COUNTS = itemgetter(0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_KNITTED_COUNTS = tuple(itemgetter(*arr) for arr in KNITTED_ARRANGEMENTS)
+_SUIT_INFO = FP._SUIT_INFO
+
+
+def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tuple[int, list[tuple]]:
+    """Flowers, and per arrangement in tie-break order ``(total without flowers, {fan: count},
+    shape, units)``."""
+    flowers, allc = _validate(hand, conditions)
     win = hand.win_tile
     assert win is not None
-    full = hand.full_counts()
-    decs = decompositions(full, 0, MCR_SHAPES)
-    if not decs:
-        raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-    decs.sort(key=_tie_key)
-    declared = tuple(_meld_unit(m) for m in hand.melds)
-
     pre = list(hand.counts)
+    full = list(pre)
+    full[win] += 1
+    melds = hand.melds
+    nmelds = len(melds)
+    keys = ((0, tuple(full[0:9])), (9, tuple(full[9:18])), (18, tuple(full[18:27])), (27, tuple(full[27:34])))
+    get = _SUIT_INFO.get
+    infos = (get(keys[0]) or FP.suit_info(keys[0]), get(keys[1]) or FP.suit_info(keys[1]),
+             get(keys[2]) or FP.suit_info(keys[2]), get(keys[3]) or FP.suit_info(keys[3]))
+    # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
+    # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
+    if nmelds < 2 and ((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
+                       or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]]):
+        decs = FP.all_decompositions(full)
+    else:
+        found = FP.standard_decompositions_of(infos)
+        decs = [(STANDARD_SHAPE, found[0])] if len(found) == 1 else [(STANDARD_SHAPE, g) for g in found]
+    if len(decs) != 1:
+        if not decs:
+            raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+        decs.sort(key=_tie_key)
+    self_drawn = conditions.self_drawn
+
     # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
     # winning tile where a wait fan could come from
-    unique: list[bool] = []
-
-    def unique_wait() -> bool:
-        if not unique:
-            unique.append(_unique_wait(hand, pre, win, options))
-        return unique[0]
+    unique: bool | None = None
 
     # 和绝张 needs the other three copies in sight: a copy among the winner's concealed tiles is
     # not; three copies in the winner's own open melds are (the flag is implied, as PyMahjongGB).
-    shown = sum(m.tiles.count(win) for m in hand.melds if m.kind is not MeldKind.CONCEALED_KONG)
+    shown = 0
+    declared = []
+    for m in melds:
+        kind = m.kind
+        t = m.tile
+        u = _MELD_UNIT.get((kind, t))
+        declared.append(u if u is not None else _meld_unit_cached(m))
+        if kind is MeldKind.CHOW:
+            if t <= win <= t + 2:
+                shown += 1
+        elif t == win and kind is not MeldKind.CONCEALED_KONG:
+            shown += 3 if kind is MeldKind.PUNG else 4
     last_of_kind = (conditions.last_of_kind and pre[win] == 0) or shown == 3
     nine_gates = False
-    if not hand.melds and win < 27:
+    if not melds and win < 27:
         base = win - win % 9
         nine_gates = pre[base:base + 9] == _NINE_GATES and sum(pre) == 13
 
+    base_hits: tuple | None = None
     out = []
-    for d in decs:
-        groups = d.groups
-        units: list[Unit] = list(declared)
+    group_units = _GROUP_UNITS.get
+    for shape, groups in decs:
+        units = list(declared)
         for g in groups:
-            if g.kind == "knitted":
-                for s in range(3):
-                    part = tuple(t for t in g.tiles if t // 9 == s)
-                    units.append(Unit(KNIT, part))
-                continue
-            kind = _GROUP_KIND[g.kind]
-            concealed = True
-            if kind == PUNG and not conditions.self_drawn and g.tiles[0] == win:
-                concealed = any(h is not g and h.kind != "pung" and win in h.tiles for h in groups)
-            units.append(Unit(kind, g.tiles, concealed=concealed))
+            us = group_units(g) or _group_units(g)
+            kind = g[0]
+            if kind == "knitted":
+                units.extend(us)
+            elif kind == PUNG and not self_drawn and g[1][0] == win and not any(
+                    h is not g and h[0] != PUNG and win in h[1] for h in groups):
+                units.append(us[1])
+            else:
+                units.append(us[0])
         wait = _wait_fan(groups, win, options)
-        if wait is not None and not unique_wait():
-            wait = None
-        ctx = Context(d.shape, tuple(units), win, conditions.self_drawn, last_of_kind,
-                      conditions.last_wall_tile, conditions.kong_replacement, conditions.robbing_kong,
-                      conditions.seat_wind, conditions.prevalent_wind, wait, nine_gates,
-                      options.melded_concealed_kong_pair)
-        hits = F.select(F.detect(ctx))
-        total = sum(F.fan(h.fan).points for h in hits)
-        counted: dict[int, int] = {}
-        for h in hits:
-            counted[h.fan] = counted.get(h.fan, 0) + 1
-        if not counted:
-            counted[F.N["chicken_hand"]] = 1
-            total = F.fan(F.N["chicken_hand"]).points
-        if flowers:
-            counted[F.N["flower_tiles"]] = flowers
-        fan_counts = tuple(FanCount(F.fan(n), c) for n, c in counted.items())
-        out.append(McrResult(fan_counts, total + flowers, flowers, ctx.shape, ctx.units, options, conditions))
-    return out
+        if wait is not None:
+            if unique is None:
+                unique = _unique_wait(hand, pre, win, options)
+            if not unique:
+                wait = None
+        if base_hits is None:
+            base_hits, present = _hand_hits(hand, allc, infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1],
+                                            conditions, options, last_of_kind, nine_gates)
+            std_hits = base_hits + FP.tile_set_hits(present, True)
+        if shape == STANDARD_SHAPE:
+            hits = FP.standard_hits(units, conditions.seat_wind, conditions.prevalent_wind)
+            hits += std_hits
+        elif shape == KNITTED_STRAIGHT:
+            hits = FP.knitted_hits(units, conditions.seat_wind, conditions.prevalent_wind)
+            hits += base_hits + FP.tile_set_hits(present, False)
+        else:
+            hits = FP.special_hits(shape, full)
+            hits += std_hits if shape == SEVEN_PAIRS else base_hits + FP.tile_set_hits(present, False)
+        if wait is not None:
+            hits.append((_WAIT_KEY[wait], ()))
+        counted = FP.select_counts(hits)
+        if counted:
+            total = 0
+            for n, c in counted.items():
+                total += FP.POINTS[n] * c
+        else:
+            counted = _CHICKEN_COUNTED
+            total = FP.POINTS[_CHICKEN]
+        out.append((total, counted, shape, units))
+    return flowers, out
 
 
-def _neighbours(pre: list[int]) -> list[int]:
-    """Tiles that could complete a standard shape: same-suit tiles within two ranks of a held
-    suited tile, and held honours."""
-    out = set()
-    for t, n in enumerate(pre):
-        if not n:
+_WAIT_KEY = {"edge": _K["edge_wait"], "closed": _K["closed_wait"], "single": _K["single_wait"]}
+
+
+def _hand_hits(hand: Hand, allc: list[int], present: int, cond: WinConditions, options: McrOptions,
+               last_of_kind: bool, nine_gates: bool) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int]:
+    """The detections shared by every arrangement of the hand (order keys and sets): 九莲宝灯,
+    四归一, kongs and the win conditions (the wait fan aside; the tile-set fans depend on the
+    shape); and the bit mask of the tiles present (``present`` has those of the concealed part,
+    the melds' are added).
+
+    四归一 is the set-structure detector's count over units outside kongs, the same for every
+    standard, knitted-straight or seven-pairs arrangement (十三幺 / 全不靠 cannot hold four
+    copies, so it is never detected there either)."""
+    melded = hidden = open_melds = 0
+    c = allc
+    for m in hand.melds:
+        kind = m.kind
+        present |= _MELD_BITS[kind is MeldKind.CHOW][m.tile]
+        if kind is MeldKind.CONCEALED_KONG:
+            hidden += 1
+        elif kind is MeldKind.CHOW or kind is MeldKind.PUNG:
+            open_melds += 1
             continue
-        if t >= 27:
-            out.add(t)
-            continue
-        base = t - t % 9
-        for d in (-2, -1, 0, 1, 2):
-            if base <= t + d < base + 9:
-                out.add(t + d)
-    return sorted(out)
+        else:
+            open_melds += 1
+            melded += 1
+        if c is allc:
+            c = list(allc)
+        c[m.tile] -= 4
+    key = (nine_gates, melded, hidden, open_melds, cond.self_drawn, cond.last_wall_tile, cond.kong_replacement,
+           cond.robbing_kong, last_of_kind, options.melded_concealed_kong_pair)
+    hits = _FIXED_HITS.get(key)
+    if hits is None:
+        hits = _FIXED_HITS[key] = _fixed_hits(*key)
+    if 4 in c:  # 四归一: four copies outside kongs
+        hits += ((_K["tile_hog"], ()),) * c.count(4)
+    return hits, present
+
+
+_MELD_BITS = ([1 << t for t in range(34)], [7 << t if t < 32 else 0 for t in range(34)])
+_FIXED_HITS: dict[tuple, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def _fixed_hits(nine_gates: bool, melded: int, hidden: int, open_melds: int, self_drawn: bool, last_wall_tile: bool,
+                kong_replacement: bool, robbing_kong: bool, last_of_kind: bool, melded_concealed_kong_pair: bool
+                ) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """九莲宝灯, kong fans and win-condition fans (detectors ``set_structure``,
+    ``concealed_pungs_and_kongs`` and ``win_conditions``), the wait fan aside."""
+    hits = []
+    if nine_gates:
+        hits.append(_K["nine_gates"])
+    kongs = melded + hidden
+    if kongs == 4:
+        hits.append(_K["four_kongs"])
+    elif kongs == 3:
+        hits.append(_K["three_kongs"])
+    elif kongs == 2:
+        if hidden == 2:
+            hits.append(_K["two_concealed_kongs"])
+        elif melded == 2:
+            hits.append(_K["two_melded_kongs"])
+        elif melded_concealed_kong_pair:
+            hits.append(_K["melded_and_concealed_kong"])
+        else:
+            hits.append(_K["melded_kong"])
+            hits.append(_K["concealed_kong"])
+    elif kongs == 1:
+        hits.append(_K["melded_kong"] if melded else _K["concealed_kong"])
+    if self_drawn:
+        hits.append(_K["self_drawn"])
+    if last_wall_tile:
+        hits.append(_K["last_tile_draw"] if self_drawn else _K["last_tile_claim"])
+    if kong_replacement:
+        hits.append(_K["out_with_replacement_tile"])
+    if robbing_kong:
+        hits.append(_K["robbing_the_kong"])
+    if last_of_kind:
+        hits.append(_K["last_tile"])
+    if open_melds == 0:
+        hits.append(_K["fully_concealed_hand"] if self_drawn else _K["concealed_hand"])
+    elif open_melds == 4 and not self_drawn:
+        hits.append(_K["melded_hand"])
+    return tuple((k, ()) for k in hits)
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
@@ -286,70 +485,181 @@ def _special_possible(pre: list[int], melds: int) -> bool:
     """Cheap necessary condition for a special shape (七对, 十三幺, 全不靠, 组合龙) one tile away."""
     if melds >= 2:
         return False
-    present = [t for t in range(34) if pre[t]]
-    knitted = max(sum(1 for t in arr if pre[t]) for arr in KNITTED_ARRANGEMENTS)
-    if knitted >= 8:  # 组合龙 (also with one meld) or 全不靠
-        return True
+    for arr in _KNITTED_COUNTS:
+        if arr(pre).count(0) <= 1:  # 8 of the 9 tiles: 组合龙 (also with one meld) or 全不靠
+            return True
     if melds:
         return False
-    if all(pre[t] == 1 for t in present) and any(
-            all(t >= 27 or t in arr for t in present) for arr in KNITTED_ARRANGEMENTS):
-        return True  # 全不靠 / 七星不靠
-    pairs = sum(n // 2 for n in pre)
-    return pairs >= 6 or all(t in _ORPHANS for t in present)
+    if max(pre) <= 1:
+        suited = sum(pre[:27])
+        if any(sum(arr(pre)) == suited for arr in _KNITTED_COUNTS):
+            return True  # 全不靠 / 七星不靠: the suited tiles within one knitted arrangement
+    pairs = pre.count(2) + pre.count(3) + 2 * pre.count(4)
+    return pairs >= 6 or sum(_ORPHAN_COUNTS(pre)) == sum(pre)
 
 
 def _unique_wait(hand: Hand, pre: list[int], win: int, options: McrOptions) -> bool:
     """Whether ``win`` is the only tile completing the concealed part ``pre`` (RULES.md §6,
-    trap MCR-01). A quick standard-shape scan finds a second wait in most hands; the exact answer
-    comes from :func:`majiang.analysis.waits` (all MCR shapes), where the option
-    ``fifth_copy_waits`` decides whether a tile the player holds four times counts."""
-    visible = [0] * 34
-    for m in hand.melds:
-        for t in m.tiles:
-            visible[t] += 1
-    if max(pre) < 4:
-        for t in _neighbours(pre):
-            if t == win or (not options.fifth_copy_waits and pre[t] + visible[t] >= 4):
-                continue
-            pre[t] += 1
-            other = is_winning(pre, 0, STANDARD)
-            pre[t] -= 1
-            if other:
+    trap MCR-01), as :func:`majiang.analysis.waits` with all MCR shapes answers it: with the option
+    ``fifth_copy_waits`` every tile completing the form counts (``Waits.formal``), without it only
+    tiles with a copy out of the player's sight (``Waits.tiles``). The standard-shape waits come from
+    the per-suit tables of :mod:`.fast`; special shapes are only tried when
+    :func:`_special_possible`, on the few tiles that could complete one
+    (:func:`.fast.special_win`)."""
+    fifth = options.fifth_copy_waits
+    visible = [0] * 34  # tiles in the player's melds (only looked at without fifth_copy_waits)
+    if not fifth:
+        for m in hand.melds:
+            if m.kind is MeldKind.CHOW:
+                t = m.tile
+                visible[t] += 1
+                visible[t + 1] += 1
+                visible[t + 2] += 1
+            else:
+                visible[m.tile] += 3 if m.kind is MeldKind.PUNG else 4
+    quick = max(pre) < 4
+    std = FP.standard_waits(pre, formal=not quick)
+    count = 0
+    for t in std:
+        if fifth or pre[t] + visible[t] < 4:
+            if quick and t != win:
                 return False
+            count += 1
+    if quick:
         # no second standard wait; only a special shape could still give one
         if not _special_possible(pre, len(hand.melds)):
             return True
+    elif count > 1:
+        return False
+    c = list(pre)
+    nmelds = len(hand.melds)
+    for t in sorted(_special_candidates(pre, nmelds)):
+        # a special shape never holds a fifth copy
+        if t in std or pre[t] >= 4 or not (fifth or pre[t] + visible[t] < 4):
+            continue
+        c[t] += 1
+        ok = FP.special_win(c, nmelds)
+        c[t] -= 1
+        if ok:
+            count += 1
+            if count > 1:
+                return False
+    return count == 1
+
+
+def _special_candidates(pre: list[int], melds: int) -> set[int]:
+    """Tiles that could complete a special shape with ``pre`` (a superset): the odd tile of six
+    pairs; the terminals and honours for 十三幺; for 全不靠 the absent honours and absent tiles of
+    a knitted arrangement holding every suited tile; for a knitted straight its missing tile, or
+    once it is complete, tiles next to the other tiles."""
+    out: set[int] = set()
+    if melds >= 2:
+        return out
+    if not melds:
+        odd = [t for t in range(34) if pre[t] % 2]
+        if len(odd) == 1:
+            out.add(odd[0])
+        if sum(_ORPHAN_COUNTS(pre)) == sum(pre):
+            out.update(_ORPHANS)
+        if max(pre) <= 1:
+            suited = [t for t in range(27) if pre[t]]
+            for arr in KNITTED_ARRANGEMENTS:
+                if all(t in arr for t in suited):
+                    out.update(t for t in arr if not pre[t])
+                    out.update(t for t in range(27, 34) if not pre[t])
+    for arr in KNITTED_ARRANGEMENTS:
+        missing = [t for t in arr if not pre[t]]
+        if not missing:
+            rest = list(pre)
+            for t in arr:
+                rest[t] -= 1
+            for t, n in enumerate(rest):
+                if n:
+                    if t >= 27:
+                        out.add(t)
+                    else:
+                        base = t - t % 9
+                        out.update(x for x in range(t - 2, t + 3) if base <= x < base + 9)
+        elif len(missing) == 1:
+            out.add(missing[0])
+    return out
+
+
+def _plain_arrangements(hand: Hand, conditions: WinConditions, options: McrOptions = McrOptions()
+                        ) -> list[McrResult]:
+    """:func:`score_arrangements` by the plain procedure, for tests of the fast paths: the
+    decompositions of :func:`majiang.analysis.decompositions`, the detectors of
+    :mod:`majiang.rules.mcr.fans` with :func:`~majiang.rules.mcr.fans.select` per arrangement, and
+    the unique wait from :func:`majiang.analysis.waits` (all MCR shapes). Same results, slower."""
+    flowers, _ = _validate(hand, conditions)
+    win = hand.win_tile
+    assert win is not None
+    decs = [(d.shape, tuple((g.kind, g.tiles) for g in d.groups))
+            for d in decompositions(hand.full_counts(), 0, MCR_SHAPES)]
+    if not decs:
+        raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+    decs.sort(key=_tie_key)
+    pre = list(hand.counts)
+    shown = sum(m.tiles.count(win) for m in hand.melds if m.kind is not MeldKind.CONCEALED_KONG)
+    last_of_kind = (conditions.last_of_kind and pre[win] == 0) or shown == 3
+    nine_gates = False
+    if not hand.melds and win < 27:
+        base = win - win % 9
+        nine_gates = pre[base:base + 9] == _NINE_GATES and sum(pre) == 13
     if options.fifth_copy_waits:
-        found = waits(pre, 0, MCR_SHAPES).formal
+        unique = len(waits(pre, 0, MCR_SHAPES).formal) == 1
     else:
-        found = waits(pre, 0, MCR_SHAPES, visible=visible).tiles
-    return len(found) == 1
+        visible = [0] * 34
+        for m in hand.melds:
+            for t in m.tiles:
+                visible[t] += 1
+        unique = len(waits(pre, 0, MCR_SHAPES, visible=visible).tiles) == 1
+    out = []
+    for shape, groups in decs:
+        units = [_meld_unit(m) for m in hand.melds]
+        for kind, tiles in groups:
+            if kind == "knitted":
+                units.extend(Unit(KNIT, tuple(t for t in tiles if t // 9 == s)) for s in range(3))
+                continue
+            concealed = True
+            if kind == "pung" and not conditions.self_drawn and tiles[0] == win:
+                concealed = any(h[0] != "pung" and win in h[1] for h in groups)
+            units.append(Unit(_GROUP_KIND[kind], tiles, concealed=concealed))
+        wait = _wait_fan(groups, win, options) if unique else None
+        ctx = Context(shape, tuple(units), win, conditions.self_drawn, last_of_kind, conditions.last_wall_tile,
+                      conditions.kong_replacement, conditions.robbing_kong, conditions.seat_wind,
+                      conditions.prevalent_wind, wait, nine_gates, options.melded_concealed_kong_pair)
+        counted: dict[int, int] = {}
+        for h in F.select(F.detect(ctx)):
+            counted[h.fan] = counted.get(h.fan, 0) + 1
+        total = sum(F.fan(n).points * c for n, c in counted.items())
+        if not counted:
+            counted = {_CHICKEN: 1}
+            total = F.fan(_CHICKEN).points
+        out.append(_result((total, counted, shape, units), flowers, options, conditions))
+    return out
 
 
 def _wait_fan(groups, win: int, options: McrOptions) -> str | None:
     """边张 / 嵌张 / 单钓将 from where a uniquely-waited winning tile sits (``edge``, ``closed``,
     ``single``, or None): in the middle of a chow = closed; the 3 of 123 or the 7 of 789 = edge;
     in the pair = single. With ``knitted_straight_waits`` False a tile that fits the knitted
-    straight scores none (McrOptions)."""
-    found = set()
-    for g in groups:
-        if win not in g.tiles:
+    straight scores none (McrOptions). ``groups``: the decomposition's ``(kind, tiles)``."""
+    edge = closed = single = False
+    for kind, tiles in groups:
+        if win not in tiles:
             continue
-        if g.kind == "chow":
-            r = g.tiles[0] % 9
-            if win == g.tiles[1]:
-                found.add("closed")
-            elif (win == g.tiles[2] and r == 0) or (win == g.tiles[0] and r == 6):
-                found.add("edge")
-        elif g.kind == "pair":
-            found.add("single")
-        elif g.kind == "knitted" and not options.knitted_straight_waits:
+        if kind == "chow":
+            r = tiles[0] % 9
+            if win == tiles[1]:
+                closed = True
+            elif (win == tiles[2] and r == 0) or (win == tiles[0] and r == 6):
+                edge = True
+        elif kind == "pair":
+            single = True
+        elif kind == "knitted" and not options.knitted_straight_waits:
             return None
-    for w in ("edge", "closed", "single"):
-        if w in found:
-            return w
-    return None
+    return "edge" if edge else "closed" if closed else "single" if single else None
 
 
 def settle(result: McrResult, winner: int, discarder: int | None = None) -> list[int]:

@@ -1,0 +1,758 @@
+"""Fast paths of the MCR scorer (:mod:`majiang.rules.mcr.scoring`), same results as the plain ones.
+
+The plain procedure (:func:`majiang.analysis.decompositions`, the detectors of
+:mod:`majiang.rules.mcr.fans` yielding ``Hit`` objects, :func:`~majiang.rules.mcr.fans.select`,
+:func:`majiang.analysis.waits`) stays the definition; ``scoring._plain_arrangements`` runs it, for
+tests. The scorer computes the same thing with less Python work:
+
+* :func:`standard_decompositions`: every standard decomposition of a concealed part (no
+  wildcards), from per-suit tables filled lazily (one entry per distinct suit count vector, shared
+  by all hands), in the order :func:`majiang.analysis.decompositions` gives them;
+  :func:`all_decompositions` adds the special shapes;
+* :func:`standard_waits`: the tiles completing a standard shape, from per-suit tables too (for the
+  unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special shapes;
+* :func:`tile_set_hits`, :func:`combination_hits`, :func:`standard_hits`, :func:`knitted_hits`,
+  :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one arrangement as
+  ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan number`` so
+  that sorting the pairs gives the order of ``select``; combination fans (chow and pung families)
+  come from tables keyed by the chows' (the pungs') first tiles;
+* :func:`select_counts`: :func:`~majiang.rules.mcr.fans.select` on such pairs, returning
+  ``{fan number: count}`` in counting order.
+
+The lazily filled tables are emptied when they reach :data:`_CAP` entries. The differential tests
+(``tests/rules/test_mcr_oracle.py``) and the annotated cases check the scorer as a whole; when this
+module was written the fast and plain procedures agreed on every hand tried (over half a million
+random hands under all options and varied flags, plus malformed hands for the errors).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from operator import itemgetter
+
+from majiang.analysis import shapes as sh
+from majiang.rules.mcr import fans as F
+from majiang.rules.mcr.fans import CHOW, PAIR, PUNG, SINGLE
+
+KNITTED = "knitted"  # a decomposition group: the nine tiles of a knitted straight
+
+# ------------------------------------------------------------------------------------------------
+# fan tables indexed by fan number
+
+_NF = 83
+POINTS = [0] * _NF
+OKEY = [0] * _NF
+EXCL = [0] * _NF  # bit mask of the fans excluded (不计)
+COMBINES = [False] * _NF
+SAME: list[tuple[int, ...]] = [()] * _NF
+ONE: list[tuple[tuple[int, int], ...]] = [()] * _NF
+for _f in F.FANS:
+    POINTS[_f.number] = _f.points
+    OKEY[_f.number] = (100 - _f.points) * 100 + _f.number
+    m = 0
+    for _g in _f.excludes:
+        m |= 1 << _g
+    EXCL[_f.number] = m
+    COMBINES[_f.number] = _f.combines
+    SAME[_f.number] = tuple(sorted(_f.excludes_same_sets))
+    ONE[_f.number] = _f.excludes_one
+del _f, _g, m
+
+K = {name: OKEY[n] for name, n in F.N.items()}
+"""Order key of each fan by its short key (``K["all_pungs"]``)."""
+_H = {name: (k, ()) for name, k in K.items()}
+"""A detection without sets, by the fan's short key."""
+
+
+_TARGETS = {g for f in range(_NF) for g in SAME[f]} | {g for f in range(_NF) for g, _ in ONE[f]}
+_PLAIN = [not (COMBINES[f] or SAME[f] or ONE[f] or f in _TARGETS) for f in range(_NF)]
+"""Fans whose selection is only "not excluded": no sets combined, covered or owed."""
+
+
+def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
+    """:func:`majiang.rules.mcr.fans.select` on ``(order key, sets)`` pairs: ``{fan: count}`` of
+    the counted fans, in counting order (points descending, fan number ascending). Sorts ``hits``."""
+    hits.sort()
+    excluded = 0
+    covered: dict[int, set[int]] | None = None
+    owed: dict[int, int] | None = None
+    parent: dict[int, int] | None = None
+    out: dict[int, int] = {}
+    last = -1
+    for okey, sets in hits:
+        f = okey % 100
+        if excluded >> f & 1:
+            continue
+        if not _PLAIN[f]:
+            if covered is not None and sets and f in covered and not covered[f].isdisjoint(sets):
+                continue
+            if owed is not None and owed.get(f):
+                owed[f] -= 1
+                continue
+            if COMBINES[f]:
+                if parent is None:
+                    parent = {}
+                roots = []
+                for i in sets:
+                    while parent.get(i, i) != i:
+                        i = parent[i]
+                    roots.append(i)
+                if len(set(roots)) < len(roots):
+                    continue
+                r0 = roots[0]
+                for r in roots[1:]:
+                    parent[r] = r0
+            same = SAME[f]
+            if same:
+                if covered is None:
+                    covered = {}
+                for g in same:
+                    covered.setdefault(g, set()).update(sets)
+            one = ONE[f]
+            if one:
+                if owed is None:
+                    owed = {}
+                for g, n in one:
+                    owed[g] = owed.get(g, 0) + n
+        if f == last:  # the hits are sorted: instances of a fan are adjacent
+            out[f] += 1
+        else:
+            out[f] = 1
+            last = f
+        excluded |= EXCL[f]
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# per-suit tables: decompositions and standard waits
+
+_CAP = 100_000
+"""Entries a lazily filled table may hold; a full table is emptied and refilled (memory bound).
+The tile-set table, rarely hit by new hands, holds a fifth of that."""
+
+_SUIT_DECOMP: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool]]] = {}
+
+
+def _enum_suit(c: list[int], lo: int, hi: int, chows: bool, pair_ok: bool,
+               acc: list[tuple[str, tuple[int, ...]]], out: set) -> None:
+    i = lo
+    while i < hi and c[i] == 0:
+        i += 1
+    if i == hi:
+        out.add((tuple(sorted(acc)), not pair_ok))
+        return
+    n = c[i]
+    if n >= 3:
+        c[i] -= 3
+        acc.append((PUNG, (i, i, i)))
+        _enum_suit(c, i, hi, chows, pair_ok, acc, out)
+        acc.pop()
+        c[i] += 3
+    if n >= 2 and pair_ok:
+        c[i] -= 2
+        acc.append((PAIR, (i, i)))
+        _enum_suit(c, i, hi, chows, False, acc, out)
+        acc.pop()
+        c[i] += 2
+    if chows and i + 2 < hi and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        acc.append((CHOW, (i, i + 1, i + 2)))
+        _enum_suit(c, i, hi, chows, pair_ok, acc, out)
+        acc.pop()
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+
+
+def _suit_decomps(lo: int, part: tuple[int, ...]) -> list[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool]]:
+    """Every split of one suit's tiles (``part`` = its counts, first tile ``lo``) into sets and at
+    most one pair: ``(groups, has pair)``, sorted."""
+    key = (lo, part)
+    r = _SUIT_DECOMP.get(key)
+    if r is None:
+        c = [0] * lo + list(part)
+        found: set = set()
+        if sum(part) % 3 != 1:
+            _enum_suit(c, lo, lo + len(part), lo < 27, True, [], found)
+        if len(_SUIT_DECOMP) > _CAP:
+            _SUIT_DECOMP.clear()
+        r = _SUIT_DECOMP[key] = sorted(found)
+    return r
+
+
+_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+# flags of a suit part (suit_info)
+EVEN, SINGLES, ORPHANS_ONLY = 1, 2, 4
+_SUIT_INFO: dict[tuple[int, tuple[int, ...]], tuple] = {}
+
+
+def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
+    """What the scorer needs of one suit's part (``key`` = (first tile, counts)): its splits
+    (:func:`_suit_decomps`), the bit mask of its tiles, flags (``EVEN``: no tile held once or three
+    times; ``SINGLES``: none held twice or more; ``ORPHANS_ONLY``: terminals or honours only) and,
+    for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely."""
+    r = _SUIT_INFO.get(key)
+    if r is None:
+        lo, part = key
+        mask = 0
+        for j, n in enumerate(part):
+            if n:
+                mask |= 1 << (lo + j)
+        flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
+        knit = 0
+        if lo < 27:
+            if not any(part[1:8]):
+                flags |= ORPHANS_ONLY
+            for a in range(3):
+                if part[a] and part[a + 3] and part[a + 6]:
+                    knit |= 1 << a
+        else:
+            flags |= ORPHANS_ONLY
+        if len(_SUIT_INFO) > _CAP:
+            _SUIT_INFO.clear()
+        r = _SUIT_INFO[key] = (_suit_decomps(lo, part), mask, flags, knit)
+    return r
+
+
+KNIT_FULL = [False] * 512
+"""``KNIT_FULL[k0 << 6 | k1 << 3 | k2]``: the three suits' knitted triples (:func:`suit_info`)
+make a whole knitted straight (a different triple in each suit)."""
+for _a, _b, _c in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)):
+    for _k in range(512):
+        if _k >> (6 + _a) & 1 and _k >> (3 + _b) & 1 and _k >> _c & 1:
+            KNIT_FULL[_k] = True
+del _a, _b, _c, _k
+
+
+def standard_decompositions_of(infos: tuple) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
+    """:func:`standard_decompositions` from the four parts' :func:`suit_info`."""
+    single = True
+    for info in infos:
+        opts = info[0]
+        if len(opts) != 1:
+            if not opts:
+                return []
+            single = False
+    if single:  # one split per suit (most hands)
+        acc: tuple = ()
+        pairs = 0
+        for info in infos:
+            groups, p = info[0][0]
+            acc += groups
+            pairs += p
+        return [tuple(sorted(acc))] if pairs == 1 else []
+    results: list = []
+    per = [info[0] for info in infos]
+
+    def rec(g: int, acc: tuple, pair: bool) -> None:
+        if g == 4:
+            if pair:
+                results.append(tuple(sorted(acc)))
+            return
+        for groups, p in per[g]:
+            if not (pair and p):
+                rec(g + 1, acc + groups, pair or p)
+
+    rec(0, (), False)
+    if len(results) > 1:
+        results = sorted(set(results))
+    return results
+
+
+def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Every standard decomposition (sets and one pair) of the concealed part ``full`` (3k+2
+    tiles, counts of 34): each a sorted tuple of ``(kind, tiles)`` groups, the list sorted (the
+    groups and the order of :func:`majiang.analysis.decompositions`, without wildcards)."""
+    per = []
+    single = True
+    for lo, hi in _BOUNDS:
+        part = tuple(full[lo:hi])
+        if not any(part):
+            continue
+        opts = _SUIT_DECOMP.get((lo, part)) or _suit_decomps(lo, part)
+        if not opts:
+            return []
+        if len(opts) > 1:
+            single = False
+        per.append(opts)
+    if single:  # one split per suit (most hands)
+        acc: tuple = ()
+        pairs = 0
+        for opts in per:
+            groups, p = opts[0]
+            acc += groups
+            pairs += p
+        return [tuple(sorted(acc))] if pairs == 1 else []
+    results: list = []
+
+    def rec(g: int, acc: tuple, pair: bool) -> None:
+        if g == len(per):
+            if pair:
+                results.append(tuple(sorted(acc)))
+            return
+        for groups, p in per[g]:
+            if not (pair and p):
+                rec(g + 1, acc + groups, pair or p)
+
+    rec(0, (), False)
+    if len(results) > 1:
+        results = sorted(set(results))
+    return results
+
+
+_ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
+_HONOR_TILES = tuple(range(27, 34))
+
+
+def all_decompositions(full: list[int]) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
+    """Every decomposition of the concealed part ``full`` under
+    :data:`~majiang.analysis.MCR_SHAPES`, as ``(shape, groups)`` with groups ``(kind, tiles)``
+    sorted: the decompositions of :func:`majiang.analysis.decompositions` (no wildcards), in its
+    order (standard, seven pairs, thirteen orphans, honours and knitted, knitted straight)."""
+    out = [(F.STANDARD_SHAPE, g) for g in standard_decompositions(full)]
+    total = sum(full)
+    if total == 14:
+        if not (1 in full or 3 in full):  # seven pairs (four of a kind as two pairs)
+            pairs = []
+            for t, n in enumerate(full):
+                if n:
+                    pairs.extend([(PAIR, (t, t))] * (n // 2))
+            out.append((F.SEVEN_PAIRS, tuple(pairs)))
+        orphans = _ORPHAN_GET(full)
+        if sum(orphans) == 14 and 0 not in orphans:  # thirteen orphans, one of them twice
+            dup = _ORPHAN_TILES[orphans.index(2)]
+            groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
+            groups.append((PAIR, (dup, dup)))
+            out.append((F.THIRTEEN_ORPHANS, tuple(sorted(groups))))
+        if max(full) <= 1:  # honours and knitted tiles: 14 different tiles
+            honors = sum(full[27:])
+            seen = set()
+            for arr in _KNITTED_GET:
+                if sum(arr(full)) + honors != 14:
+                    continue
+                tiles = tuple(t for t in arr.tiles + _HONOR_TILES if full[t])
+                tiles = tuple(sorted(tiles))
+                if tiles not in seen:
+                    seen.add(tiles)
+                    out.append((F.HONORS_AND_KNITTED, tuple((SINGLE, (t,)) for t in tiles)))
+    if total in (11, 14):
+        for arr in _KNITTED_GET:
+            if 0 not in arr(full):
+                rest = list(full)
+                for t in arr.tiles:
+                    rest[t] -= 1
+                kn = (KNITTED, arr.tiles)
+                for g in standard_decompositions(rest):
+                    out.append((F.KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
+    return out
+
+
+_ORPHAN_GET = itemgetter(*_ORPHAN_TILES)
+
+
+# suit part -> (complete as sets only, complete as sets plus one pair)
+_SUIT_STATE: dict[tuple[int, tuple[int, ...]], tuple[bool, bool]] = {}
+# suit part -> (tiles completing it as sets only, tiles completing it as sets plus a pair)
+_SUIT_ADDS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _suit_state(lo: int, part: tuple[int, ...]) -> tuple[bool, bool]:
+    key = (lo, part)
+    r = _SUIT_STATE.get(key)
+    if r is None:
+        opts = _SUIT_DECOMP.get(key)
+        if opts is None:
+            opts = set()
+            if sum(part) % 3 != 1:
+                _enum_suit([0] * lo + list(part), lo, lo + len(part), lo < 27, True, [], opts)
+        if len(_SUIT_STATE) > _CAP:
+            _SUIT_STATE.clear()
+        r = _SUIT_STATE[key] = (any(not p for _, p in opts), any(p for _, p in opts))
+    return r
+
+
+def _suit_adds(lo: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
+                                                     tuple[int, ...]]:
+    """Tiles completing one suit's part as sets only and as sets plus a pair; then the same for
+    tiles already held four times (a fifth copy, complete in form only)."""
+    key = (lo, part)
+    r = _SUIT_ADDS.get(key)
+    if r is None:
+        found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+        c = list(part)
+        for j in range(len(part)):
+            fifth = 2 if c[j] >= 4 else 0
+            c[j] += 1
+            s0, s1 = _suit_state(lo, tuple(c))
+            c[j] -= 1
+            if s0:
+                found[fifth].append(lo + j)
+            if s1:
+                found[fifth + 1].append(lo + j)
+        if len(_SUIT_ADDS) > _CAP:
+            _SUIT_ADDS.clear()
+        r = _SUIT_ADDS[key] = tuple(tuple(x) for x in found)  # type: ignore[assignment]
+    return r
+
+
+def standard_waits(pre: list[int], formal: bool = False) -> set[int]:
+    """The tiles ``t`` for which ``pre`` plus ``t`` decomposes into sets and one pair (``pre``:
+    counts of 34, 3k+1 tiles); tiles held four times only with ``formal`` (a fifth copy, complete
+    in form only)."""
+    keys = ((0, tuple(pre[0:9])), (9, tuple(pre[9:18])), (18, tuple(pre[18:27])), (27, tuple(pre[27:34])))
+    get = _SUIT_STATE.get
+    open_suit = -1  # the one suit not complete as it is, which the tile must go to
+    pairs = 0  # complete suits holding a pair
+    for s in range(4):
+        st = get(keys[s]) or _suit_state(*keys[s])
+        if st[1]:
+            pairs += 1
+        elif not st[0]:
+            if open_suit >= 0:
+                return set()
+            open_suit = s
+    out: set[int] = set()
+    # a suit completes as sets only (3k tiles) or as sets and a pair (3k+2), never both
+    if open_suit >= 0:
+        if pairs > 1:
+            return out
+        targets: tuple[int, ...] = (open_suit,)
+    else:  # every suit complete (two of them with a pair): the tile joins one of those two
+        if pairs != 2:
+            return out
+        targets = tuple(s for s in range(4) if (get(keys[s]) or _suit_state(*keys[s]))[1])
+    for s in targets:
+        npair = pairs - (1 if s != open_suit else 0)
+        adds = _SUIT_ADDS.get(keys[s]) or _suit_adds(*keys[s])
+        out.update(adds[1] if npair == 0 else adds[0])
+        if formal:
+            out.update(adds[3] if npair == 0 else adds[2])
+    return out
+
+
+def is_standard(counts: list[int]) -> bool:
+    """Whether ``counts`` (3k+2 tiles) decompose into sets and one pair."""
+    pairs = 0
+    for lo, hi in _BOUNDS:
+        s0, s1 = _suit_state(lo, tuple(counts[lo:hi]))
+        if s1:
+            pairs += 1
+        elif not s0:
+            return False
+    return pairs == 1
+
+
+def special_win(c: list[int], melds: int) -> bool:
+    """Whether the concealed part ``c`` (no wildcards) forms an MCR special shape: 七对 (four of
+    a kind as two pairs), 十三幺, 全不靠 with no melds; a knitted straight plus a standard rest with
+    at most one meld (``_special_need`` of :mod:`majiang.analysis.win` with
+    :data:`~majiang.analysis.MCR_SHAPES`, no wildcards)."""
+    if melds >= 2:
+        return False
+    if not melds:
+        if not (1 in c or 3 in c):
+            return True
+        if sh.thirteen_orphans_need(c) == 0 or sh.honors_and_knitted_need(c) == 0:
+            return True
+    for arr in _KNITTED_GET:
+        if 0 not in arr(c):
+            rest = list(c)
+            for t in arr.tiles:  # type: ignore[attr-defined]
+                rest[t] -= 1
+            if is_standard(rest):
+                return True
+    return False
+
+
+class _Getter:
+    """The counts of one knitted arrangement's tiles (``tiles``), as a callable."""
+
+    __slots__ = ("tiles", "_get")
+
+    def __init__(self, tiles: tuple[int, ...]) -> None:
+        self.tiles = tiles
+        self._get = itemgetter(*tiles)
+
+    def __call__(self, c: list[int]) -> tuple[int, ...]:
+        return self._get(c)
+
+
+_KNITTED_GET = tuple(_Getter(arr) for arr in sh.KNITTED_ARRANGEMENTS)
+
+
+# ------------------------------------------------------------------------------------------------
+# detections (order key, sets)
+
+_SUITM = [sum(1 << t for t in range(9 * s, 9 * s + 9)) for s in range(3)]
+_SUITED = _SUITM[0] | _SUITM[1] | _SUITM[2]
+_WINDM = sum(1 << t for t in range(27, 31))
+_DRAGM = sum(1 << t for t in range(31, 34))
+
+
+def _ranks_mask(ranks) -> int:
+    return sum(1 << (9 * s + r - 1) for s in range(3) for r in ranks)
+
+
+_R789 = _ranks_mask((7, 8, 9))
+_R456 = _ranks_mask((4, 5, 6))
+_R123 = _ranks_mask((1, 2, 3))
+_R6789 = _ranks_mask((6, 7, 8, 9))
+_R1234 = _ranks_mask((1, 2, 3, 4))
+_R19 = _ranks_mask((1, 9))
+_GREENM = sum(1 << t for t in F.GREEN)
+_REVM = sum(1 << t for t in F.REVERSIBLE)
+_TOHM = _R19 | _WINDM | _DRAGM
+
+_TILE_SET: dict[tuple[int, bool], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+
+
+def tile_set_hits(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The detections of :func:`~majiang.rules.mcr.fans.tile_set_fans` for the tiles present
+    (bit mask over 0-33); ``pairs_or_standard``: the shape is standard or seven pairs."""
+    key = (present, pairs_or_standard)
+    r = _TILE_SET.get(key)
+    if r is not None:
+        return r
+    out = []
+    nsuits = sum(1 for m in _SUITM if present & m)
+    winds = bool(present & _WINDM)
+    dragons = bool(present & _DRAGM)
+    honors = winds or dragons
+    if not present & ~_GREENM:
+        out.append(K["all_green"])
+    if not present & ~_REVM:
+        out.append(K["reversible_tiles"])
+    if pairs_or_standard and not present & ~_TOHM:
+        if not honors:
+            out.append(K["all_terminals"])
+        elif nsuits:
+            out.append(K["all_terminals_and_honors"])
+    if not nsuits:
+        out.append(K["all_honors"])
+    if nsuits == 1:
+        out.append(K["half_flush"] if honors else K["full_flush"])
+    if nsuits == 3 and winds and dragons:
+        out.append(K["all_types"])
+    if nsuits == 2:
+        out.append(K["one_voided_suit"])
+    if not honors:
+        out.append(K["no_honors"])
+        if not present & ~_R789:
+            out.append(K["upper_tiles"])
+        elif not present & ~_R456:
+            out.append(K["middle_tiles"])
+        elif not present & ~_R123:
+            out.append(K["lower_tiles"])
+        if not present & ~_R6789:
+            out.append(K["upper_four"])
+        elif not present & ~_R1234:
+            out.append(K["lower_four"])
+        if not present & _R19:
+            out.append(K["all_simples"])
+    r = tuple((k, ()) for k in out)
+    if len(_TILE_SET) > _CAP // 5:
+        _TILE_SET.clear()
+    _TILE_SET[key] = r
+    return r
+
+
+_CHOW_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_PUNG_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_COMBOS = (_CHOW_COMBOS, _PUNG_COMBOS)
+
+
+def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The detections of :func:`~majiang.rules.mcr.fans.combinations_of_sets` among the chows
+    (``pungs`` False) or the suited pungs (``pungs`` True) whose first tiles are ``sets``, in unit
+    order. A detection's sets are given as positions (chows 0-3, pungs 10-13), not unit indices:
+    only the combination fans look at them (account-once, never across chows and pungs), and the
+    map is order-preserving, so :func:`select_counts` counts the same."""
+    table = _COMBOS[pungs]
+    r = table.get(sets)
+    if r is not None:
+        return r
+    out = []
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    pos = [(10 * pungs + p, t) for p, t in enumerate(sets)]
+    for n in range(min(4, len(pos)), 1, -1):
+        for combo in combinations(pos, n):
+            for f in fans_of([(t // 9, t % 9 + 1) for _, t in combo]):
+                out.append((OKEY[f], tuple(i for i, _ in combo)))
+    if len(table) > _CAP:
+        table.clear()
+    r = table[sets] = tuple(out)
+    return r
+
+
+def _toh(t: int) -> bool:
+    return t >= 27 or t % 9 in (0, 8)
+
+
+# per first tile: which of 全带幺 / 全带五 / 全双刻 a chow or a pung (pair) there still allows
+_OUTSIDE_OK, _FIVES_OK, _EVEN_OK = 1, 2, 4
+_ALL_FLAGS = _OUTSIDE_OK | _FIVES_OK | _EVEN_OK
+_CHOW_FLAGS = [(_OUTSIDE_OK if s < 25 and any(_toh(t) for t in range(s, s + 3)) else 0)
+               | (_FIVES_OK if s < 27 and s % 9 in (2, 3, 4) else 0) for s in range(34)]
+_PUNG_FLAGS = [(_OUTSIDE_OK if _toh(t) else 0) | (_FIVES_OK if t < 27 and t % 9 == 4 else 0)
+               | (_EVEN_OK if t < 27 and t % 9 % 2 == 1 else 0) for t in range(34)]
+_PUNG_CLASS = [(1 if t % 9 in (0, 8) else 0) if t < 27 else 2 if t < 31 else 3 for t in range(34)]
+"""0 suited simple, 1 suited terminal, 2 wind, 3 dragon."""
+
+
+def standard_hits(units: list[F.Unit], seat: int, prevalent: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The arrangement-dependent detections of a standard-shape arrangement (``units``, declared
+    melds first): honour pungs, the set
+    structure fans except 九莲宝灯 and 四归一, combinations of sets, concealed pungs.
+    Per-hand detections (tile sets, kongs, win conditions, 四归一, 九莲宝灯) are the caller's."""
+    hits: list[tuple[int, tuple[int, ...]]] = []
+    chows = []
+    suited_pungs = []
+    winds = []
+    dragons = []
+    toh_pungs = []
+    pair = -1
+    concealed = 0
+    flags = _ALL_FLAGS  # outside hand, all fives, all even: still possible
+    for i, u in enumerate(units):
+        kind = u.kind
+        t = u.tiles[0]
+        if kind == CHOW:
+            chows.append(t)
+            flags &= _CHOW_FLAGS[t]
+        elif kind == PUNG:
+            flags &= _PUNG_FLAGS[t]
+            if u.concealed:
+                concealed += 1
+            c = _PUNG_CLASS[t]
+            if c < 2:
+                suited_pungs.append(t)
+                if c:
+                    toh_pungs.append(i)
+            elif c == 3:
+                dragons.append(i)
+                toh_pungs.append(i)
+            else:
+                winds.append(i)
+                toh_pungs.append(i)
+        else:
+            flags &= _PUNG_FLAGS[t]
+            pair = t
+    outside = flags & _OUTSIDE_OK
+    fives = flags & _FIVES_OK
+    even = flags & _EVEN_OK
+    # honour pungs (fans.honor_pungs)
+    if winds:
+        nw = len(winds)
+        if nw == 4:
+            hits.append((K["big_four_winds"], tuple(winds)))
+        elif nw == 3:
+            if 27 <= pair <= 30:
+                hits.append((K["little_four_winds"], tuple(winds)))
+            hits.append((K["big_three_winds"], tuple(winds)))
+    if dragons:
+        nd = len(dragons)
+        if nd == 3:
+            hits.append((K["big_three_dragons"], tuple(dragons)))
+        elif nd == 2:
+            if pair >= 31:
+                hits.append((K["little_three_dragons"], tuple(dragons)))
+            hits.append((K["two_dragon_pungs"], tuple(dragons)))
+        for i in dragons:
+            hits.append((K["dragon_pung"], (i,)))
+    for i in winds:
+        t = units[i].tiles[0]
+        if t == 27 + prevalent:
+            hits.append((K["prevalent_wind"], (i,)))
+        if t == 27 + seat:
+            hits.append((K["seat_wind"], (i,)))
+    for i in toh_pungs:
+        hits.append((K["pung_of_terminals_or_honors"], (i,)))
+    # set structure (fans.set_structure)
+    nchows = len(chows)
+    if not nchows:
+        hits.append(_H["all_pungs"])
+        if even:
+            hits.append(_H["all_even_pungs"])
+    if outside:
+        hits.append(_H["outside_hand"])
+    if fives:
+        hits.append(_H["all_fives"])
+    if nchows == 4 and pair < 27:
+        if pair % 9 == 4:
+            by_suit: dict[int, list[int]] = {}
+            for t in chows:
+                by_suit.setdefault(t // 9, []).append(t % 9 + 1)
+            shapes = sorted(sorted(v) for v in by_suit.values())
+            ps = pair // 9
+            if shapes == [[1, 1, 7, 7]] and ps in by_suit:
+                hits.append(_H["pure_terminal_chows"])
+            if shapes == [[1, 7], [1, 7]] and ps not in by_suit:
+                hits.append(_H["three_suited_terminal_chows"])
+        hits.append(_H["all_chows"])
+    # combinations of sets
+    if nchows >= 2:
+        key = tuple(chows)
+        found = _CHOW_COMBOS.get(key)
+        hits += found if found is not None else combination_hits(key, False)
+    if len(suited_pungs) >= 2:
+        key = tuple(suited_pungs)
+        found = _PUNG_COMBOS.get(key)
+        hits += found if found is not None else combination_hits(key, True)
+    # concealed pungs
+    if concealed >= 2:
+        hits.append((K["four_concealed_pungs"] if concealed == 4 else K["three_concealed_pungs"] if concealed == 3
+                     else K["two_concealed_pungs"], ()))
+    return hits
+
+
+def special_hits(shape: str, full: list[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """The detections of :func:`~majiang.rules.mcr.fans.special_shapes` for 七对 / 十三幺 /
+    全不靠 (``full``: the concealed part, which is the whole hand for these shapes)."""
+    if shape == F.THIRTEEN_ORPHANS:
+        return [_H["thirteen_orphans"]]
+    if shape == F.SEVEN_PAIRS:
+        hits = [_H["seven_pairs"]]
+        tiles = [t for t in range(34) if full[t]]
+        if len(tiles) == 7 and tiles[0] < 27 and tiles[0] // 9 == tiles[-1] // 9 and tiles[-1] - tiles[0] == 6:
+            hits.append(_H["seven_shifted_pairs"])
+        return hits
+    assert shape == F.HONORS_AND_KNITTED
+    honors = sum(1 for t in range(27, 34) if full[t])
+    hits = [(K["greater_honors_and_knitted_tiles"] if honors == 7 else K["lesser_honors_and_knitted_tiles"], ())]
+    if honors == 5:
+        hits.append(_H["knitted_straight"])
+    return hits
+
+
+def knitted_hits(units: list[F.Unit], seat: int, prevalent: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The arrangement-dependent detections of a knitted-straight arrangement (组合龙 plus one set
+    and a pair; ``units`` declared melds first): 组合龙, the honour-pung fans of its set, 平和.
+    Combination and concealed-pung fans need two sets, so none apply. Per-hand detections (tile
+    sets, kongs, win conditions, 四归一, 九莲宝灯) are the caller's."""
+    hits = [_H["knitted_straight"]]
+    pair = -1
+    all_chows = True
+    for i, u in enumerate(units):
+        kind = u.kind
+        t = u.tiles[0]
+        if kind == PAIR:
+            pair = t
+        elif kind == PUNG:
+            all_chows = False
+            if t >= 31:
+                hits.append((K["dragon_pung"], (i,)))
+            elif t >= 27:
+                if t == 27 + prevalent:
+                    hits.append((K["prevalent_wind"], (i,)))
+                if t == 27 + seat:
+                    hits.append((K["seat_wind"], (i,)))
+            if t >= 27 or t % 9 in (0, 8):
+                hits.append((K["pung_of_terminals_or_honors"], (i,)))
+        elif kind != CHOW and kind != F.KNIT:
+            all_chows = False
+    if all_chows and 0 <= pair < 27:
+        hits.append(_H["all_chows"])
+    return hits
