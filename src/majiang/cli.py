@@ -677,7 +677,8 @@ def _print_score(r: dict) -> None:
 @click.option("--seat-wind", help="MCR: the winner's seat wind E/S/W/N (default from --seat and --dealer, "
                                   "else the string).")
 @click.option("--prevalent", help="The round's prevalent wind E/S/W/N (default East or the string's).")
-@click.option("--flowers", help="Flowers: a number (MCR, Shandong) or the flower tiles, e.g. 12f (Taiwan).")
+@click.option("--flowers", help="Flowers: a number (MCR) or the flower tiles, e.g. 12f (Taiwan). The Wenzhou, "
+                               "seed-000 and Shandong scorers give flowers no value, so they refuse it.")
 @click.option("--wild", help="The wildcard's face (Wenzhou, seed 000): its copies in HAND are wild; '*' "
                              "in HAND is a wildcard too.")
 @click.option("--white-stands-in/--no-white-stands-in", default=True, show_default=True,
@@ -726,6 +727,8 @@ def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, 
         elif rules == "taiwan":
             result = _score_taiwan(hand, o)
         else:
+            if flowers is not None:
+                raise MajiangError("--flowers: this rule set gives flowers no value (RULES.md §4, §5, §2)")
             result = _score_wild(rules, hand, o)
     except MajiangError as e:
         raise _Fail(f"--rules {rules}: {e}") from None
