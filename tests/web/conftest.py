@@ -1,7 +1,13 @@
-"""Fixtures for the web table: an app on a fresh SQLite file."""
+"""Fixtures for the web table: an app on a fresh database.
+
+By default a fresh SQLite file per test. With ``DATABASE_URL`` set (e.g.
+``postgresql+psycopg://majiang:majiang@127.0.0.1/majiang_test``), every test runs against that
+database instead, emptied first (every table dropped; the app's migrations then build it anew).
+"""
 
 from __future__ import annotations
 
+import os
 import warnings
 from typing import Any
 
@@ -18,10 +24,33 @@ from fastapi.testclient import TestClient  # noqa: E402
 from majiang.web.app import Settings, create_app  # noqa: E402
 
 
+def _empty(url: str) -> None:
+    """Drop every table of the database at ``url`` (the Alembic version table included)."""
+    from sqlalchemy import MetaData, create_engine
+
+    eng = create_engine(url)
+    try:
+        md = MetaData()
+        md.reflect(eng)
+        md.drop_all(eng)
+    finally:
+        eng.dispose()
+
+
 @pytest.fixture
-def make_app(tmp_path):
+def database_url(tmp_path) -> str:
+    """``DATABASE_URL`` emptied for this test, else a fresh SQLite file."""
+    url = os.environ.get("DATABASE_URL")
+    if url:
+        _empty(url)
+        return url
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@pytest.fixture
+def make_app(database_url):
     def make(**kw: Any):
-        kw.setdefault("database_url", f"sqlite:///{tmp_path / 'web.sqlite3'}")
+        kw.setdefault("database_url", database_url)
         kw.setdefault("secret_key", "test-secret-key-" + "x" * 32)
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("min_turn_time", 0.05)

@@ -29,12 +29,12 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def server(tmp_path):
+def server(database_url):
     import uvicorn
 
     from majiang.web.app import Settings, create_app
 
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'browser.sqlite3'}", secret_key="b" * 40,
+    app = create_app(Settings(database_url=database_url, secret_key="b" * 40,
                               bot_delay=0.02))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
@@ -115,3 +115,48 @@ def test_play_a_hand_in_the_browser(server):
         finally:
             browser.close()
     assert (ARTIFACTS / "web_score_screen.png").stat().st_size > 1000
+
+
+def test_waits_and_auto_win_in_the_browser(server, monkeypatch):
+    """The scripted hand: after discarding 9s the page shows the wait (5p, three unseen) and the
+    auto-win switch; switching it on reaches the server."""
+    from web_helpers import FIVE_P, NINE_S, script
+
+    base, app = server
+    script(monkeypatch, [27, 28, 29, FIVE_P])
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(10_000)
+            page.goto(base + "/signup")
+            page.fill("#username", "ready_user")
+            page.fill("#password", "browser password")
+            page.click("#submit")
+            page.wait_for_selector("#create-form")
+            page.select_option("#preset", "mcr")
+            page.fill("#max_hands", "1")
+            page.fill("#turn_time", "120")
+            page.click("#create")
+            page.wait_for_selector("#fill-bots")
+            page.click("#fill-bots")
+            page.wait_for_selector("#actions .hint")      # the dealer's first discard
+            assert page.locator("#ready .wait").count() == 0
+            tile = page.locator(f"#me svg.tile[data-tile='{NINE_S}']").first
+            tile.click()
+            tile.click()
+            page.wait_for_selector(f"#ready .wait[data-tile='{FIVE_P}']")
+            assert page.locator("#ready .wait").count() == 1
+            assert "×3" in page.inner_text("#ready")
+            page.screenshot(path=str(ARTIFACTS / "web_waits.png"))
+            room = next(iter(app.state.lobby.rooms.values()))
+            seat = room.seat_of(room.places[0].user_id)
+            page.check("#auto-win")
+            end = time.monotonic() + 10
+            while time.monotonic() < end and not (room.auto_win_on(seat) or room.finished):
+                time.sleep(0.02)
+            assert room.auto_win_on(seat) or room.auto_wins == 1
+        finally:
+            browser.close()

@@ -7,11 +7,11 @@ import json
 
 from majiang.records.jsonl import replay
 from majiang.web.db import Game
-from web_helpers import ScriptedClient, create_table, fill_bots, join, signup, wait_for
+from web_helpers import ScriptedClient, create_table, expected_waits, fill_bots, join, signup, wait_for
 
 LIVE_KEYS = {"phase", "dealer", "dealer_streak", "prevalent_wind", "hand", "last_draw", "hand_counts", "melds",
              "hidden_kongs", "flowers", "rivers", "wall_live", "claim_tile", "discarder", "wild_face", "indicator",
-             "hand_number", "round", "turn", "legal", "time_left"}
+             "hand_number", "round", "turn", "legal", "time_left", "waits", "auto_win"}
 
 
 def _game(client, gid):
@@ -123,6 +123,7 @@ def test_nobody_receives_another_seats_concealed_tiles(client, monkeypatch):
     users = [signup(client, f"seat{i}") for i in range(3)]
     watcher = signup(client, "watcher")
     rid = create_table(client, users[0], max_hands=1)
+    rules = client.app.state.lobby.get(rid).rules
     join(client, users[1], rid, 1)
     join(client, users[2], rid, 2)
     fill_bots(client, users[0], rid, "random")
@@ -148,8 +149,10 @@ def test_nobody_receives_another_seats_concealed_tiles(client, monkeypatch):
             assert live["phase"] in ("turn", "wait", "end")  # nobody learns of another seat's claim
         if seat is None:
             assert live["hand"] == [] and live["last_draw"] is None and live["legal"] == []
+            assert live["waits"] is None and live["auto_win"] is False
         else:
             assert tuple(live["hand"]) == hands[seat]
+            assert live["waits"] == expected_waits(live, rules)  # its own hand's waits, nobody else's
         for s in range(4):
             shown = [mm["kind"] for mm in live["melds"][s]]
             if s != seat:

@@ -48,8 +48,8 @@ def test_finished_game_is_stored_with_history_replay_and_leaderboard(client):
         assert client.get(f"/static/{name}").status_code == 200
 
 
-def test_migrations_create_the_schema_and_are_idempotent(tmp_path):
-    eng = make_engine(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+def test_migrations_create_the_schema_and_are_idempotent(database_url):
+    eng = make_engine(database_url)
     migrate(eng)
     migrate(eng)
     names = set(inspect(eng).get_table_names())
@@ -72,13 +72,13 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_load_twenty_bot_tables_on_loopback(tmp_path):
+def test_load_twenty_bot_tables_on_loopback(database_url):
     """20 tables of four bots on a real server on 127.0.0.1 finish, with records stored, zero-sum."""
     import uvicorn
 
     from majiang.web.app import Settings, create_app
 
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'load.sqlite3'}", secret_key="k" * 40,
+    app = create_app(Settings(database_url=database_url, secret_key="k" * 40,
                               bot_delay=0.0))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))

@@ -7,6 +7,11 @@ import time
 
 from fastapi.testclient import TestClient
 
+from majiang.analysis import is_winning, split_wildcards
+from majiang.engine import RuleSet, arrange_wall
+from majiang.errors import MajiangError
+from majiang.tiles import NUM_KINDS
+
 COOKIE = "majiang_session"
 
 
@@ -101,3 +106,68 @@ def wait_for(pred, timeout: float = 20.0, interval: float = 0.02) -> bool:
             return True
         time.sleep(interval)
     return pred()
+
+
+def expected_waits(live: dict, rules: RuleSet) -> dict | None:
+    """What a seat's waits must be, from what its own message shows: every physical tile that the
+    win check accepts added to the hand (brute force), with 4 less the copies in sight."""
+    hand = live["hand"]
+    if len(hand) % 3 != 1:
+        return None
+    wf = live["wild_face"]
+    faces = {wf} if wf is not None else set()
+    visible = [0] * NUM_KINDS
+    for ts in live["rivers"]:
+        for t in ts:
+            visible[t] += 1
+    for ms in live["melds"]:
+        for m in ms:
+            for t in m["tiles"]:
+                visible[t] += 1
+    if live["indicator"] is not None and live["indicator"] < NUM_KINDS:
+        visible[live["indicator"]] += 1
+    out = []
+    for t in range(NUM_KINDS):
+        if hand.count(t) >= 4:
+            continue
+        try:
+            counts, wilds = split_wildcards(hand + [t], faces, rules.white_stand_in and bool(faces))
+        except MajiangError:
+            continue
+        if is_winning(counts, wilds, rules.shape_rules):
+            out.append({"tile": t, "unseen": max(0, 4 - hand.count(t) - visible[t])})
+    if not out:
+        return None
+    return {"tiles": out, "wildcard": wf is not None and any(w["tile"] == wf for w in out)}
+
+
+# A scripted MCR hand (see test_web_waits): player 0 deals 1-9m 123p 5p 9s, ready on 5p after 9s.
+FIVE_P, NINE_S, EAST, SOUTH, WEST = 13, 26, 27, 28, 29
+ALICE = list(range(9)) + [9, 10, 11, FIVE_P, NINE_S]          # dealer: 14 tiles
+OTHERS = [
+    [0, 3, 6, 12, 15, 18, 21, 31, 31, 32, 30, 14, 16],         # no 7s 8s 9s, no 东南西
+    [1, 4, 7, 10, 16, 19, 22, 33, 33, 30, 17, 20, 23],
+    [2, 5, 8, 11, 14, 17, 20, 23, 31, 32, 32, 12, 15],
+]
+
+
+def script(monkeypatch, draws):
+    """Make the next table's match deal the scripted hand, with player 0 (the creator) as dealer."""
+    from majiang.web import rooms
+
+    real = rooms.Match
+
+    def make(rules, seed=0, names=None, max_hands=None):
+        for s in range(1000):
+            probe = real(rules, seed=s)
+            if probe.seat_of_player[0] == probe.dealer:
+                break
+        d = probe.dealer
+        hands: list[list[int]] = [[], [], [], []]
+        hands[d] = ALICE
+        for k in range(3):
+            hands[(d + 1 + k) % 4] = OTHERS[k]
+        wall = arrange_wall(rules, hands, draws, dealer=d, seed=s)
+        return real(rules, seed=s, walls=[wall], names=names, max_hands=max_hands)
+
+    monkeypatch.setattr(rooms, "Match", make)

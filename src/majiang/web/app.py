@@ -342,6 +342,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         room.act(uid, parse_action(msg.get("action")))
                     except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
                         conn.push({"type": "error", "message": str(e)})
+                elif typ == "auto_win":
+                    try:
+                        room.set_auto_win(uid, msg.get("on") is True)
+                    except (ValueError, PermissionError, MajiangError) as e:
+                        conn.push({"type": "error", "message": str(e)})
                 else:
                     conn.push({"type": "error", "message": "unknown message type"})
         except WebSocketDisconnect:

@@ -10,6 +10,11 @@ The room's task drives the match: bots answer at once (or after ``bot_delay``), 
 stalls. Every action goes through :meth:`Match.apply`: an illegal one raises
 :class:`~majiang.engine.IllegalActionError` and changes nothing. After every change each
 connection is sent its own seat's state (:mod:`majiang.web.state`).
+
+Auto-win (听牌, "the system wins for me"): a seated player whose hand is ready may switch it on
+(:meth:`Room.set_auto_win`); for the rest of that hand, whenever a win is among the seat's legal
+actions (self-drawn, on a discard, robbing a kong) the server declares it at once, without waiting
+for the click. It is off again at the next hand.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from typing import Any
 
 from majiang.engine import PASS, Action, ActionKind, IllegalActionError, Match, RuleSet
 from majiang.players import make_bot
-from majiang.web.state import hand_results, seat_state
+from majiang.web.state import hand_results, seat_state, seat_waits
 
 log = logging.getLogger("majiang.web")
 
@@ -84,6 +89,8 @@ class Room:
     _results: list[dict] = field(default_factory=list)
     _results_n: int = -1
     timeouts: int = 0
+    auto_win: dict[int, int] = field(default_factory=dict)  # seat -> the hand number it was switched on in
+    auto_wins: int = 0
     created: float = field(default_factory=time.time)
     finished_at: float = 0.0
 
@@ -166,6 +173,9 @@ class Room:
         try:
             while not m.finished:
                 pending = m.pending_seats()
+                if self._auto_wins(pending):
+                    self._changed()
+                    continue
                 bots = [s for s in pending if self.places[m.player_at_seat[s]].bot is not None]
                 if bots:
                     if self.bot_delay:
@@ -214,6 +224,21 @@ class Room:
         except Exception:  # pragma: no cover - logged, the table is then abandoned
             log.exception("table %s crashed", self.id)
 
+    def _auto_wins(self, pending: list[int]) -> bool:
+        """Declare the win for every pending seat with auto-win on that is offered one."""
+        m = self.match
+        assert m is not None
+        done = False
+        for s in pending:
+            if not self.auto_win_on(s) or s not in m.pending_seats():
+                continue
+            win = next((a for a in m.legal_actions(s) if a.kind is ActionKind.WIN), None)
+            if win is not None:
+                m.apply(s, win)
+                self.auto_wins += 1
+                done = True
+        return done
+
     def _bot_move(self, seat: int) -> None:
         """A bot's move; should a bot fail or offer something illegal, the server's default move
         is played instead (the table never stalls)."""
@@ -245,6 +270,28 @@ class Room:
         m.apply(seat, action)
         self._changed()
 
+    def auto_win_on(self, seat: int) -> bool:
+        """Whether auto-win is on for ``seat`` in the hand now in play."""
+        m = self.match
+        return m is not None and not m.finished and self.auto_win.get(seat) == m.hand_number
+
+    def set_auto_win(self, user_id: int | None, on: bool) -> None:
+        """Switch auto-win on (only once the user's hand is ready) or off for his own seat.
+        Raises ``PermissionError`` for a spectator, ``ValueError`` when not ready."""
+        m = self.match
+        if m is None or m.finished or m.table is None:
+            raise IllegalActionError("the game is not in play")
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise PermissionError("you have no seat at this table")
+        if not on:
+            self.auto_win.pop(seat, None)
+        else:
+            if not self.auto_win_on(seat) and seat_waits(m.view(seat), self.rules) is None:
+                raise ValueError("auto-win can be switched on once your hand is ready (听牌)")
+            self.auto_win[seat] = m.hand_number
+        self._changed()
+
     # ------------------------------------------------------------------ connections
     def state_for(self, user_id: int | None) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -264,7 +311,8 @@ class Room:
             self._results = hand_results(m.events)
             self._results_n = len(m.events)
         out["results"] = self._results
-        out["live"] = seat_state(m, seat, deadlines=self.deadlines, now=time.monotonic())
+        out["live"] = seat_state(m, seat, deadlines=self.deadlines, now=time.monotonic(),
+                                 auto_win=seat is not None and self.auto_win_on(seat))
         return out
 
     def notify(self) -> None:

@@ -4,16 +4,22 @@ Everything here is built from :meth:`majiang.engine.Match.view` and the table's 
 seat gets its own concealed tiles and nothing of another seat's (no other concealed tile, no
 concealed kong's face, no wall order); a spectator gets no concealed tile at all. Claim windows
 do not tell who else may claim: a seat learns only whether *it* is awaited (others see ``"wait"``).
+
+When a seat's concealed hand is ready (3n+1 tiles that a drawn tile completes), its own state, and
+no one else's, carries its waits (:func:`seat_waits`): every tile that would complete the hand, with
+the copies still unseen from that seat's view.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from majiang.engine import Action, ActionKind, Match
+from majiang.analysis import waits as analysis_waits
+from majiang.engine import Action, ActionKind, Match, PlayerView, RuleSet
 from majiang.engine.actions import Phase
+from majiang.errors import MajiangError
 from majiang.hand import Meld, MeldKind
-from majiang.tiles import format_chinese
+from majiang.tiles import NUM_KINDS, WHITE, format_chinese
 
 KINDS = {k.value: k for k in ActionKind}
 
@@ -64,8 +70,58 @@ def public_melds(match: Match) -> tuple[list[list[dict]], list[int]]:
     return melds, hidden
 
 
-def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], now: float) -> dict[str, Any]:
-    """The live part of the state for ``seat`` (``None`` = spectator). Empty dict once finished."""
+def seat_waits(view: PlayerView, rules: RuleSet) -> dict[str, Any] | None:
+    """The waits of ``view``'s seat when its concealed hand (3n+1 tiles) is ready, else ``None``.
+
+    ``{"tiles": [{"tile": t, "unseen": n}, ...], "wildcard": bool}``: each *physical* tile whose
+    draw (or claim) completes the hand, sorted -- a wildcard's face when a wildcard completes it, 白板
+    when it stands in for a wait on the wildcard's face -- with its copies not in sight of this seat
+    (4 less its own concealed copies, every river, the melds it sees, the indicator). A wait whose
+    every copy the seat itself holds is left out (nothing is left to win on); ``None`` when no wait
+    remains. The shape is the rule set's (:attr:`RuleSet.shape_rules`); a minimum score (MCR's 8
+    points) is not checked here: the table offers the win only when the hand reaches it.
+    """
+    hand = view.hand
+    if len(hand) % 3 != 1:
+        return None
+    counts = [0] * NUM_KINDS
+    for t in hand:
+        if t < NUM_KINDS:
+            counts[t] += 1
+    wf = view.wild_face
+    stand_in = wf is not None and rules.white_stand_in and wf != WHITE
+    natural, wilds = list(counts), 0
+    if wf is not None:
+        wilds, natural[wf] = natural[wf], 0
+        if stand_in:
+            natural[wf] += natural[WHITE]
+            natural[WHITE] = 0
+    try:
+        w = analysis_waits(natural, wilds, rules.shape_rules, wild_in_play=wf is not None)
+    except MajiangError:
+        return None
+    if not w:
+        return None
+    live = set(w.tiles)
+    visible = view.visible_counts()
+    out = []
+    for t in range(NUM_KINDS):
+        if t == wf:
+            ok = w.wildcard
+        elif stand_in and t == WHITE:
+            ok = wf in live
+        else:
+            ok = t in live
+        if ok:
+            out.append({"tile": t, "unseen": max(0, 4 - counts[t] - visible[t])})
+    return {"tiles": out, "wildcard": w.wildcard} if out else None
+
+
+def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], now: float,
+               auto_win: bool = False) -> dict[str, Any]:
+    """The live part of the state for ``seat`` (``None`` = spectator). Empty dict once finished.
+    ``waits`` (:func:`seat_waits`) and ``auto_win`` are the seat's own: ``None``/``False`` for a
+    spectator."""
     t = match.table
     if t is None:
         return {}
@@ -76,6 +132,8 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         hand: list[int] = []
         last_draw = None
         legal: list[dict] = []
+        waits = None
+        auto_win = False
     else:
         v = match.view(seat)
         melds = [[meld_json(m) for m in ms] for ms in v.melds]
@@ -83,6 +141,7 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         hand = list(v.hand)
         last_draw = v.last_draw if (v.phase == "turn" and t.current == seat and len(hand) % 3 == 2) else None
         legal = [action_json(a) for a in sorted(match.legal_actions(seat), key=lambda a: a.sort_key)]
+        waits = seat_waits(v, match.rules)
     turn = t.current if t.phase is Phase.TURN else None
     phase = v.phase
     if phase in ("claim", "rob") and not legal:
@@ -99,6 +158,7 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         "discarder": v.discarder, "wild_face": v.wild_face, "indicator": v.indicator,
         "hand_number": v.hand_number, "round": v.round, "turn": turn, "legal": legal,
         "time_left": None if left is None else max(0.0, round(left - now, 1)),
+        "waits": waits, "auto_win": bool(auto_win),
     }
 
 

@@ -19,6 +19,7 @@
       <div class="seat bottom" id="seat-0"></div>
     </div>
     <div id="me"><div id="hand"></div><div id="drawn"></div></div>
+    <div id="ready"></div>
     <div id="actions"></div>
     <div id="message"></div>
     <div id="result" hidden></div>`;
@@ -43,6 +44,7 @@
     m.textContent = text; m.className = err ? "error" : "";
   }
   function send(action) { ws.send(JSON.stringify({type: "action", action: action})); }
+  function sendAutoWin(on) { ws.send(JSON.stringify({type: "auto_win", on: on})); }
 
   function reconcile(hand, drawn) {
     const rest = hand.slice();
@@ -120,6 +122,8 @@
     handEl.innerHTML = order.map((t, i) => tileSVG(t, {cls: selected === i ? "sel" : ""}).replace("<svg ", `<svg data-i="${i}" `)).join("");
     const d = live.last_draw;
     drawnEl.innerHTML = (st.seat !== null && d !== null && d !== undefined) ? tileSVG(d, {cls: selected === "d" ? "sel" : ""}).replace("<svg ", `<svg data-i="d" `) : "";
+    // waits (听牌), sent to this seat alone when its hand is ready, and the auto-win switch
+    renderReady(st, live);
     // actions
     const acts = (live.legal || []);
     const buttons = acts.filter(a => a.kind !== "discard");
@@ -131,6 +135,26 @@
     document.getElementById("actions").innerHTML = html;
     tick();
   }
+
+  function renderReady(st, live) {
+    const el = document.getElementById("ready");
+    const w = live.waits;
+    if (st.seat === null || st.status !== "playing" || (!w && !live.auto_win)) { el.innerHTML = ""; return; }
+    let html = "";
+    if (w) {
+      html += `<span class="waits">听 Waits: ` + w.tiles.map(x =>
+        `<span class="wait" data-tile="${x.tile}">${tileSVG(x.tile, {small: true})}` +
+        `<span class="unseen" title="copies not in sight">×${x.unseen}</span>` +
+        `${x.tile === live.wild_face ? " 财神" : ""}</span>`).join(" ") +
+        ` <span class="hint">(${w.tiles.reduce((n, x) => n + x.unseen, 0)} unseen)</span></span>`;
+    }
+    html += ` <label class="autowin"><input type="checkbox" id="auto-win"${live.auto_win ? " checked" : ""}> ` +
+      `自动和 Auto-win</label>`;
+    el.innerHTML = html;
+  }
+  document.getElementById("ready").addEventListener("change", ev => {
+    if (ev.target.id === "auto-win") sendAutoWin(ev.target.checked);
+  });
 
   function tick() {
     const el = document.getElementById("timer");
