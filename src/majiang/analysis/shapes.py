@@ -29,7 +29,7 @@ declared meld; 17 for eight pairs). Every special shape accepts wildcards fillin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import permutations
 
 from majiang.tiles import TERMINALS_AND_HONORS
@@ -49,11 +49,13 @@ class ShapeRules:
     eight_pairs: bool = False
     wilds_win: int = 0
     wild_fifth_copy: bool = True
+    any_special: bool = field(init=False, repr=False, compare=False)
+    """Whether any special shape is switched on (derived; read on the win check's hot path)."""
 
-    @property
-    def any_special(self) -> bool:
-        return (self.seven_pairs or self.thirteen_orphans or self.honors_and_knitted or self.knitted_straight
-                or self.unconnected or self.eight_pairs or self.wilds_win > 0)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "any_special", bool(
+            self.seven_pairs or self.thirteen_orphans or self.honors_and_knitted or self.knitted_straight
+            or self.unconnected or self.eight_pairs or self.wilds_win > 0))
 
 
 STANDARD = ShapeRules()
