@@ -289,6 +289,22 @@ def natural_hand(hand: Hand, wild_face: int, *, white_stands_in: bool = True) ->
     return Hand(tuple(conc), tuple(melds), wt, hand.flowers, wilds)
 
 
+def validate_wild_hand(hand: Hand, ctx: WinContext, sets: int, live_wild_copies: int) -> None:
+    """Checks every 财神 rule set makes of a winning hand (RULES.md §4.2): a winning tile, the size
+    (``sets`` = 4 or 5), at most ``live_wild_copies`` 财神, no win on another player's 财神, a kong
+    before a kong-replacement win. Raises :class:`ContextError` / :class:`WildCountError`."""
+    if hand.win_tile is None:
+        raise ContextError("the hand has no winning tile (win_tile=None)")
+    hand.check(sets)
+    if hand.total_wilds > live_wild_copies:
+        raise WildCountError(f"{hand.total_wilds} 财神 in one hand: only {live_wild_copies} copies are in play")
+    if hand.win_tile == WILD and not ctx.self_drawn:
+        raise ContextError("a 财神 is never discarded or added to a kong, so no win is made on another "
+                           "player's 财神 (RULES.md §4.2)")
+    if ctx.kong_replacement and not any(m.is_kong for m in hand.melds):
+        raise ContextError("a kong replacement win (杠上开花) needs a declared kong in the winner's hand")
+
+
 def winning_counts(hand: Hand) -> tuple[list[int], int]:
     """``(counts34, wilds)`` of the concealed part with the winning tile (a drawn wildcard counted)."""
     if hand.win_tile is None:

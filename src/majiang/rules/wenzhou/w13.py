@@ -49,8 +49,8 @@ from majiang.rules.wenzhou.common import (
     ContextError,
     NotWinningError,
     OptionsError,
+    validate_wild_hand,
     Pattern,
-    WildCountError,
     WildResult,
     WinContext,
     fixed_logical_tiles,
@@ -167,16 +167,7 @@ DEFAULT_OPTIONS = W13Options()
 
 # ---------------------------------------------------------------------------------------- scoring
 def _validate(hand: Hand, ctx: WinContext, opt: W13Options) -> None:
-    if hand.win_tile is None:
-        raise ContextError("the hand has no winning tile (win_tile=None)")
-    hand.check(4)
-    if hand.total_wilds > opt.live_wild_copies:
-        raise WildCountError(f"{hand.total_wilds} 财神 in one hand: only {opt.live_wild_copies} copies are in play")
-    if hand.win_tile == WILD and not ctx.self_drawn:
-        raise ContextError("a 财神 is never discarded or added to a kong, so no win is made on another "
-                           "player's 财神 (RULES.md §4.2)")
-    if ctx.kong_replacement and not any(m.is_kong for m in hand.melds):
-        raise ContextError("杠上开花 needs a declared kong in the winner's hand")
+    validate_wild_hand(hand, ctx, 4, opt.live_wild_copies)
     if ctx.first_turn and ctx.self_drawn and hand.melds and any(m.kind is not MeldKind.CONCEALED_KONG
                                                                   for m in hand.melds):
         raise ContextError("天胡/地胡 (first_turn) exclude claimed melds")

@@ -40,6 +40,7 @@ from majiang.rules.wenzhou.common import (
     ContextError,
     NotWinningError,
     OptionsError,
+    validate_wild_hand,
     Pattern,
     WildCountError,
     WildResult,
@@ -49,7 +50,7 @@ from majiang.rules.wenzhou.common import (
     wilds_returned,
 )
 from majiang.rules.wenzhou.shapes import is_eight_pairs, is_natural_eight_pairs
-from majiang.tiles import DRAGONS, WILD, is_honor, is_suited
+from majiang.tiles import DRAGONS, is_honor, is_suited
 
 RULESET = "wz16"
 
@@ -146,17 +147,9 @@ DEFAULT_OPTIONS = W16Options()
 
 
 def _validate(hand: Hand, ctx: WinContext, opt: W16Options) -> None:
-    if hand.win_tile is None:
-        raise ContextError("the hand has no winning tile (win_tile=None)")
-    hand.check(5)
-    if hand.total_wilds > opt.live_wild_copies:
-        raise WildCountError(f"{hand.total_wilds} 财神 in one hand: only {opt.live_wild_copies} copies are in play")
+    validate_wild_hand(hand, ctx, 5, opt.live_wild_copies)
     if hand.total_wilds and ctx.wild_face is None:
         raise ContextError("a hand with 财神 needs ctx.wild_face to tell 归位 from substitution")
-    if hand.win_tile == WILD and not ctx.self_drawn:
-        raise ContextError("a 财神 is never discarded, so no win is made on another player's 财神")
-    if ctx.kong_replacement and not any(m.is_kong for m in hand.melds):
-        raise ContextError("a kong replacement win needs a declared kong in the winner's hand")
 
 
 def score(hand: Hand, ctx: WinContext, options: W16Options | None = None) -> WildResult:
