@@ -18,12 +18,14 @@ Presets (:meth:`RuleSet.preset`; the names the command line takes):
 * ``"taiwan"`` -- Taiwan 16-tile (RULES.md §3; seed ``001_*``): 144 tiles, 16-tile hands, 16 tiles
   held back, an added kong only with the drawn tile, the dealer keeps the deal on a win or a draw.
   Scorer and settlement ``"taiwan"`` (:mod:`majiang.rules.taiwan.engine_adapter`: the association tai
-  table; base 30 + 10 per tai, dealer terms per payment).
+  table; base 30 + 10 per tai, dealer terms per payment). Flower wins on (``flower_wins``: 八仙過海,
+  七搶一 end the hand at once).
 * ``"wenzhou"`` (alias ``"wenzhou13"``) -- the seed-003 Wenzhou game W13, the primary Wenzhou profile
   (RULES.md §4.2-§4.4, §4.6, §9.4): 136 tiles, 13-tile hands, a 财神 chosen by dice from the tail (the
   indicator stays out of play: 3 live copies), 白板 stands for the 财神's face, 财神 neither
   discarded nor used in claims, shapes ``"wenzhou13"`` (七对子, 不搭, 财神会 = self-drawn with three
-  财神), the dealer keeps the deal only by winning. Scorer and settlement ``"wz13"``.
+  财神), the dealer keeps the deal only by winning, 被跟 costs the followed player 1 point to each other
+  player (``followed_penalty=1``, RULES.md §4.6). Scorer and settlement ``"wz13"``.
 * ``"wenzhou-w16"`` -- Wenzhou 16-tile W16 (RULES.md §4.2, §4.3, §4.5): 136 tiles, 16-tile hands, the
   same 财神 flow, shapes ``"wenzhou16"`` (八对, three 财神 win), the dealer keeps by winning for at
   most four dealerships. Scorer and settlement ``"wz16"``.
@@ -87,7 +89,9 @@ class WinContext:
             made after it (MCR 海底捞月).
         win_tile_seen: copies of the winning tile the winner can see besides the winning tile itself
             (own hand and melds, every river, every exposed meld); 3 means 和绝张 in MCR.
-        first_turn: won before any claim and in the winner's first turn (天和/地和 style flags).
+        first_turn: won before any claim (chow, pung, any kong) and before the winner's first discard:
+            the dealer's self-draw on his initial hand (Taiwan 天胡), a non-dealer's self-draw on his
+            first draw (地胡) or a non-dealer's win on a discard before his first draw (人胡).
         wild_face: the wildcard's face this hand (0-33) or ``None``.
         dealer_streak: the dealer's consecutive hands before this one (连庄 count, 0 on a new dealer).
         chow_feeds: one ``(feeder, eater)`` per chow claimed this hand (Wenzhou W13 统包). Optional:
@@ -96,6 +100,10 @@ class WinContext:
             (not filled by the table yet: no 财神钱).
         kongs: ``(seat, "exposed" | "concealed" | "added")`` per kong declared this hand (W16 kong
             money). Optional: not filled by the table yet.
+        flower_win: ``None`` for a win on a tile; ``"eight"`` -- the winner completed all eight
+            flowers (八仙過海, paid as a self-draw); ``"seven"`` -- the winner holds seven flowers and
+            ``discarder`` drew the eighth (七搶一, the drawer pays alone). Only with
+            ``RuleSet.flower_wins``; ``hand.win_tile`` is then ``None`` and ``first_turn`` False.
     """
 
     hand: Hand
@@ -116,6 +124,7 @@ class WinContext:
     chow_feeds: tuple[tuple[int, int], ...] = ()
     wild_counts: tuple[int, ...] | None = None
     kongs: tuple[tuple[int, str], ...] = ()
+    flower_win: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -346,6 +355,14 @@ class RuleSet:
             (False: it may only be won on).
         multiple_winners: ``"head-bump"`` -- only the first winner in turn order from the discarder
             (截和); ``"all"`` -- every player who declares wins.
+        flower_wins: flower wins end the hand at once (Taiwan, RULES.md §3.2, §3.3): a player who
+            completes all eight flowers wins (八仙過海, paid as a self-draw); a player who draws the
+            eighth flower while another holds the other seven pays that player alone (七搶一). The
+            deal's own flowers count only for 八仙過海 (all eight dealt to, or replaced into, one
+            hand); 七搶一 needs the eighth flower to be drawn as a replacement or in play.
+        followed_penalty: 被跟 (Wenzhou W13, RULES.md §4.6): when A's discard is followed by the
+            same face from B, C and D in turn (no claim between), A pays each other player this
+            many points at once (a ``"penalty"`` event); 0 = off.
 
     Wall and match:
         reserve: tiles left in the wall when the hand is drawn (MCR 0; Taiwan 16).
@@ -385,6 +402,8 @@ class RuleSet:
     rob_kong: bool = True
     claim_last_discard: bool = False
     multiple_winners: str = "head-bump"
+    flower_wins: bool = False
+    followed_penalty: int = 0
     reserve: int = 0
     dice: int = 2
     dealer_keeps_on_win: bool = False
@@ -528,13 +547,14 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "taiwan": dict(flowers=True, hand_size=16, shapes="standard", reserve=16, added_kong_drawn_only=True,
                    dealer_keeps_on_win=True,
                    dealer_keeps_on_draw=True, rounds=4, first_dealer="dice", min_score=0, scorer="taiwan",
-                   settlement="taiwan", multiple_winners="head-bump"),
+                   settlement="taiwan", multiple_winners="head-bump", flower_wins=True),
     # RULES.md §4.2-§4.4, §4.6, §9.4 (seed 003, W13): 136 tiles, 13-tile hands, 财神 by dice from the
     # tail (the indicator stays out: 3 live copies), 白板 stands in, 财神 never discarded or claimed,
     # 七对子 / 不搭 / 财神会, one winner, dealer keeps only by winning.
     "wenzhou": dict(flowers=False, hand_size=13, shapes="wenzhou13", reserve=0, **_WILD_TABLE,
                     dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
-                    min_score=0, scorer="wz13", settlement="wz13", multiple_winners="head-bump"),
+                    min_score=0, scorer="wz13", settlement="wz13", multiple_winners="head-bump",
+                    followed_penalty=1),
     # RULES.md §4.2, §4.3, §4.5 (W16, MIL 2024): 136 tiles, 16-tile hands, 3 live 财神, 八对 and the
     # three-财神 win, dealer keeps by winning for at most 4 dealerships (factors 2, 4, 6, 8).
     "wenzhou-w16": dict(flowers=False, hand_size=16, shapes="wenzhou16", reserve=0, **_WILD_TABLE,

@@ -20,8 +20,16 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    added kong (a melded pung + a held fourth) is followed by a replacement draw from the tail. An
    added kong first opens a **robbing window** (:attr:`Phase.ROB`, 抢杠和); if robbed, the pung stays
    a pung (trap FLAG-03). Only discards and added-kong tiles are ever claimable (trap FLOW-03).
-5. **Flowers** drawn are set aside and replaced from the tail, repeatedly.
-6. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+5. **Flowers** drawn are set aside and replaced from the tail, repeatedly. With
+   ``rules.flower_wins`` (Taiwan, RULES.md §3.2, §3.3) a seat that sets aside its eighth flower wins
+   at once (八仙過海, paid as a self-draw), and a seat that sets aside the eighth flower while another
+   holds the other seven pays that seat alone (七搶一); both are ``hora`` events with a
+   ``flower_win`` field (``"eight"`` / ``"seven"``) and the flower as ``pai``.
+6. **Penalties** outside a win: with ``rules.followed_penalty`` (Wenzhou W13 被跟, RULES.md §4.6),
+   when the three other seats in turn discard the face a seat has just discarded (no claim between),
+   that seat pays each other seat at once: a ``penalty`` event (``name="followed"``, ``deltas``);
+   :attr:`HandTable.penalties` holds them and they are added to the hand's result deltas.
+7. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
    left. No kong is declared when no replacement could be drawn; the discard after the last live
    tile may only be won on unless ``claim_last_discard``.
 
@@ -124,6 +132,7 @@ class HandTable:
         phase, current: the :class:`~majiang.engine.actions.Phase` and the seat whose turn it is.
         last_draw: per seat, the tile it drew last (the dealer's extra tile at the start).
         claim_tile, discarder, kong_seat: the tile of an open window and who offered it.
+        penalties: per seat, points moved this hand outside a win (被跟), included in ``result.deltas``.
         result: a :class:`HandResult` once the hand is over. events: every event written.
 
     Raises :class:`~majiang.errors.MajiangError` for a wall that is not the rule set's tile set, a
@@ -170,6 +179,8 @@ class HandTable:
         self.flower_chain = False
         self.discards_made = [0] * 4
         self.any_claim = False
+        self._run: list[tuple[int, int]] = []  # discards in turn order since the last claim (被跟)
+        self.penalties = [0, 0, 0, 0]  # penalties outside a win this hand (被跟), added to the result
         self.claim_tile: int | None = None
         self.discarder: int | None = None
         self.kong_seat: int | None = None
@@ -303,8 +314,13 @@ class HandTable:
                     self.flowers[s].append(t)
                 else:
                     self.concealed[s][t] += 1
+        fw = self.rules.flower_wins
         self.last_draw[self.dealer] = dealt[self.dealer][-1]
         # flowers at the deal: dealer first, then in turn order, each until flower-free
+        if fw:
+            for s in order:
+                if len(self.flowers[s]) == 8 and self._flower_win(s, self.flowers[s][-1]):
+                    return
         for s in order:
             pending = [t for t in dealt[s] if is_flower(t)]
             while pending:
@@ -320,6 +336,8 @@ class HandTable:
                     if is_flower(t):
                         self.flowers[s].append(t)
                         got.append(t)
+                        if fw and self._flower_win(s, t):
+                            return
                     else:
                         self.concealed[s][t] += 1
                         if s == self.dealer:
@@ -370,6 +388,8 @@ class HandTable:
                 self.flowers[seat].append(t)
                 self._flowers_t = None
                 self._emit({"type": "flower", "actor": seat, "pai": _TILE_STR[t]})
+                if self.rules.flower_wins and self._flower_win(seat, t):
+                    return False
                 from_tail = True
                 self.flower_chain = True
                 continue
@@ -392,9 +412,53 @@ class HandTable:
 
     def _exhaust(self) -> None:
         self.phase = Phase.END
-        self.result = HandResult([], [0, 0, 0, 0])
+        self.result = HandResult([], list(self.penalties))
         self._legal_cache.clear()
-        self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": [0, 0, 0, 0]})
+        self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": list(self.penalties)})
+
+    # ------------------------------------------------------------------ flower wins, penalties
+    def _flower_win(self, seat: int, t: int) -> bool:
+        """``seat`` has just set aside flower ``t`` (``rules.flower_wins``): with all eight it wins
+        (八仙過海, paid as a self-draw); if another seat holds the other seven, that seat wins and
+        ``seat`` pays alone (七搶一). Scored by the rule set's scorer; a score below ``min_score``
+        lets play go on. Returns True if the hand ended."""
+        if len(self.flowers[seat]) == 8:
+            winner, drawer, kind = seat, None, "eight"
+        else:
+            holder = next((h for h in range(4) if h != seat and len(self.flowers[h]) == 7), None)
+            if holder is None:
+                return False
+            winner, drawer, kind = holder, seat, "seven"
+        counts, wilds = self._win_counts(winner, None)
+        hand = Hand(tuple(from_counts(counts)), tuple(self.melds[winner]), None, tuple(self.flowers[winner]), wilds)
+        ctx = WinContext(
+            hand=hand, seat=winner, dealer=self.dealer, seat_wind=self.seat_wind(winner),
+            prevalent_wind=self.prevalent_wind, self_drawn=drawer is None, discarder=drawer,
+            wild_face=self.wild_face, dealer_streak=self.dealer_streak, chow_feeds=self._chow_feeds(),
+            wild_counts=self._wild_counts(), kongs=self._kongs(None), flower_win=kind)
+        res = self.scorer.score(ctx)
+        if res.value < self.rules.min_score:
+            return False
+        self._settle_wins([(winner, drawer, t, False, res, ctx)])
+        return True
+
+    def _note_discard(self, seat: int, t: int) -> None:
+        """被跟 (``rules.followed_penalty``, RULES.md §4.6): track discards in turn order since the
+        last claim; when B, C and D have followed A's face, A pays each other player at once."""
+        run = self._run
+        if run and run[0][1] == t and run[-1][0] == (seat - 1) % 4:
+            run.append((seat, t))
+        else:
+            run[:] = [(seat, t)]
+        if len(run) == 4:
+            a = run[0][0]
+            p = self.rules.followed_penalty
+            d = [p] * 4
+            d[a] = -3 * p
+            for i in range(4):
+                self.penalties[i] += d[i]
+            self._emit({"type": "penalty", "name": "followed", "actor": a, "pai": tile_str(t), "deltas": d})
+            run.clear()
 
     # ------------------------------------------------------------------ win check and scoring
     def _win_counts(self, seat: int, extra: int | None, less: int | None = None) -> tuple[list[int], int]:
@@ -651,6 +715,8 @@ class HandTable:
             self.after_claim = False
             self.kong_chain = False
             self._emit({"type": "dahai", "actor": seat, "pai": tile_str(t)})
+            if self.rules.followed_penalty:
+                self._note_discard(seat, t)
             self.claim_tile = t
             self.discarder = seat
             self.last_discard = self.live <= 0
@@ -762,6 +828,7 @@ class HandTable:
         self.rivers[d].pop()
         self._rivers_t = None
         self.any_claim = True
+        self._run.clear()
         self._touch(s)
         self._melds_changed()
         offer = (s - d) % 4
@@ -804,23 +871,32 @@ class HandTable:
         self._draw((d + 1) % 4, False)
 
     def _finish(self, wins: list[tuple[int, int | None, int, bool]]) -> None:
-        total = [0, 0, 0, 0]
-        infos: list[WinInfo] = []
+        scored = []
         for seat, discarder, tile, robbing in wins:
             self_drawn = discarder is None
             res = self._score_win(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=robbing)
             assert res is not None, "a legal win always has a score"
             ctx = self._context(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=robbing)
+            scored.append((seat, discarder, tile, robbing, res, ctx))
+        self._settle_wins(scored)
+
+    def _settle_wins(self, wins: list[tuple[int, int | None, int, bool, ScoreResult, WinContext]]) -> None:
+        total = list(self.penalties)
+        infos: list[WinInfo] = []
+        for seat, discarder, tile, robbing, res, ctx in wins:
             deltas = self.settlement.settle(WinSettle(seat, discarder, res, ctx), 4)
             if sum(deltas) != 0:
                 raise AssertionError(f"settlement {self.settlement.name!r} is not zero-sum: {deltas}")
             for i in range(4):
                 total[i] += deltas[i]
             infos.append(WinInfo(seat, discarder, tile, res, tuple(deltas), ctx))
-            self._emit({"type": "hora", "actor": seat, "target": seat if discarder is None else discarder,
-                        "pai": tile_str(tile), "robbing": robbing,
-                        "hand": str(ctx.hand), "value": res.value, "bonus": res.bonus,
-                        "patterns": [[n, v, k] for n, v, k in res.patterns], "deltas": list(deltas)})
+            ev = {"type": "hora", "actor": seat, "target": seat if discarder is None else discarder,
+                  "pai": tile_str(tile), "robbing": robbing,
+                  "hand": str(ctx.hand), "value": res.value, "bonus": res.bonus,
+                  "patterns": [[n, v, k] for n, v, k in res.patterns], "deltas": list(deltas)}
+            if ctx.flower_win is not None:
+                ev["flower_win"] = ctx.flower_win
+            self._emit(ev)
         self.result = HandResult(infos, total)
         self.phase = Phase.END
         self._legal_cache.clear()

@@ -17,7 +17,8 @@ type          fields
 start_game    names (by seat), seat_of_player, first_dealer
 start_kyoku   hand (number in the match), bakaze (prevalent wind), oya (dealer), honba (dealer
               streak), dice, tehais (each seat's dealt tiles, flowers included, deal order)
-wild          indicator, wild -- *ours*: the turned-up indicator and the wildcard face
+wild          indicator, wild, [in_wall: true when the indicator stays in play (seed 000)] -- *ours*:
+              the turned-up indicator and the wildcard face
 flower        actor, pai -- *ours*: a flower set aside (补花); a ``tsumo`` with
               ``"replacement": true`` follows
 tsumo         actor, pai, [replacement: true when drawn from the wall's tail]
@@ -27,7 +28,9 @@ daiminkan     actor, target, pai, consumed (exposed kong from a discard)
 ankan         actor, consumed (concealed kong)
 kakan         actor, pai, consumed (added kong)
 hora          actor, target (= actor when self-drawn), pai, robbing, hand, value, bonus,
-              patterns [[id, points, times]], deltas
+              patterns [[id, points, times]], deltas, [flower_win: "eight" (八仙過海) or "seven"
+              (七搶一, target = the drawer of the eighth flower); pai is then that flower]
+penalty       name ("followed": Wenzhou 被跟), actor (who pays), pai, deltas -- *ours*
 ryukyoku      reason ("exhaustive"), deltas
 end_kyoku     deltas, scores -- the hand's total deltas and the running scores
 end_game      scores

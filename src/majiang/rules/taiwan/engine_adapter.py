@@ -28,10 +28,11 @@ hand.flowers                           flowers (正花, 花槓, 八仙過海)
 first_turn, self-drawn, dealer         heavenly_win (天胡)
 first_turn, self-drawn, non-dealer     earthly_win (地胡)
 first_turn, on a discard, non-dealer   human_win (人胡: before his own first turn, nobody called)
+flower_win "eight"                     self-drawn 八仙過海 (scored with hand=None)
+flower_win "seven", discarder          flower_drawer = discarder (七搶一: the drawer pays alone)
 =====================================  ===================================================
 
-Not mapped (the engine has no such facts): 報聽 / 天聽 / 地聽 (no ready declaration in the table),
-七搶一 (the table has no flower win on another player's draw), 宝牌.
+Not mapped (the engine has no such facts): 報聽 / 天聽 / 地聽 (no ready declaration in the table), 宝牌.
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ REJECTED = -1
 
 def win_from_engine(ctx: Any) -> TaiwanWin:
     """The :class:`TaiwanWin` of an engine ``WinContext`` (module doc table)."""
+    fw = getattr(ctx, "flower_win", None)
+    if fw is not None:  # 八仙過海 (paid as a self-draw) or 七搶一 (the eighth flower's drawer pays)
+        seven = fw == "seven"
+        return TaiwanWin(seat=ctx.seat, dealer=ctx.dealer, self_drawn=not seven, discarder=None,
+                         round_wind=ctx.prevalent_wind - 27, streak=ctx.dealer_streak,
+                         flowers=tuple(ctx.hand.flowers), flower_drawer=ctx.discarder if seven else None)
     sd = bool(ctx.self_drawn)
     first = bool(ctx.first_turn)
     dealer_wins = ctx.seat == ctx.dealer
@@ -83,7 +90,12 @@ class TaiwanEngineAdapter:
     name: str = "taiwan"
 
     def result(self, ctx: Any) -> TaiwanResult:
-        """The full :class:`TaiwanResult` of an engine context (raises like :func:`score`)."""
+        """The full :class:`TaiwanResult` of an engine context (raises like :func:`score`). A flower
+        win (``ctx.flower_win``) is scored without the hand (``score(None, ...)``) unless
+        ``eight_flowers_mode="added"`` and the hand is complete (it never is: the table scores a
+        flower win the moment the flower is set aside)."""
+        if getattr(ctx, "flower_win", None) is not None:
+            return score(None, win_from_engine(ctx), self.options)
         return score(ctx.hand, win_from_engine(ctx), self.options)
 
     def score(self, ctx: Any):
