@@ -36,7 +36,7 @@ PINNED = {
     "taiwan,scorer=fixed1,settlement=flat": "8b80b360dd28b1d4",
     "wenzhou,shapes=seven-pairs-orphans,scorer=fixed1,settlement=flat": "edc8be9745cedbf2",
     "wenzhou,shapes=seven-pairs-orphans,scorer=fixed1,settlement=flat,wild_next_face=true,wild_discardable=true,"
-    "wild_claimable=true": "e0416ee7a2b95317",
+    "wild_claimable=true,wild_discard_penalty=0": "e0416ee7a2b95317",
     "mcr,wild_mode=fixed,wild_tile=31,white_stand_in=false,shapes=standard,min_score=0,"
     "scorer=fixed": "97f0b1c10d59072b",
 }

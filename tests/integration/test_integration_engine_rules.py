@@ -330,3 +330,33 @@ def test_property_runs_random_bots(preset: str) -> None:
         assert followed == 0
     if not rules.flower_wins:
         assert flower_wins == 0
+
+
+def test_wild_discard_penalty_where_the_option_allows_the_discard():
+    """误打财神 (RULES.md §4.6): with wild_discardable on, a discarded 财神 costs its discarder 1 point to
+    each other player at once, and nobody wins on it (§4.2)."""
+    from majiang.engine import Match, run_match
+    from majiang.engine.ruleset import resolve
+    from majiang.players import RandomBot
+
+    rules = resolve("wenzhou,wild_discardable=true")
+    assert rules.wild_discard_penalty == 1
+    penalties = 0
+    for g in range(6):
+        m = Match(rules, seed=900 + g, max_hands=6)
+        run_match(m, [RandomBot(g * 4 + p) for p in range(4)])
+        wild = None
+        last = None
+        for e in m.events:
+            if e["type"] == "wild":
+                wild = e["wild"]
+            elif e["type"] == "dahai":
+                last = e
+            elif e["type"] == "penalty" and e["name"] == "wild-discard":
+                assert last is not None and last["pai"] == e["pai"] == wild and last["actor"] == e["actor"]
+                assert e["deltas"][e["actor"]] == -3 and sum(e["deltas"]) == 0
+                penalties += 1
+            elif e["type"] == "hora" and e["target"] != e["actor"]:
+                assert e["pai"] != wild  # no win on a discarded 财神
+        assert sum(m.scores) == 0
+    assert penalties > 0

@@ -363,6 +363,10 @@ class RuleSet:
         followed_penalty: 被跟 (Wenzhou W13, RULES.md §4.6): when A's discard is followed by the
             same face from B, C and D in turn (no claim between), A pays each other player this
             many points at once (a ``"penalty"`` event); 0 = off.
+        wild_discard_penalty: 误打财神 (Wenzhou W13, RULES.md §4.6): where ``wild_discardable`` allows
+            discarding a wildcard at all, the discarder pays each other player this many points at
+            once (a ``"penalty"`` event, ``name="wild-discard"``); 0 = off. Nobody wins on a
+            discarded wildcard (RULES.md §4.2).
 
     Wall and match:
         reserve: tiles left in the wall when the hand is drawn (MCR 0; Taiwan 16).
@@ -404,6 +408,7 @@ class RuleSet:
     multiple_winners: str = "head-bump"
     flower_wins: bool = False
     followed_penalty: int = 0
+    wild_discard_penalty: int = 0
     reserve: int = 0
     dice: int = 2
     dealer_keeps_on_win: bool = False
@@ -451,6 +456,10 @@ class RuleSet:
             raise bad(f"max_dealer_streak must be None or >= 0, got {self.max_dealer_streak!r}")
         if not isinstance(self.min_score, int) or self.min_score < 0:
             raise bad(f"min_score must be an int >= 0, got {self.min_score!r}")
+        for name in ("followed_penalty", "wild_discard_penalty"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                raise bad(f"{name} must be an int >= 0, got {v!r}")
         if self.scorer not in _SCORERS:
             raise bad(f"unknown scorer {self.scorer!r}; known: {sorted(_SCORERS)}")
         if self.settlement not in _SETTLEMENTS:
@@ -554,7 +563,7 @@ _PRESETS: dict[str, dict[str, Any]] = {
     "wenzhou": dict(flowers=False, hand_size=13, shapes="wenzhou13", reserve=0, **_WILD_TABLE,
                     dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
                     min_score=0, scorer="wz13", settlement="wz13", multiple_winners="head-bump",
-                    followed_penalty=1),
+                    followed_penalty=1, wild_discard_penalty=1),
     # RULES.md §4.2, §4.3, §4.5 (W16, MIL 2024): 136 tiles, 16-tile hands, 3 live 财神, 八对 and the
     # three-财神 win, dealer keeps by winning for at most 4 dealerships (factors 2, 4, 6, 8).
     "wenzhou-w16": dict(flowers=False, hand_size=16, shapes="wenzhou16", reserve=0, **_WILD_TABLE,

@@ -451,14 +451,16 @@ class HandTable:
         else:
             run[:] = [(seat, t)]
         if len(run) == 4:
-            a = run[0][0]
-            p = self.rules.followed_penalty
-            d = [p] * 4
-            d[a] = -3 * p
-            for i in range(4):
-                self.penalties[i] += d[i]
-            self._emit({"type": "penalty", "name": "followed", "actor": a, "pai": tile_str(t), "deltas": d})
+            self._penalty("followed", run[0][0], t, self.rules.followed_penalty)
             run.clear()
+
+    def _penalty(self, name: str, payer: int, t: int, points: int) -> None:
+        """``payer`` pays each other seat ``points`` at once (被跟, 误打财神): a ``penalty`` event."""
+        d = [points] * 4
+        d[payer] = -3 * points
+        for i in range(4):
+            self.penalties[i] += d[i]
+        self._emit({"type": "penalty", "name": name, "actor": payer, "pai": tile_str(t), "deltas": d})
 
     # ------------------------------------------------------------------ win check and scoring
     def _win_counts(self, seat: int, extra: int | None, less: int | None = None) -> tuple[list[int], int]:
@@ -717,6 +719,8 @@ class HandTable:
             self._emit({"type": "dahai", "actor": seat, "pai": tile_str(t)})
             if self.rules.followed_penalty:
                 self._note_discard(seat, t)
+            if self.rules.wild_discard_penalty and self.is_wild(t):
+                self._penalty("wild-discard", seat, t, self.rules.wild_discard_penalty)
             self.claim_tile = t
             self.discarder = seat
             self.last_discard = self.live <= 0

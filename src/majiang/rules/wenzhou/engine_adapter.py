@@ -34,6 +34,7 @@ from types import ModuleType
 from typing import Any
 
 from majiang.rules.wenzhou.common import NotWinningError, OptionsError, WildResult, WinContext
+from majiang.tiles import WILD
 
 RULESETS: dict[str, str] = {
     "wz13": "majiang.rules.wenzhou.w13",
@@ -140,6 +141,8 @@ class WildRulesAdapter:
         the rule set does not accept scores :data:`REJECTED` (the table then offers no win)."""
         from majiang.engine.ruleset import ScoreResult
 
+        if ctx.hand.win_tile == WILD and not ctx.self_drawn:
+            return ScoreResult(REJECTED, 0, ())  # nobody wins on a discarded 财神 (RULES.md §4.2)
         try:
             r = score_engine(self.ruleset, ctx, self.options)
         except NotWinningError:
