@@ -13,6 +13,10 @@ Kinds (field terms; the Chinese term in brackets):
   player on the left (上家).
 * ``PUNG`` (碰), ``EXPOSED_KONG`` (明杠 from a discard) -- ``tile`` = the claimed discard.
 * ``CONCEALED_KONG`` (暗杠), ``ADDED_KONG`` (加杠/补杠) -- ``tile`` = the kong's face.
+* ``READY`` (报听/報聽) -- declare ready and discard ``tile`` in one step (only with
+  ``RuleSet.declare_ready``; offered for each discard that leaves the hand ready). The hand is then
+  frozen: on each later turn only a self-drawn win or the discard of the drawn tile; in claim windows
+  only a win (no chow, pung or kong).
 * ``PASS`` (过) -- decline every claim.
 """
 
@@ -64,6 +68,7 @@ class ActionKind(Enum):
     CONCEALED_KONG = "concealed-kong"
     ADDED_KONG = "added-kong"
     DISCARD = "discard"
+    READY = "ready"
     PASS = "pass"
 
 

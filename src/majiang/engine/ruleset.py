@@ -104,6 +104,12 @@ class WinContext:
             flowers (八仙過海, paid as a self-draw); ``"seven"`` -- the winner holds seven flowers and
             ``discarder`` drew the eighth (七搶一, the drawer pays alone). Only with
             ``RuleSet.flower_wins``; ``hand.win_tile`` is then ``None`` and ``first_turn`` False.
+        declared_ready: the winner declared ready (報聽, ``RuleSet.declare_ready``) before this win.
+        heavenly_ready: 天聽 -- declared with his own first discard before anyone called (chow, pung,
+            any kong), and ready from the very start: the dealer, or a non-dealer whose declaring
+            discard was the tile he had just drawn (his dealt hand was that ready hand).
+        earthly_ready: 地聽 -- declared with his own first discard before anyone called, not 天聽
+            (ready right after his own first discard, RULES.md §3.2).
     """
 
     hand: Hand
@@ -125,6 +131,9 @@ class WinContext:
     wild_counts: tuple[int, ...] | None = None
     kongs: tuple[tuple[int, str], ...] = ()
     flower_win: str | None = None
+    declared_ready: bool = False
+    heavenly_ready: bool = False
+    earthly_ready: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -360,6 +369,11 @@ class RuleSet:
             eighth flower while another holds the other seven pays that player alone (七搶一). The
             deal's own flowers count only for 八仙過海 (all eight dealt to, or replaced into, one
             hand); 七搶一 needs the eighth flower to be drawn as a replacement or in play.
+        declare_ready: 報聽 (RULES.md §3.1, optional, off in every preset): a player may declare
+            ready with a discard that leaves the hand ready (``ActionKind.READY``, a ``reach`` event
+            before the ``dahai``); the hand is then frozen -- later turns only win by self-draw or
+            discard the drawn tile (no kong), and claim windows offer only a win. The win context
+            carries ``declared_ready``, ``heavenly_ready`` and ``earthly_ready``.
         followed_penalty: 被跟 (Wenzhou W13, RULES.md §4.6): when A's discard is followed by the
             same face from B, C and D in turn (no claim between), A pays each other player this
             many points at once (a ``"penalty"`` event); 0 = off.
@@ -407,6 +421,7 @@ class RuleSet:
     claim_last_discard: bool = False
     multiple_winners: str = "head-bump"
     flower_wins: bool = False
+    declare_ready: bool = False
     followed_penalty: int = 0
     wild_discard_penalty: int = 0
     reserve: int = 0
@@ -456,6 +471,9 @@ class RuleSet:
             raise bad(f"max_dealer_streak must be None or >= 0, got {self.max_dealer_streak!r}")
         if not isinstance(self.min_score, int) or self.min_score < 0:
             raise bad(f"min_score must be an int >= 0, got {self.min_score!r}")
+        if self.declare_ready and self.wild_mode != "none" and not self.wild_discardable:
+            raise bad("declare_ready needs a rule set without wildcards, or one that lets them be discarded: a "
+                      "declared hand must discard what it draws")
         for name in ("followed_penalty", "wild_discard_penalty"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:

@@ -29,7 +29,13 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    when the three other seats in turn discard the face a seat has just discarded (no claim between),
    that seat pays each other seat at once: a ``penalty`` event (``name="followed"``, ``deltas``);
    :attr:`HandTable.penalties` holds them and they are added to the hand's result deltas.
-7. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+7. **Declared ready** (報聽, ``rules.declare_ready``, RULES.md §3.1): in its turn a seat may declare
+   ready with any discard that leaves its hand ready (``READY``: a ``reach`` event, then the
+   ``dahai``). From then on the hand is frozen -- the simpler reading: in its turns only a self-drawn
+   win or the discard of the tile just drawn (no kong of any kind), in claim windows only a win (no
+   chow, pung or kong). :attr:`HandTable.ready` holds the declarations; the win context carries
+   ``declared_ready`` and 天聽 / 地聽 (see :class:`~majiang.engine.ruleset.WinContext`).
+8. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
    left. No kong is declared when no replacement could be drawn; the discard after the last live
    tile may only be won on unless ``claim_last_discard``.
 
@@ -58,7 +64,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from majiang.analysis import is_winning
+from majiang.analysis import is_winning, waits
 from majiang.engine.actions import CLAIM_PRIORITY, PASS, Action, ActionKind, IllegalActionError, Phase
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
 from majiang.errors import MajiangError
@@ -133,6 +139,8 @@ class HandTable:
         last_draw: per seat, the tile it drew last (the dealer's extra tile at the start).
         claim_tile, discarder, kong_seat: the tile of an open window and who offered it.
         penalties: per seat, points moved this hand outside a win (被跟), included in ``result.deltas``.
+        ready, ready_kind: per seat, declared ready (報聽, ``rules.declare_ready``) and ``"heavenly"``
+            (天聽) / ``"earthly"`` (地聽) / ``None`` -- how the declaration qualified.
         result: a :class:`HandResult` once the hand is over. events: every event written.
 
     Raises :class:`~majiang.errors.MajiangError` for a wall that is not the rule set's tile set, a
@@ -179,6 +187,8 @@ class HandTable:
         self.flower_chain = False
         self.discards_made = [0] * 4
         self.any_claim = False
+        self.ready = [False] * 4  # declared ready (報聽)
+        self.ready_kind: list[str | None] = [None] * 4  # "heavenly" (天聽), "earthly" (地聽) or None
         self._run: list[tuple[int, int]] = []  # discards in turn order since the last claim (被跟)
         self.penalties = [0, 0, 0, 0]  # penalties outside a win this hand (被跟), added to the result
         self.claim_tile: int | None = None
@@ -514,7 +524,9 @@ class HandTable:
             first_turn=(not self.any_claim and self.discards_made[seat] == 0),
             wild_face=self.wild_face, dealer_streak=self.dealer_streak,
             chow_feeds=self._chow_feeds(), wild_counts=self._wild_counts(),
-            kongs=self._kongs(robbed=(discarder, tile) if robbing else None))
+            kongs=self._kongs(robbed=(discarder, tile) if robbing else None),
+            declared_ready=self.ready[seat], heavenly_ready=self.ready_kind[seat] == "heavenly",
+            earthly_ready=self.ready_kind[seat] == "earthly")
 
     def _chow_feeds(self) -> tuple[tuple[int, int], ...]:
         """``(feeder, eater)`` for every chow claimed this hand (Wenzhou 统包, RULES.md §4.6)."""
@@ -601,6 +613,16 @@ class HandTable:
         wf = self.wild_face
         acts: list[Action] = []
         if self.phase is Phase.TURN:
+            if self.ready[seat]:  # frozen (報聽): a self-drawn win or the drawn tile's discard
+                lt = self.last_draw[seat]
+                if lt is not None and self._gates[seat].get(lt) is not False and \
+                        self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
+                    acts.append(Action(ActionKind.WIN, lt))
+                if lt is not None and c[lt]:
+                    acts.append(_DISCARDS[lt])
+                else:  # pragma: no cover - a declared seat always acts after a draw
+                    acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(self.hand_tuple(seat))))
+                return acts
             if not self.after_claim:
                 lt = self.last_draw[seat]
                 if lt is not None and self._gates[seat].get(lt) is not False and \
@@ -623,6 +645,8 @@ class HandTable:
                 if not discards:  # a hand of wildcards only: the rule must give way
                     discards = [_DISCARDS[t] for t, n in enumerate(c) if n]
             acts.extend(discards)
+            if r.declare_ready:
+                acts.extend(Action(ActionKind.READY, a.tile) for a in discards if self._ready_after(seat, a.tile))
             return acts
         tile = self.claim_tile
         assert tile is not None
@@ -646,6 +670,10 @@ class HandTable:
             return acts  # the common case: nothing to claim
         if gate and self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
             acts.append(Action(ActionKind.WIN, tile))
+        if self.ready[seat]:  # frozen (報聽): only a win
+            if acts:
+                acts.append(PASS)
+            return acts
         may_meld = (self.live > 0 or r.claim_last_discard) and (r.wild_claimable or tile != wf)
         if may_meld and len(self.melds[seat]) < r.sets:
             if r.exposed_kong and c[tile] == 3 and self.live > 0:
@@ -663,6 +691,14 @@ class HandTable:
         if acts:
             acts.append(PASS)
         return acts
+
+    def _ready_after(self, seat: int, t: int | None) -> bool:
+        """True if ``seat``'s hand less ``t`` is ready (waits on some tile still to be had)."""
+        if t is None or not self._gate(seat, t):
+            return False
+        counts, wilds = self._win_counts(seat, None, t)
+        w = waits(counts, wilds, self.shape_rules)
+        return bool(w.tiles) or w.wildcard
 
     # ------------------------------------------------------------------ applying
     def apply(self, seat: int, action: Action) -> None:
@@ -703,6 +739,13 @@ class HandTable:
         if k is ActionKind.WIN:
             self._finish([(seat, None, a.tile, False)])
             return
+        if k is ActionKind.READY:
+            if not self.any_claim and self.discards_made[seat] == 0:
+                heavenly = seat == self.dealer or a.tile == self.last_draw[seat]
+                self.ready_kind[seat] = "heavenly" if heavenly else "earthly"
+            self.ready[seat] = True
+            self._emit({"type": "reach", "actor": seat, "pai": tile_str(a.tile)})
+            k = ActionKind.DISCARD
         if k is ActionKind.DISCARD:
             t = a.tile
             c[t] -= 1

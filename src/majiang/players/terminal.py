@@ -44,6 +44,8 @@ def _event_text(ev: dict, me: int) -> str | None:
         return f"{who} adds {ev['pai']} to a pung (kong)"
     if t == "flower":
         return f"{who} sets aside flower {ev['pai']}"
+    if t == "reach":
+        return f"{who} declare{'' if who == 'You' else 's'} ready (報聽)"
     if t == "hora":
         how = "self-drawn" if ev["target"] == ev["actor"] else f"on {_REL[(ev['target'] - me) % 4]}'s tile"
         return f"[bold]{who} WINS {how} with {ev['pai']}: {escape(ev['hand'])}  ({ev['value']}+{ev['bonus']})[/bold]"

@@ -23,6 +23,8 @@ flower        actor, pai -- *ours*: a flower set aside (补花); a ``tsumo`` wit
               ``"replacement": true`` follows
 tsumo         actor, pai, [replacement: true when drawn from the wall's tail]
 dahai         actor, pai
+reach         actor, pai -- declared ready (報聽, ``RuleSet.declare_ready``) with the discard ``pai``;
+              the ``dahai`` of that tile follows (mjai's ``reach``, plus the tile)
 chi/pon       actor, target (discarder), pai (claimed), consumed (tiles from the hand)
 daiminkan     actor, target, pai, consumed (exposed kong from a discard)
 ankan         actor, consumed (concealed kong)
@@ -112,7 +114,7 @@ def read_record(lines: Iterable[str]) -> tuple[dict, list[dict]]:
     return out[0], out[1:]
 
 
-_DECISIONS = {"dahai", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"}
+_DECISIONS = {"dahai", "reach", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"}
 
 
 def _action_of(ev: dict) -> Action:
@@ -120,6 +122,8 @@ def _action_of(ev: dict) -> Action:
     pai = parse_compact(ev["pai"])[0] if "pai" in ev else None
     if t == "dahai":
         return Action(ActionKind.DISCARD, pai)
+    if t == "reach":
+        return Action(ActionKind.READY, pai)
     if t == "hora":
         return Action(ActionKind.WIN, pai)
     if t == "pon":
@@ -140,7 +144,7 @@ def _action_of(ev: dict) -> Action:
 def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
     """Re-run a record through the engine and check it step by step.
 
-    Every recorded decision (``dahai``, ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
+    Every recorded decision (``dahai``, ``reach`` (with its ``dahai``), ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
     ``hora``) is applied as the matching action -- which must be legal -- and every other seat in a
     claim window passes. After each step the events the engine writes must equal the recorded ones;
     at the end the whole record must have been consumed. ``from_seed``: rebuild the walls from the
@@ -186,7 +190,7 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
         else:
             chosen: dict[int, Action] = {}
             k = j
-            while k < len(events) and events[k].get("type") in _DECISIONS - {"dahai", "ankan", "kakan"}:
+            while k < len(events) and events[k].get("type") in _DECISIONS - {"dahai", "reach", "ankan", "kakan"}:
                 e = events[k]
                 if e.get("type") == "hora" or not chosen:
                     chosen.setdefault(e["actor"], _action_of(e))

@@ -30,14 +30,18 @@ first_turn, self-drawn, non-dealer     earthly_win (地胡)
 first_turn, on a discard, non-dealer   human_win (人胡: before his own first turn, nobody called)
 flower_win "eight"                     self-drawn 八仙過海 (scored with hand=None)
 flower_win "seven", discarder          flower_drawer = discarder (七搶一: the drawer pays alone)
+declared_ready                         declared_ready (報聽; the adapter scores it with the
+                                       optional rule ``tw.baoting`` enabled, since the table
+                                       only declares under ``RuleSet.declare_ready``)
+heavenly_ready / earthly_ready         heavenly_ready (天聽) / earthly_ready (地聽)
 =====================================  ===================================================
 
-Not mapped (the engine has no such facts): 報聽 / 天聽 / 地聽 (no ready declaration in the table), 宝牌.
+Not mapped (the engine has no such facts): 宝牌.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from majiang.rules.taiwan.conditions import TaiwanWin
@@ -73,6 +77,9 @@ def win_from_engine(ctx: Any) -> TaiwanWin:
         heavenly_win=first and sd and dealer_wins,
         earthly_win=first and sd and not dealer_wins,
         human_win=first and not sd and not dealer_wins and not ctx.robbing_kong,
+        declared_ready=bool(getattr(ctx, "declared_ready", False)),
+        heavenly_ready=bool(getattr(ctx, "heavenly_ready", False)),
+        earthly_ready=bool(getattr(ctx, "earthly_ready", False)),
     )
 
 
@@ -96,7 +103,15 @@ class TaiwanEngineAdapter:
         flower win the moment the flower is set aside)."""
         if getattr(ctx, "flower_win", None) is not None:
             return score(None, win_from_engine(ctx), self.options)
-        return score(ctx.hand, win_from_engine(ctx), self.options)
+        return score(ctx.hand, win_from_engine(ctx), self._options_for(ctx))
+
+    def _options_for(self, ctx: Any) -> TaiwanOptions:
+        """The options to score ``ctx`` with: a declared ready (only ever set by the table under
+        ``RuleSet.declare_ready``) needs the optional rule ``tw.baoting``, so it is enabled then."""
+        o = self.options
+        if getattr(ctx, "declared_ready", False) and "tw.baoting" not in o.enabled:
+            o = replace(o, enabled=o.enabled | {"tw.baoting"})
+        return o
 
     def score(self, ctx: Any):
         from majiang.engine.ruleset import ScoreResult
@@ -107,7 +122,8 @@ class TaiwanEngineAdapter:
             return ScoreResult(REJECTED, 0, ())
         if not r.meets_minimum:
             return ScoreResult(REJECTED, 0, ())
-        return ScoreResult(r.total_tai, 0, tuple((pc.pattern.id, self.options.tai(pc.pattern.id), pc.count)
+        opts = self._options_for(ctx)
+        return ScoreResult(r.total_tai, 0, tuple((pc.pattern.id, opts.tai(pc.pattern.id), pc.count)
                                                  for pc in r.patterns))
 
     def settle(self, win: Any, players: int) -> list[int]:
