@@ -53,3 +53,18 @@ def split_wildcards(tiles: Iterable[int], wild_faces: Iterable[int] = (),
             raise TileCountError(f"{n} natural copies of {format_compact([t])}: there are only four",
                                  kind="fifth-copy", tile=t, count=n)
     return counts, wilds
+
+
+def split_counts(counts: list[int], wild_face: int | None, white_stands_in: bool) -> tuple[list[int], int]:
+    """The same step on a count vector, in place: copies of ``wild_face`` become the returned number of
+    wildcards, and with ``white_stands_in`` the Whites count as that face (unless White is the wildcard).
+    Returns ``(counts, wilds)``; ``counts`` is the list passed in, changed."""
+    wilds = 0
+    if wild_face is not None:
+        wilds = counts[wild_face]
+        counts[wild_face] = 0
+        if white_stands_in and wild_face != WHITE:
+            counts[wild_face] += counts[WHITE]
+            counts[WHITE] = 0
+    return counts, wilds
+

@@ -65,6 +65,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from majiang.analysis import is_winning, waits
+from majiang.analysis.wildcards import split_counts
 from majiang.engine.actions import CLAIM_PRIORITY, PASS, Action, ActionKind, IllegalActionError, Phase
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
 from majiang.errors import MajiangError
@@ -481,15 +482,7 @@ class HandTable:
             c[extra] += 1
         if less is not None:
             c[less] -= 1
-        wilds = 0
-        wf = self.wild_face
-        if wf is not None:
-            wilds = c[wf]
-            c[wf] = 0
-            if self.rules.white_stand_in and wf != WHITE:
-                c[wf] += c[WHITE]
-                c[WHITE] = 0
-        return c, wilds
+        return split_counts(c, self.wild_face, self.rules.white_stand_in)
 
     def _visible_copies(self, seat: int, t: int) -> int:
         n = self.concealed[seat][t]

@@ -22,10 +22,11 @@ import dataclasses
 from collections.abc import Sequence
 
 from majiang.analysis import ShapeRules, shanten
+from majiang.analysis.wildcards import split_counts
 from majiang.engine.actions import PASS, Action, ActionKind
 from majiang.engine.match import PlayerView
 from majiang.engine.ruleset import RuleSet, resolve
-from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
+from majiang.tiles import NUM_KINDS, is_honor, is_terminal
 
 
 class EfficiencyBot:
@@ -43,16 +44,7 @@ class EfficiencyBot:
 
     # --------------------------------------------------------------- shanten with wildcards
     def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
-        c = list(counts)
-        wilds = 0
-        wf = view.wild_face
-        if wf is not None:
-            wilds = c[wf]
-            c[wf] = 0
-            if self.rules.white_stand_in and wf != WHITE:
-                c[wf] += c[WHITE]
-                c[WHITE] = 0
-        return c, wilds
+        return split_counts(list(counts), view.wild_face, self.rules.white_stand_in)
 
     def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
         c, w = self._split(counts, view)
