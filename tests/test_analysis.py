@@ -320,3 +320,18 @@ def test_new_shapes_agree_with_the_wenzhou_predicates():
             if sum(c) + w != 17:
                 continue
             assert is_winning(c, w, EIGHT) == wz.is_eight_pairs(c, w), (c, w)
+
+
+def test_split_counts_matches_split_wildcards():
+    from majiang.analysis.wildcards import split_counts, split_wildcards
+    rng = random.Random(3)
+    for _ in range(300):
+        tiles = [rng.randrange(34) for _ in range(13)]
+        c = [0] * 34
+        for t in tiles:
+            c[t] += 1
+        if max(c) > 4:
+            continue
+        face = rng.randrange(34)
+        for stand_in in (False, True):
+            assert split_counts(list(c), face, stand_in) == split_wildcards(tiles, {face}, stand_in)
