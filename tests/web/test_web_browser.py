@@ -48,6 +48,26 @@ def server(database_url):
     th.join(10)
 
 
+def _mcr_table_with_bots(browser, base: str, user: str, bot_kind: str | None = None):
+    """Sign up ``user``, create a one-hand MCR table and fill the other seats with bots; the page."""
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_default_timeout(10_000)
+    page.goto(base + "/signup")
+    page.fill("#username", user)
+    page.fill("#password", "browser password")
+    page.click("#submit")
+    page.wait_for_selector("#create-form")
+    page.select_option("#preset", "mcr")
+    page.fill("#max_hands", "1")
+    page.fill("#turn_time", "120")
+    page.click("#create")
+    page.wait_for_selector("#fill-bots")
+    if bot_kind is not None:
+        page.select_option("#bot-kind", bot_kind)
+    page.click("#fill-bots")
+    return page
+
+
 def test_play_a_hand_in_the_browser(server):
     base, app = server
     ARTIFACTS.mkdir(exist_ok=True)
@@ -55,20 +75,7 @@ def test_play_a_hand_in_the_browser(server):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(10_000)
-            page.goto(base + "/signup")
-            page.fill("#username", "browser_user")
-            page.fill("#password", "browser password")
-            page.click("#submit")
-            page.wait_for_selector("#create-form")
-            page.select_option("#preset", "mcr")
-            page.fill("#max_hands", "1")
-            page.fill("#turn_time", "120")
-            page.click("#create")
-            page.wait_for_selector("#fill-bots")
-            page.select_option("#bot-kind", "efficiency")
-            page.click("#fill-bots")
+            page = _mcr_table_with_bots(browser, base, "browser_user", bot_kind="efficiency")
             page.wait_for_selector("#hand svg.tile")
             page.screenshot(path=str(ARTIFACTS / "web_table.png"))
             clicks = 0
@@ -129,19 +136,7 @@ def test_waits_and_auto_win_in_the_browser(server, monkeypatch):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                     args=["--headless", "--no-sandbox", "--disable-gpu"])
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.set_default_timeout(10_000)
-            page.goto(base + "/signup")
-            page.fill("#username", "ready_user")
-            page.fill("#password", "browser password")
-            page.click("#submit")
-            page.wait_for_selector("#create-form")
-            page.select_option("#preset", "mcr")
-            page.fill("#max_hands", "1")
-            page.fill("#turn_time", "120")
-            page.click("#create")
-            page.wait_for_selector("#fill-bots")
-            page.click("#fill-bots")
+            page = _mcr_table_with_bots(browser, base, "ready_user")
             page.wait_for_selector("#actions .hint")      # the dealer's first discard
             assert page.locator("#ready .wait").count() == 0
             tile = page.locator(f"#me svg.tile[data-tile='{NINE_S}']").first

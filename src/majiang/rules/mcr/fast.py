@@ -227,58 +227,10 @@ for _a, _b, _c in ((0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1,
 del _a, _b, _c, _k
 
 
-def standard_decompositions_of(infos: tuple) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
-    """:func:`standard_decompositions` from the four parts' :func:`suit_info`."""
-    single = True
-    for info in infos:
-        opts = info[0]
-        if len(opts) != 1:
-            if not opts:
-                return []
-            single = False
-    if single:  # one split per suit (most hands)
-        acc: tuple = ()
-        pairs = 0
-        for info in infos:
-            groups, p = info[0][0]
-            acc += groups
-            pairs += p
-        return [tuple(sorted(acc))] if pairs == 1 else []
-    results: list = []
-    per = [info[0] for info in infos]
-
-    def rec(g: int, acc: tuple, pair: bool) -> None:
-        if g == 4:
-            if pair:
-                results.append(tuple(sorted(acc)))
-            return
-        for groups, p in per[g]:
-            if not (pair and p):
-                rec(g + 1, acc + groups, pair or p)
-
-    rec(0, (), False)
-    if len(results) > 1:
-        results = sorted(set(results))
-    return results
-
-
-def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
-    """Every standard decomposition (sets and one pair) of the concealed part ``full`` (3k+2
-    tiles, counts of 34): each a sorted tuple of ``(kind, tiles)`` groups, the list sorted (the
-    groups and the order of :func:`majiang.analysis.decompositions`, without wildcards)."""
-    per = []
-    single = True
-    for lo, hi in _BOUNDS:
-        part = tuple(full[lo:hi])
-        if not any(part):
-            continue
-        opts = _SUIT_DECOMP.get((lo, part)) or _suit_decomps(lo, part)
-        if not opts:
-            return []
-        if len(opts) > 1:
-            single = False
-        per.append(opts)
-    if single:  # one split per suit (most hands)
+def _combine(per: list) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Every way to take one split per part with exactly one pair among them, each sorted; the
+    list sorted without repeats. ``per``: per part, its ``(groups, has_pair)`` splits (none empty)."""
+    if all(len(opts) == 1 for opts in per):  # one split per part (most hands)
         acc: tuple = ()
         pairs = 0
         for opts in per:
@@ -301,6 +253,30 @@ def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int,
     if len(results) > 1:
         results = sorted(set(results))
     return results
+
+
+def standard_decompositions_of(infos: tuple) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
+    """:func:`standard_decompositions` from the four parts' :func:`suit_info`."""
+    per = [info[0] for info in infos]
+    if not all(per):
+        return []
+    return _combine(per)
+
+
+def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
+    """Every standard decomposition (sets and one pair) of the concealed part ``full`` (3k+2
+    tiles, counts of 34): each a sorted tuple of ``(kind, tiles)`` groups, the list sorted (the
+    groups and the order of :func:`majiang.analysis.decompositions`, without wildcards)."""
+    per = []
+    for lo, hi in _BOUNDS:
+        part = tuple(full[lo:hi])
+        if not any(part):
+            continue
+        opts = _SUIT_DECOMP.get((lo, part)) or _suit_decomps(lo, part)
+        if not opts:
+            return []
+        per.append(opts)
+    return _combine(per)
 
 
 _ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
