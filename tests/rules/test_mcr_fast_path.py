@@ -23,3 +23,35 @@ def test_fast_path_equals_the_reference_procedure(options):
         assert fast == plain, (str(hand), cond)
         n += 1
     assert n == 2500
+
+
+def test_special_shapes_never_count_a_wait_fan():
+    """The scorer skips the unique-wait test for 七对 / 十三幺 / 全不靠 arrangements (RULES.md §6):
+    valid only while each of their shape fans excludes 单钓将 (the only wait fan such a shape can
+    give) and every fan excluding a shape fan in such an arrangement excludes 单钓将 too (连七对
+    over 七对). 一色双龙会 also excludes 七对 (its 1-2-3/7-8-9 pairs read as seven pairs) but needs
+    chows, so it is never detected in a seven-pairs arrangement."""
+    from majiang.rules.mcr import fans as F
+
+    single = F.N["single_wait"]
+    shape_fans = [F.N[k] for k in ("seven_pairs", "thirteen_orphans", "greater_honors_and_knitted_tiles",
+                                   "lesser_honors_and_knitted_tiles")]
+    for n in shape_fans:
+        assert single in F.fan(n).excludes, F.fan(n).name_en
+        for other in F.FANS:
+            if n in other.excludes and other.number != F.N["pure_terminal_chows"]:
+                assert single in other.excludes, (other.name_en, F.fan(n).name_en)
+
+
+def test_result_is_immutable_and_builds_its_arrangement_once():
+    from majiang.rules.mcr import parse_hand_string, score
+
+    hand, cond = parse_hand_string("[123m,1][345m,1]678p56sWW7s")
+    r = score(hand, cond)
+    with pytest.raises(AttributeError):
+        r.total = 99  # type: ignore[misc]
+    units = r.arrangement
+    assert r.arrangement is units  # built on first read, then kept
+    # declared melds first: the two chows, then the concealed groups sorted (678p, 567s, WW)
+    assert [u.tiles for u in units] == [(0, 1, 2), (2, 3, 4), (14, 15, 16), (22, 23, 24), (29, 29)]
+    assert r == score(hand, cond) and hash(r) == hash(score(hand, cond))

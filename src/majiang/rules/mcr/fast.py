@@ -67,6 +67,8 @@ _H = {name: (k, ()) for name, k in K.items()}
 _TARGETS = {g for f in range(_NF) for g in SAME[f]} | {g for f in range(_NF) for g, _ in ONE[f]}
 _PLAIN = [not (COMBINES[f] or SAME[f] or ONE[f] or f in _TARGETS) for f in range(_NF)]
 """Fans whose selection is only "not excluded": no sets combined, covered or owed."""
+_NOT_PLAIN = [not p for p in _PLAIN]
+_BIT = [1 << f for f in range(_NF)]
 
 
 def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
@@ -81,9 +83,9 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
     last = -1
     for okey, sets in hits:
         f = okey % 100
-        if excluded >> f & 1:
+        if excluded & _BIT[f]:
             continue
-        if not _PLAIN[f]:
+        if _NOT_PLAIN[f]:
             if covered is not None and sets and f in covered and not covered[f].isdisjoint(sets):
                 continue
             if owed is not None and owed.get(f):
@@ -211,10 +213,88 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
                     knit |= 1 << a
         else:
             flags |= ORPHANS_ONLY
+        splits = _suit_decomps(lo, part)
+        summaries = tuple(_split_summary(lo, len(part), groups) for groups, _ in splits)
         if len(_SUIT_INFO) > _CAP:
             _SUIT_INFO.clear()
-        r = _SUIT_INFO[key] = (_suit_decomps(lo, part), mask, flags, knit)
+        r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries)
     return r
+
+
+# wait codes of a split summary (the wait fan the winning tile's place gives, before 独听)
+WAIT_NONE, WAIT_EDGE, WAIT_CLOSED, WAIT_SINGLE = 0, 1, 2, 3
+
+
+def _split_summary(lo: int, n: int, groups) -> tuple:
+    """What the standard-shape detections need of one suit's split (``groups``; the suit's tiles
+    are ``lo`` … ``lo + n - 1``), as :func:`sets_summary` gives it for a list of sets, plus per
+    tile of the suit (index ``tile - lo``) the wait code where that tile would sit as the winning
+    tile (edge over closed over single, as ``scoring._wait_fan``) and whether a pung it completes
+    on a discard is melded (no chow or pair of the split holds the tile: case 347 keeps 777m
+    concealed beside 789m)."""
+    chows = []
+    pungs = []
+    pair = -1
+    for kind, tiles in groups:
+        if kind == CHOW:
+            chows.append(tiles[0])
+        elif kind == PUNG:
+            pungs.append(tiles[0])
+        else:
+            pair = tiles[0]
+    waits = []
+    exposed = []
+    for w in range(lo, lo + n):
+        edge = closed = single = other = pung = False
+        for kind, tiles in groups:
+            if w not in tiles:
+                continue
+            if kind == CHOW:
+                other = True
+                r = tiles[0] % 9
+                if w == tiles[1]:
+                    closed = True
+                elif (w == tiles[2] and r == 0) or (w == tiles[0] and r == 6):
+                    edge = True
+            elif kind == PAIR:
+                other = single = True
+            else:
+                pung = True
+        waits.append(WAIT_EDGE if edge else WAIT_CLOSED if closed else WAIT_SINGLE if single else WAIT_NONE)
+        exposed.append(pung and not other)
+    return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed))
+
+
+def sets_summary(chows: list[int], pungs: list[int], pair: int = -1) -> tuple:
+    """``(chows, suited pungs, wind pungs, dragon pungs, pung hits, pungs, pair, flags)`` of sets
+    given by the chows' and the pungs' first tiles (kongs are pungs) and the pair's tile (-1: none):
+    tuples of tiles in the order given, the per-pung detections (幺九刻 of every terminal or honour
+    pung, 箭刻 of every dragon pung; sets named ``tile + _PUNG_ID``), the number of pungs, the pair,
+    and the 全带幺/全带五/全双刻 flags the sets and the pair still allow (``_CHOW_FLAGS`` /
+    ``_PUNG_FLAGS``, and-ed). Summaries of disjoint sets add up: tuples concatenated, counts added,
+    flags and-ed (:func:`summary_hits` takes the sums)."""
+    flags = _ALL_FLAGS
+    suited = []
+    winds = []
+    dragons = []
+    pung_hits = []
+    for t in chows:
+        flags &= _CHOW_FLAGS[t]
+    for t in pungs:
+        flags &= _PUNG_FLAGS[t]
+        c = _PUNG_CLASS[t]
+        if c < 2:
+            suited.append(t)
+        elif c == 2:
+            winds.append(t)
+        else:
+            dragons.append(t)
+            pung_hits.append((_DRAGON_PUNG, (t + _PUNG_ID,)))
+        if c:
+            pung_hits.append((_TOH_PUNG, (t + _PUNG_ID,)))
+    if pair >= 0:
+        flags &= _PUNG_FLAGS[pair]
+    return (tuple(chows), tuple(suited), tuple(winds), tuple(dragons), tuple(pung_hits), len(pungs), pair, flags)
 
 
 KNIT_FULL = [False] * 512
@@ -281,6 +361,27 @@ def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int,
 
 _ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _HONOR_TILES = tuple(range(27, 34))
+
+
+def decompositions_of(full: list[int], infos: tuple, melds: int
+                      ) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
+    """:func:`all_decompositions` of ``full`` (the concealed part, ``melds`` declared) from its
+    four parts' :func:`suit_info`: the special shapes are only tried where the parts' flags allow
+    them (seven pairs: every part ``EVEN``; 十三幺: every part ``ORPHANS_ONLY``; 全不靠: every part
+    ``SINGLES``; no melds for these three; a knitted straight: ``KNIT_FULL``). Same list, same order."""
+    out = [(F.STANDARD_SHAPE, g) for g in standard_decompositions_of(infos)]
+    flags = infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2] if not melds else 0
+    if flags & EVEN:
+        pairs = []
+        for t, n in enumerate(full):
+            if n:
+                pairs.extend([(PAIR, (t, t))] * (n // 2))
+        out.append((F.SEVEN_PAIRS, tuple(pairs)))
+    if flags & (ORPHANS_ONLY | SINGLES):
+        out += [d for d in all_decompositions(full) if d[0] in (F.THIRTEEN_ORPHANS, F.HONORS_AND_KNITTED)]
+    if melds < 2 and KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]]:
+        out += [d for d in all_decompositions(full) if d[0] == F.KNITTED_STRAIGHT]
+    return out
 
 
 def all_decompositions(full: list[int]) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
@@ -732,3 +833,87 @@ def knitted_hits(units: list[F.Unit], seat: int, prevalent: int) -> list[tuple[i
     if all_chows and 0 <= pair < 27:
         hits.append(_H["all_chows"])
     return hits
+
+
+_PUNG_ID = 40
+"""Set ids of pungs in :func:`summary_hits` are ``tile + _PUNG_ID`` (one pung per tile), apart
+from the positions the combination fans use (0-3, 10-13)."""
+
+
+def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: tuple[int, ...],
+                 dragons: tuple[int, ...], pair: int, flags: int, concealed: int, seat: int, prevalent: int
+                 ) -> list[tuple[int, tuple[int, ...]]]:
+    """:func:`standard_hits` from an arrangement's summary (:func:`sets_summary`, summed over the
+    declared melds and the concealed groups, in unit order) instead of its units, the per-pung
+    detections aside (the summary's pung hits): the chows', the suited pungs', the wind pungs' and
+    the dragon pungs' tiles, the pair's tile, the flags and the number of concealed pungs. The
+    honour pungs' detections name their sets by ``tile + _PUNG_ID`` rather than by unit index: only
+    :func:`select_counts` reads them, to tell sets apart, so it counts the same."""
+    hits: list[tuple[int, tuple[int, ...]]] = []
+    if winds:
+        nw = len(winds)
+        if nw >= 3:
+            ids = tuple(t + _PUNG_ID for t in winds)
+            if nw == 4:
+                hits.append((_BIG_FOUR_WINDS, ids))
+            else:
+                if 27 <= pair <= 30:
+                    hits.append((_LITTLE_FOUR_WINDS, ids))
+                hits.append((_BIG_THREE_WINDS, ids))
+        p = 27 + prevalent
+        if p in winds:
+            hits.append((_PREVALENT_WIND, (p + _PUNG_ID,)))
+        p = 27 + seat
+        if p in winds:
+            hits.append((_SEAT_WIND, (p + _PUNG_ID,)))
+    if len(dragons) >= 2:
+        ids = tuple(t + _PUNG_ID for t in dragons)
+        if len(dragons) == 3:
+            hits.append((_BIG_THREE_DRAGONS, ids))
+        else:
+            if pair >= 31:
+                hits.append((_LITTLE_THREE_DRAGONS, ids))
+            hits.append((_TWO_DRAGON_PUNGS, ids))
+    nchows = len(chows)
+    if not nchows:
+        hits.append(_H["all_pungs"])
+        if flags & _EVEN_OK:
+            hits.append(_H["all_even_pungs"])
+    elif nchows == 4 and pair < 27:
+        if pair % 9 == 4:
+            by_suit: dict[int, list[int]] = {}
+            for t in chows:
+                by_suit.setdefault(t // 9, []).append(t % 9 + 1)
+            shapes = sorted(sorted(v) for v in by_suit.values())
+            ps = pair // 9
+            if shapes == [[1, 1, 7, 7]] and ps in by_suit:
+                hits.append(_H["pure_terminal_chows"])
+            if shapes == [[1, 7], [1, 7]] and ps not in by_suit:
+                hits.append(_H["three_suited_terminal_chows"])
+        hits.append(_H["all_chows"])
+    if flags & _OUTSIDE_OK:
+        hits.append(_H["outside_hand"])
+    if flags & _FIVES_OK:
+        hits.append(_H["all_fives"])
+    if nchows >= 2:
+        found = _CHOW_COMBOS.get(chows)
+        hits += found if found is not None else combination_hits(chows, False)
+    if len(suited_pungs) >= 2:
+        found = _PUNG_COMBOS.get(suited_pungs)
+        hits += found if found is not None else combination_hits(suited_pungs, True)
+    if concealed >= 2:
+        hits.append(_CONCEALED_PUNGS[concealed])
+    return hits
+
+
+_BIG_FOUR_WINDS = K["big_four_winds"]
+_LITTLE_FOUR_WINDS = K["little_four_winds"]
+_BIG_THREE_WINDS = K["big_three_winds"]
+_PREVALENT_WIND = K["prevalent_wind"]
+_SEAT_WIND = K["seat_wind"]
+_BIG_THREE_DRAGONS = K["big_three_dragons"]
+_LITTLE_THREE_DRAGONS = K["little_three_dragons"]
+_TWO_DRAGON_PUNGS = K["two_dragon_pungs"]
+_CONCEALED_PUNGS = (None, None, _H["two_concealed_pungs"], _H["three_concealed_pungs"], _H["four_concealed_pungs"])
+_DRAGON_PUNG = K["dragon_pung"]
+_TOH_PUNG = K["pung_of_terminals_or_honors"]

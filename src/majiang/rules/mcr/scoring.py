@@ -80,27 +80,62 @@ class FanCount:
         return f"{self.fan.name_en} ({self.fan.name_zh}){times} {self.points}"
 
 
-@dataclass(frozen=True, slots=True)
 class McrResult:
-    """The score of a winning hand.
+    """The score of a winning hand (immutable; equal when every attribute is equal).
 
     Attributes:
         fans: counted fans, most valuable first (花牌 last).
         total: all points, flowers included.
         flowers: the flower fans included in ``total``.
         shape: the shape of the chosen arrangement (``standard``, ``seven-pairs``, …).
-        arrangement: its units (declared melds first).
+        arrangement: its units (declared melds first); built when first read (the scorer keeps
+            what it needs to build it, so scoring many hands does not pay for unread units).
         options: the options used (the settlement's base payment, the minimum).
         conditions: the win conditions scored (lets :func:`settle` check self-draw vs discarder).
     """
+
+    __slots__ = ("fans", "total", "flowers", "shape", "_arrangement", "options", "conditions")
 
     fans: tuple[FanCount, ...]
     total: int
     flowers: int
     shape: str
-    arrangement: tuple[Unit, ...]
     options: McrOptions
-    conditions: WinConditions | None = None
+    conditions: WinConditions | None
+
+    def __init__(self, fans: tuple[FanCount, ...], total: int, flowers: int, shape: str,
+                 arrangement: tuple[Unit, ...], options: McrOptions, conditions: WinConditions | None = None) -> None:
+        _init_result(self, fans, total, flowers, shape, tuple(arrangement), options, conditions)
+
+    @property
+    def arrangement(self) -> tuple[Unit, ...]:
+        a = self._arrangement
+        if type(a) is list:  # [declared units, groups, win, self-drawn]: built once
+            a = tuple(_units_of(*a))
+            object.__setattr__(self, "_arrangement", a)
+        return a
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"McrResult is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"McrResult is immutable: cannot delete {name!r}")
+
+    def _key(self) -> tuple:
+        return (self.fans, self.total, self.flowers, self.shape, self.arrangement, self.options, self.conditions)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not McrResult:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"McrResult(fans={self.fans!r}, total={self.total!r}, flowers={self.flowers!r}, "
+                f"shape={self.shape!r}, arrangement={self.arrangement!r}, options={self.options!r}, "
+                f"conditions={self.conditions!r})")
 
     @property
     def fan_total(self) -> int:
@@ -118,6 +153,21 @@ class McrResult:
 
     def __str__(self) -> str:
         return ", ".join(str(fc) for fc in self.fans) + f" = {self.total}"
+
+
+_SLOT_SETTERS = tuple(McrResult.__dict__[n].__set__ for n in McrResult.__slots__)
+
+
+def _init_result(r: McrResult, fans, total, flowers, shape, arrangement, options, conditions) -> None:
+    """Set the slots of ``r`` (``arrangement``: the units, or what :func:`_units_of` builds them from)."""
+    s0, s1, s2, s3, s4, s5, s6 = _SLOT_SETTERS
+    s0(r, fans)
+    s1(r, total)
+    s2(r, flowers)
+    s3(r, shape)
+    s4(r, arrangement)
+    s5(r, options)
+    s6(r, conditions)
 
 
 def _meld_unit(m: Meld) -> Unit:
@@ -259,12 +309,24 @@ def _group_units(g: tuple[str, tuple[int, ...]]) -> tuple[Unit, ...]:
 
 
 def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditions) -> McrResult:
-    total, counted, shape, units = e
+    total, counted, shape, units, lazy = e
+    if units is None:
+        declared, parts, win, self_drawn = lazy[:4]
+        if len(lazy) == 5:  # per-suit groups
+            parts = tuple(sorted(parts[0] + parts[1] + parts[2] + parts[3]))
+        arrangement = [declared, parts, win, self_drawn]  # a list: not built yet
+    else:
+        arrangement = tuple(units)
     get = _FAN_COUNTS.get
     fcs = [get(n * 16 + c) or _fan_count(n, c) for n, c in counted.items()]
     if flowers:
         fcs.append(get(_FLOWER * 16 + flowers) or _fan_count(_FLOWER, flowers))
-    return McrResult(tuple(fcs), total + flowers, flowers, shape, tuple(units), options, conditions)
+    r = _new_result(McrResult)
+    _init_result(r, tuple(fcs), total + flowers, flowers, shape, arrangement, options, conditions)
+    return r
+
+
+_new_result = object.__new__
 
 
 def _fan_count(n: int, c: int) -> FanCount:
@@ -292,12 +354,39 @@ _KNITTED_COUNTS = tuple(itemgetter(*arr) for arr in KNITTED_ARRANGEMENTS)
 _SUIT_INFO = FP._SUIT_INFO
 
 
+def _units_of(declared: list[Unit], groups, win: int, self_drawn: bool) -> list[Unit]:
+    """The units of an arrangement: the declared melds' (``declared``), then the decomposition's
+    groups; a pung completed by a discarded winning tile is melded unless the tile can sit in
+    another (non-pung) group (case 347)."""
+    units = list(declared)
+    group_units = _GROUP_UNITS.get
+    for g in groups:
+        us = group_units(g) or _group_units(g)
+        kind = g[0]
+        if kind == "knitted":
+            units.extend(us)
+        elif kind == PUNG and not self_drawn and g[1][0] == win and not any(
+                h is not g and h[0] != PUNG and win in h[1] for h in groups):
+            units.append(us[1])
+        else:
+            units.append(us[0])
+    return units
+
+
 def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tuple[int, list[tuple]]:
     """Flowers, and per arrangement in tie-break order ``(total without flowers, {fan: count},
-    shape, units)``."""
-    flowers, allc = _validate(hand, conditions)
+    shape, units or None, (declared units, groups, win, self-drawn[, True]))``: when the units are
+    None, :func:`McrResult.arrangement` builds them from the last item (``True``: the groups are
+    given per suit).
+
+    The checks of :func:`_validate` are made inline (it is called to raise the error); the
+    detections shared by every arrangement (九莲宝灯, 四归一, kongs, win conditions) are made once:
+    see :func:`_hand_hits`."""
+    if type(hand) is not Hand or type(conditions) is not WinConditions or hand.wilds:
+        _validate(hand, conditions)
     win = hand.win_tile
-    assert win is not None
+    if win is None or win == WILD:
+        _validate(hand, conditions)
     pre = list(hand.counts)
     full = list(pre)
     full[win] += 1
@@ -307,69 +396,162 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     get = _SUIT_INFO.get
     infos = (get(keys[0]) or FP.suit_info(keys[0]), get(keys[1]) or FP.suit_info(keys[1]),
              get(keys[2]) or FP.suit_info(keys[2]), get(keys[3]) or FP.suit_info(keys[3]))
-    # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
-    # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
-    if nmelds < 2 and ((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
-                       or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]]):
-        decs = FP.all_decompositions(full)
-    else:
-        found = FP.standard_decompositions_of(infos)
-        decs = [(STANDARD_SHAPE, found[0])] if len(found) == 1 else [(STANDARD_SHAPE, g) for g in found]
-    if len(decs) != 1:
-        if not decs:
-            raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-        decs.sort(key=_tie_key)
     self_drawn = conditions.self_drawn
-
-    # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
-    # winning tile where a wait fan could come from
-    unique: bool | None = None
 
     # 和绝张 needs the other three copies in sight: a copy among the winner's concealed tiles is
     # not; three copies in the winner's own open melds are (the flag is implied, as PyMahjongGB).
     shown = 0
-    declared = []
-    for m in melds:
-        kind = m.kind
-        t = m.tile
-        u = _MELD_UNIT.get((kind, t))
-        declared.append(u if u is not None else _meld_unit_cached(m))
-        if kind is MeldKind.CHOW:
-            if t <= win <= t + 2:
-                shown += 1
-        elif t == win and kind is not MeldKind.CONCEALED_KONG:
-            shown += 3 if kind is MeldKind.PUNG else 4
+    present = infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1]
+    if melds:
+        declared = []
+        allc = list(full)  # every tile held or shown, kongs aside (四归一 counts outside kongs)
+        decl_chows = []
+        decl_pungs = []
+        melded = hidden = open_melds = 0
+        kong_tiles = []
+        for m in melds:
+            kind = m.kind
+            t = m.tile
+            u = _MELD_UNIT.get((kind, t))
+            declared.append(u if u is not None else _meld_unit_cached(m))
+            if kind is MeldKind.CHOW:
+                decl_chows.append(t)
+                allc[t] += 1
+                allc[t + 1] += 1
+                allc[t + 2] += 1
+                present |= 7 << t
+                open_melds += 1
+                if t <= win <= t + 2:
+                    shown += 1
+            else:
+                decl_pungs.append(t)
+                present |= 1 << t
+                if kind is MeldKind.PUNG:
+                    allc[t] += 3
+                    open_melds += 1
+                    if t == win:
+                        shown += 3
+                else:
+                    kong_tiles.append(t)
+                    if kind is MeldKind.CONCEALED_KONG:
+                        hidden += 1
+                    else:
+                        melded += 1
+                        open_melds += 1
+                        if t == win:
+                            shown += 4
+        if len(hand.concealed) + 1 != 14 - 3 * nmelds or nmelds > 4 or max(allc) > 4 or (kong_tiles and (any(
+                allc[t] for t in kong_tiles) or len(set(kong_tiles)) != len(kong_tiles))):
+            hand.check(sets=4)
+            _validate(hand, conditions)
+        dkey = (*decl_chows, -1, *decl_pungs)
+        decl = _DECLARED.get(dkey)
+        if decl is None:
+            if len(_DECLARED) > FP._CAP:
+                _DECLARED.clear()
+            decl = _DECLARED[dkey] = FP.sets_summary(decl_chows, decl_pungs)
+    else:
+        declared = _NO_UNITS
+        allc = full
+        melded = hidden = open_melds = 0
+        if len(hand.concealed) != 13 or max(full) > 4:
+            hand.check(sets=4)
+        decl = _NO_SETS
+    flowers = conditions.flowers
+    if hand.flowers:
+        if flowers and len(hand.flowers) != flowers:
+            raise McrConditionError(f"the hand lists {len(hand.flowers)} flowers but the conditions say {flowers}")
+        flowers = len(hand.flowers)
+    robbing = conditions.robbing_kong
+    if robbing and allc[win] > 1:
+        _validate(hand, conditions)
+    if conditions.kong_replacement and not (melded or hidden):
+        _validate(hand, conditions)
     last_of_kind = (conditions.last_of_kind and pre[win] == 0) or shown == 3
     nine_gates = False
     if not melds and win < 27:
         base = win - win % 9
         nine_gates = pre[base:base + 9] == _NINE_GATES and sum(pre) == 13
-
-    base_hits: tuple | None = None
+    key = (nine_gates, melded, hidden, open_melds, self_drawn, conditions.last_wall_tile,
+           conditions.kong_replacement, robbing, last_of_kind, options.melded_concealed_kong_pair)
+    base_hits = _FIXED_HITS.get(key)
+    if base_hits is None:
+        base_hits = _FIXED_HITS[key] = _fixed_hits(*key)
+    if 4 in allc:  # 四归一: four copies outside kongs
+        base_hits += ((_TILE_HOG, ()),) * allc.count(4)
+    std_hits = base_hits + FP.tile_set_hits(present, True)
+    # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
+    # winning tile where a wait fan could come from
+    unique: bool | None = None
     out = []
-    group_units = _GROUP_UNITS.get
-    for shape, groups in decs:
-        units = list(declared)
-        for g in groups:
-            us = group_units(g) or _group_units(g)
-            kind = g[0]
-            if kind == "knitted":
-                units.extend(us)
-            elif kind == PUNG and not self_drawn and g[1][0] == win and not any(
-                    h is not g and h[0] != PUNG and win in h[1] for h in groups):
-                units.append(us[1])
+
+    # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
+    # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
+    if not (nmelds < 2 and ((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
+                            or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]])):
+        # standard shape only: one arrangement per choice of a split in every suit, from the splits'
+        # summaries (fast.summary_hits); the units are built only for the arrangements returned
+        s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
+        if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
+            if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] != 1:
+                raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+            arrangements = (((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0]),
+                             (s0[0], s1[0], s2[0], s3[0])),)
+        else:
+            arrangements = _split_choices(infos)
+            if not arrangements:
+                raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+        ws = win // 9 if win < 27 else 3
+        off = win - 9 * ws
+        seat = conditions.seat_wind
+        prevalent = conditions.prevalent_wind
+        dc, dp, dw, dd, dh, dn, _, df = decl
+        for parts, (a, b, c, d) in arrangements:
+            w = (a, b, c, d)[ws]
+            concealed = hidden + a[5] + b[5] + c[5] + d[5]
+            if not self_drawn and w[9][off]:
+                concealed -= 1
+            hits = FP.summary_hits(dc + a[0] + b[0] + c[0], dp + a[1] + b[1] + c[1], dw + d[2], dd + d[3],
+                                   a[6] if a[6] >= 0 else b[6] if b[6] >= 0 else c[6] if c[6] >= 0 else d[6],
+                                   df & a[7] & b[7] & c[7] & d[7], concealed, seat, prevalent)
+            hits += dh
+            hits += a[4]
+            hits += b[4]
+            hits += c[4]
+            hits += d[4]
+            hits += std_hits
+            wait = w[8][off]
+            if wait:
+                if unique is None:
+                    unique = _unique_standard_wait(hand, pre, win, ws, keys, options)
+                if unique:
+                    hits.append(_WAIT_KEYS[wait])
+            counted = FP.select_counts(hits)
+            if counted:
+                total = 0
+                for n, k in counted.items():
+                    total += _POINTS[n] * k
             else:
-                units.append(us[0])
-        wait = _wait_fan(groups, win, options)
+                counted = _CHICKEN_COUNTED
+                total = _POINTS[_CHICKEN]
+            out.append((total, counted, STANDARD_SHAPE, None, (declared, parts, win, self_drawn, True)))
+        return flowers, out
+
+    decs = FP.decompositions_of(full, infos, nmelds)
+    if len(decs) != 1:
+        if not decs:
+            raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+        decs.sort(key=_tie_key)
+    for shape, groups in decs:
+        units = _units_of(declared, groups, win, self_drawn) if shape in _UNIT_SHAPES else None
+        # 七对, 十三幺 and 全不靠 (and 连七对, which excludes 七对) exclude 单钓将, and nothing excludes
+        # them: their wait never counts, so the unique-wait test is spared
+        wait = None if shape in _NO_WAIT_SHAPES else _wait_fan(groups, win, options)
         if wait is not None:
             if unique is None:
                 unique = _unique_wait(hand, pre, win, options)
             if not unique:
                 wait = None
-        if base_hits is None:
-            base_hits, present = _hand_hits(hand, allc, infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1],
-                                            conditions, options, last_of_kind, nine_gates)
-            std_hits = base_hits + FP.tile_set_hits(present, True)
         if shape == STANDARD_SHAPE:
             hits = FP.standard_hits(units, conditions.seat_wind, conditions.prevalent_wind)
             hits += std_hits
@@ -384,16 +566,55 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         counted = FP.select_counts(hits)
         if counted:
             total = 0
-            for n, c in counted.items():
-                total += FP.POINTS[n] * c
+            for n, k in counted.items():
+                total += _POINTS[n] * k
         else:
             counted = _CHICKEN_COUNTED
-            total = FP.POINTS[_CHICKEN]
-        out.append((total, counted, shape, units))
+            total = _POINTS[_CHICKEN]
+        out.append((total, counted, shape, units, (declared, groups, win, self_drawn)))
     return flowers, out
 
 
+_NO_UNITS: list[Unit] = []
+_DECLARED: dict[tuple[int, ...], tuple] = {}
+""":func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
+_UNIT_SHAPES = frozenset((STANDARD_SHAPE, KNITTED_STRAIGHT))
+"""Shapes whose detections read the units (the others' units are built only if read)."""
+_NO_WAIT_SHAPES = frozenset((SEVEN_PAIRS, F.THIRTEEN_ORPHANS, F.HONORS_AND_KNITTED))
+_NO_SETS = FP.sets_summary([], [])
+_TILE_HOG = _K["tile_hog"]
+_POINTS = FP.POINTS
+
+
+def _split_choices(infos: tuple) -> list[tuple]:
+    """The standard arrangements of a concealed part whose suits split in more than one way:
+    ``(per-suit groups, per-suit summaries)`` per choice of one split per suit with exactly one
+    pair among them, in the order of :func:`_tie_key` (ties in groups order, as
+    :func:`majiang.analysis.decompositions` lists them)."""
+    found = []
+    for i0, (g0, p0) in enumerate(infos[0][0]):
+        for i1, (g1, p1) in enumerate(infos[1][0]):
+            if p0 and p1:
+                continue
+            for i2, (g2, p2) in enumerate(infos[2][0]):
+                if p2 and (p0 or p1):
+                    continue
+                for i3, (g3, p3) in enumerate(infos[3][0]):
+                    if p0 + p1 + p2 + p3 != 1:
+                        continue
+                    groups = tuple(sorted(g0 + g1 + g2 + g3))
+                    found.append((groups, (g0, g1, g2, g3),
+                                  (infos[0][4][i0], infos[1][4][i1], infos[2][4][i2], infos[3][4][i3])))
+    found.sort(key=itemgetter(0))
+    found.sort(key=lambda x: _tie_key((STANDARD_SHAPE, x[0])))
+    return [x[1:] for x in found]
+
+
 _WAIT_KEY = {"edge": _K["edge_wait"], "closed": _K["closed_wait"], "single": _K["single_wait"]}
+_WAIT_KEYS = (None, (_K["edge_wait"], ()), (_K["closed_wait"], ()), (_K["single_wait"], ()))
+"""Wait detections by the wait codes of :func:`.fast._split_summary` (index 0: none)."""
+_CHOW_FLAGS = FP._CHOW_FLAGS
+_PUNG_FLAGS = FP._PUNG_FLAGS
 
 
 def _hand_hits(hand: Hand, allc: list[int], present: int, cond: WinConditions, options: McrOptions,
@@ -496,6 +717,52 @@ def _special_possible(pre: list[int], melds: int) -> bool:
             return True  # 全不靠 / 七星不靠: the suited tiles within one knitted arrangement
     pairs = pre.count(2) + pre.count(3) + 2 * pre.count(4)
     return pairs >= 6 or sum(_ORPHAN_COUNTS(pre)) == sum(pre)
+
+
+def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, keys: tuple, options: McrOptions) -> bool:
+    """:func:`_unique_wait` for a hand whose whole (``pre`` plus ``win``) is a standard shape,
+    from the per-suit tables: every suit but the winning tile's (``ws``) is complete as it is, so
+    a second wait can only be another tile of that suit, or a tile of the suit holding the pair
+    when the winning tile's suit is complete with a pair without it (双碰: 55m 77p). Special shapes
+    are left to :func:`_unique_wait` when :func:`_special_possible`. ``keys``: the suit parts of
+    ``pre`` plus ``win`` as ``(first tile, counts)``."""
+    nmelds = len(hand.melds)
+    if nmelds == 4:
+        return True  # a lone tile waits on itself only
+    lo, part = keys[ws]
+    pk = (lo, tuple(pre[lo:lo + len(part)]))
+    adds = _SUIT_ADDS.get(pk) or FP._suit_adds(*pk)
+    fifth = options.fifth_copy_waits
+    if sum(part) % 3 == 2:  # the winning tile's suit holds the pair
+        cands = adds[1] + adds[3] if fifth else adds[1]
+    else:
+        cands = adds[0] + adds[2] if fifth else adds[0]
+        state = _SUIT_STATE.get(pk) or FP._suit_state(*pk)
+        if state[1]:  # complete with a pair without the winning tile: the other pair may take it
+            for k in keys:
+                if sum(k[1]) % 3 == 2:
+                    other = _SUIT_ADDS.get(k) or FP._suit_adds(*k)
+                    cands += other[0] + other[2] if fifth else other[0]
+    for t in cands:
+        if t != win:
+            if fifth:
+                return False
+            seen = pre[t]
+            for m in hand.melds:
+                if m.kind is MeldKind.CHOW:
+                    if m.tile <= t <= m.tile + 2:
+                        seen += 1
+                elif m.tile == t:
+                    seen += 3 if m.kind is MeldKind.PUNG else 4
+            if seen < 4:
+                return False
+    if nmelds >= 2 or not _special_possible(pre, nmelds):
+        return True
+    return _unique_wait(hand, pre, win, options)
+
+
+_SUIT_ADDS = FP._SUIT_ADDS
+_SUIT_STATE = FP._SUIT_STATE
 
 
 def _unique_wait(hand: Hand, pre: list[int], win: int, options: McrOptions) -> bool:
@@ -636,7 +903,7 @@ def _plain_arrangements(hand: Hand, conditions: WinConditions, options: McrOptio
         if not counted:
             counted = {_CHICKEN: 1}
             total = F.fan(_CHICKEN).points
-        out.append(_result((total, counted, shape, units), flowers, options, conditions))
+        out.append(_result((total, counted, shape, units, None), flowers, options, conditions))
     return out
 
 
