@@ -6,6 +6,8 @@ table-driven families of fast.py. They must give the same arrangements under eve
 """
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from majiang.rules.mcr import McrOptions
 from majiang.rules.mcr import scoring
@@ -55,3 +57,14 @@ def test_result_is_immutable_and_builds_its_arrangement_once():
     # declared melds first: the two chows, then the concealed groups sorted (678p, 567s, WW)
     assert [u.tiles for u in units] == [(0, 1, 2), (2, 3, 4), (14, 15, 16), (22, 23, 24), (29, 29)]
     assert r == score(hand, cond) and hash(r) == hash(score(hand, cond))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sets(st.integers(0, 33), min_size=1, max_size=14), st.booleans())
+def test_tile_set_table_is_keyed_by_all_it_depends_on(tiles, pairs_or_standard):
+    """fast.tile_set_hits keeps its results per a key of subset predicates; any two tile sets
+    with one key must have the same tile-set fans: compare with the computation itself."""
+    from majiang.rules.mcr import fast as FP
+
+    present = sum(1 << t for t in tiles)
+    assert FP.tile_set_hits(present, pairs_or_standard) == FP._tile_set_hits_of(present, pairs_or_standard)

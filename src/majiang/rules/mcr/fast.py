@@ -221,6 +221,20 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     return r
 
 
+SUIT_INFO_BY_BYTES: tuple[dict[bytes, tuple], ...] = ({}, {}, {}, {})
+""":func:`suit_info` per suit (m, p, s, honours), keyed by the part's counts as bytes."""
+
+
+def suit_info_of(suit: int, part: bytes) -> tuple:
+    """:func:`suit_info` of suit ``suit`` (0-3) with counts ``part`` (bytes), kept in
+    :data:`SUIT_INFO_BY_BYTES`."""
+    table = SUIT_INFO_BY_BYTES[suit]
+    if len(table) > _CAP:
+        table.clear()
+    r = table[part] = suit_info((9 * suit, tuple(part)))
+    return r
+
+
 # wait codes of a split summary (the wait fan the winning tile's place gives, before 独听)
 WAIT_NONE, WAIT_EDGE, WAIT_CLOSED, WAIT_SINGLE = 0, 1, 2, 3
 
@@ -583,16 +597,43 @@ _GREENM = sum(1 << t for t in F.GREEN)
 _REVM = sum(1 << t for t in F.REVERSIBLE)
 _TOHM = _R19 | _WINDM | _DRAGM
 
-_TILE_SET: dict[tuple[int, bool], tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_TILE_SET: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_SUBSETS = (_GREENM, _REVM, _TOHM, _R789, _R456, _R123, _R6789, _R1234, ~_R19 & ((1 << 34) - 1))
+"""The tile-set fans ask only whether the tiles present lie within each of these masks, which
+suits are present, and whether winds and dragons are."""
+
+
+def _subset_bits(lo: int, n: int) -> list[int]:
+    """Per bit mask ``r`` of ``n`` tiles from ``lo``: bit ``i`` set when those tiles lie within
+    ``_SUBSETS[i]``."""
+    out = []
+    for r in range(1 << n):
+        tiles = r << lo
+        out.append(sum(1 << i for i, m in enumerate(_SUBSETS) if not tiles & ~m))
+    return out
+
+
+_SUB_M, _SUB_P, _SUB_S, _SUB_Z = _subset_bits(0, 9), _subset_bits(9, 9), _subset_bits(18, 9), _subset_bits(27, 7)
 
 
 def tile_set_hits(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The detections of :func:`~majiang.rules.mcr.fans.tile_set_fans` for the tiles present
-    (bit mask over 0-33); ``pairs_or_standard``: the shape is standard or seven pairs."""
-    key = (present, pairs_or_standard)
+    (bit mask over 0-33); ``pairs_or_standard``: the shape is standard or seven pairs. Kept per
+    what they depend on (see ``_SUBSETS``): a small table shared by all hands."""
+    m = present & 511
+    p = present >> 9 & 511
+    s = present >> 18 & 511
+    z = present >> 27
+    key = ((_SUB_M[m] & _SUB_P[p] & _SUB_S[s] & _SUB_Z[z]) | (m > 0) << 9 | (p > 0) << 10 | (s > 0) << 11
+           | (z & 15 > 0) << 12 | (z > 15) << 13 | pairs_or_standard << 14)
     r = _TILE_SET.get(key)
-    if r is not None:
-        return r
+    if r is None:
+        r = _TILE_SET[key] = _tile_set_hits_of(present, pairs_or_standard)
+    return r
+
+
+def _tile_set_hits_of(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:func:`tile_set_hits` computed."""
     out = []
     nsuits = sum(1 for m in _SUITM if present & m)
     winds = bool(present & _WINDM)
@@ -629,11 +670,7 @@ def tile_set_hits(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tup
             out.append(K["lower_four"])
         if not present & _R19:
             out.append(K["all_simples"])
-    r = tuple((k, ()) for k in out)
-    if len(_TILE_SET) > _CAP // 5:
-        _TILE_SET.clear()
-    _TILE_SET[key] = r
-    return r
+    return tuple((k, ()) for k in out)
 
 
 _CHOW_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}

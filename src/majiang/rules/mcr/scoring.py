@@ -392,10 +392,10 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     full[win] += 1
     melds = hand.melds
     nmelds = len(melds)
-    keys = ((0, tuple(full[0:9])), (9, tuple(full[9:18])), (18, tuple(full[18:27])), (27, tuple(full[27:34])))
-    get = _SUIT_INFO.get
-    infos = (get(keys[0]) or FP.suit_info(keys[0]), get(keys[1]) or FP.suit_info(keys[1]),
-             get(keys[2]) or FP.suit_info(keys[2]), get(keys[3]) or FP.suit_info(keys[3]))
+    b = bytes(full)
+    p0, p1, p2, p3 = b[0:9], b[9:18], b[18:27], b[27:34]
+    infos = (_INFO_M.get(p0) or FP.suit_info_of(0, p0), _INFO_P.get(p1) or FP.suit_info_of(1, p1),
+             _INFO_S.get(p2) or FP.suit_info_of(2, p2), _INFO_Z.get(p3) or FP.suit_info_of(3, p3))
     self_drawn = conditions.self_drawn
 
     # 和绝张 needs the other three copies in sight: a copy among the winner's concealed tiles is
@@ -412,9 +412,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         for m in melds:
             kind = m.kind
             t = m.tile
-            u = _MELD_UNIT.get((kind, t))
-            declared.append(u if u is not None else _meld_unit_cached(m))
-            if kind is MeldKind.CHOW:
+            if kind is _CHOW_KIND:
+                declared.append(_CHOW_UNITS[t])
                 decl_chows.append(t)
                 allc[t] += 1
                 allc[t + 1] += 1
@@ -426,16 +425,19 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             else:
                 decl_pungs.append(t)
                 present |= 1 << t
-                if kind is MeldKind.PUNG:
+                if kind is _PUNG_KIND:
+                    declared.append(_PUNG_UNITS[t])
                     allc[t] += 3
                     open_melds += 1
                     if t == win:
                         shown += 3
                 else:
                     kong_tiles.append(t)
-                    if kind is MeldKind.CONCEALED_KONG:
+                    if kind is _CONCEALED_KONG_KIND:
+                        declared.append(_CONCEALED_KONG_UNITS[t])
                         hidden += 1
                     else:
+                        declared.append(_MELDED_KONG_UNITS[t])
                         melded += 1
                         open_melds += 1
                         if t == win:
@@ -523,7 +525,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             wait = w[8][off]
             if wait:
                 if unique is None:
-                    unique = _unique_standard_wait(hand, pre, win, ws, keys, options)
+                    unique = _unique_standard_wait(hand, pre, win, ws, full, options)
                 if unique:
                     hits.append(_WAIT_KEYS[wait])
             counted = FP.select_counts(hits)
@@ -576,6 +578,13 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
 
 _NO_UNITS: list[Unit] = []
+_CHOW_KIND, _PUNG_KIND, _CONCEALED_KONG_KIND = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
+_CHOW_UNITS = [Unit(CHOW, (t, t + 1, t + 2), declared=True, concealed=False) if t < 27 and t % 9 < 7 else None
+               for t in range(34)]
+_PUNG_UNITS = [Unit(PUNG, (t,) * 3, declared=True, concealed=False) for t in range(34)]
+_CONCEALED_KONG_UNITS = [Unit(PUNG, (t,) * 4, declared=True, concealed=True, kong="concealed") for t in range(34)]
+_MELDED_KONG_UNITS = [Unit(PUNG, (t,) * 4, declared=True, concealed=False, kong="melded") for t in range(34)]
+"""The unit of each declared meld by kind and tile (what :func:`_meld_unit` gives)."""
 _DECLARED: dict[tuple[int, ...], tuple] = {}
 """:func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
 _UNIT_SHAPES = frozenset((STANDARD_SHAPE, KNITTED_STRAIGHT))
@@ -719,28 +728,30 @@ def _special_possible(pre: list[int], melds: int) -> bool:
     return pairs >= 6 or sum(_ORPHAN_COUNTS(pre)) == sum(pre)
 
 
-def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, keys: tuple, options: McrOptions) -> bool:
+def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: list[int], options: McrOptions
+                          ) -> bool:
     """:func:`_unique_wait` for a hand whose whole (``pre`` plus ``win``) is a standard shape,
     from the per-suit tables: every suit but the winning tile's (``ws``) is complete as it is, so
     a second wait can only be another tile of that suit, or a tile of the suit holding the pair
     when the winning tile's suit is complete with a pair without it (双碰: 55m 77p). Special shapes
-    are left to :func:`_unique_wait` when :func:`_special_possible`. ``keys``: the suit parts of
-    ``pre`` plus ``win`` as ``(first tile, counts)``."""
+    are left to :func:`_unique_wait` when :func:`_special_possible`. ``full``: ``pre`` plus ``win``."""
     nmelds = len(hand.melds)
     if nmelds == 4:
         return True  # a lone tile waits on itself only
-    lo, part = keys[ws]
-    pk = (lo, tuple(pre[lo:lo + len(part)]))
+    lo = 9 * ws
+    hi = lo + 9 if ws < 3 else 34
+    pk = (lo, tuple(pre[lo:hi]))
     adds = _SUIT_ADDS.get(pk) or FP._suit_adds(*pk)
     fifth = options.fifth_copy_waits
-    if sum(part) % 3 == 2:  # the winning tile's suit holds the pair
+    if sum(full[lo:hi]) % 3 == 2:  # the winning tile's suit holds the pair
         cands = adds[1] + adds[3] if fifth else adds[1]
     else:
         cands = adds[0] + adds[2] if fifth else adds[0]
         state = _SUIT_STATE.get(pk) or FP._suit_state(*pk)
         if state[1]:  # complete with a pair without the winning tile: the other pair may take it
-            for k in keys:
-                if sum(k[1]) % 3 == 2:
+            for klo, khi in FP._BOUNDS:
+                if sum(full[klo:khi]) % 3 == 2:
+                    k = (klo, tuple(full[klo:khi]))
                     other = _SUIT_ADDS.get(k) or FP._suit_adds(*k)
                     cands += other[0] + other[2] if fifth else other[0]
     for t in cands:
@@ -762,6 +773,7 @@ def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, keys: t
 
 
 _SUIT_ADDS = FP._SUIT_ADDS
+_INFO_M, _INFO_P, _INFO_S, _INFO_Z = FP.SUIT_INFO_BY_BYTES
 _SUIT_STATE = FP._SUIT_STATE
 
 
