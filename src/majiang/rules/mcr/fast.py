@@ -11,7 +11,7 @@ tests. The scorer computes the same thing with less Python work:
   :func:`all_decompositions` adds the special shapes;
 * :func:`standard_waits`: the tiles completing a standard shape, from per-suit tables too (for the
   unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special shapes;
-* :func:`tile_set_hits`, :func:`combination_hits`, :func:`standard_hits`, :func:`knitted_hits`,
+* :func:`tile_set_hits`, :func:`combination_hits`, :func:`summary_hits`, :func:`knitted_hits`,
   :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one arrangement as
   ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan number`` so
   that sorting the pairs gives the order of ``select``; combination fans (chow and pung families)
@@ -68,12 +68,14 @@ _TARGETS = {g for f in range(_NF) for g in SAME[f]} | {g for f in range(_NF) for
 _PLAIN = [not (COMBINES[f] or SAME[f] or ONE[f] or f in _TARGETS) for f in range(_NF)]
 """Fans whose selection is only "not excluded": no sets combined, covered or owed."""
 _NOT_PLAIN = [not p for p in _PLAIN]
+_CHICKEN = F.N["chicken_hand"]
 _BIT = [1 << f for f in range(_NF)]
 
 
-def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
+def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, int], int]:
     """:func:`majiang.rules.mcr.fans.select` on ``(order key, sets)`` pairs: ``{fan: count}`` of
-    the counted fans, in counting order (points descending, fan number ascending). Sorts ``hits``."""
+    the counted fans, in counting order (points descending, fan number ascending), and their
+    points; 无番和 (``{chicken hand: 1}``) when nothing counts. Sorts ``hits``."""
     hits.sort()
     excluded = 0
     covered: dict[int, set[int]] | None = None
@@ -81,6 +83,7 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
     parent: dict[int, int] | None = None
     out: dict[int, int] = {}
     last = -1
+    total = 0
     for okey, sets in hits:
         f = okey % 100
         if excluded & _BIT[f]:
@@ -121,8 +124,11 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> dict[int, int]:
         else:
             out[f] = 1
             last = f
+        total += POINTS[f]
         excluded |= EXCL[f]
-    return out
+    if not out:
+        return {_CHICKEN: 1}, POINTS[_CHICKEN]
+    return out, total
 
 
 # ------------------------------------------------------------------------------------------------
@@ -377,13 +383,14 @@ _ORPHAN_TILES = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _HONOR_TILES = tuple(range(27, 34))
 
 
-def decompositions_of(full: list[int], infos: tuple, melds: int
-                      ) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
-    """:func:`all_decompositions` of ``full`` (the concealed part, ``melds`` declared) from its
-    four parts' :func:`suit_info`: the special shapes are only tried where the parts' flags allow
-    them (seven pairs: every part ``EVEN``; 十三幺: every part ``ORPHANS_ONLY``; 全不靠: every part
-    ``SINGLES``; no melds for these three; a knitted straight: ``KNIT_FULL``). Same list, same order."""
-    out = [(F.STANDARD_SHAPE, g) for g in standard_decompositions_of(infos)]
+def special_decompositions_of(full: list[int], infos: tuple, melds: int
+                              ) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
+    """The decompositions of :func:`all_decompositions` other than the standard ones, for
+    ``full`` (the concealed part, ``melds`` declared) with its four parts' :func:`suit_info`:
+    the special shapes are only tried where the parts' flags allow them (seven pairs: every part
+    ``EVEN``; 十三幺: every part ``ORPHANS_ONLY``; 全不靠: every part ``SINGLES``; no melds for
+    these three; a knitted straight: ``KNIT_FULL``). Same order."""
+    out = []
     flags = infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2] if not melds else 0
     if flags & EVEN:
         pairs = []
@@ -716,112 +723,6 @@ _PUNG_CLASS = [(1 if t % 9 in (0, 8) else 0) if t < 27 else 2 if t < 31 else 3 f
 """0 suited simple, 1 suited terminal, 2 wind, 3 dragon."""
 
 
-def standard_hits(units: list[F.Unit], seat: int, prevalent: int) -> list[tuple[int, tuple[int, ...]]]:
-    """The arrangement-dependent detections of a standard-shape arrangement (``units``, declared
-    melds first): honour pungs, the set
-    structure fans except 九莲宝灯 and 四归一, combinations of sets, concealed pungs.
-    Per-hand detections (tile sets, kongs, win conditions, 四归一, 九莲宝灯) are the caller's."""
-    hits: list[tuple[int, tuple[int, ...]]] = []
-    chows = []
-    suited_pungs = []
-    winds = []
-    dragons = []
-    toh_pungs = []
-    pair = -1
-    concealed = 0
-    flags = _ALL_FLAGS  # outside hand, all fives, all even: still possible
-    for i, u in enumerate(units):
-        kind = u.kind
-        t = u.tiles[0]
-        if kind == CHOW:
-            chows.append(t)
-            flags &= _CHOW_FLAGS[t]
-        elif kind == PUNG:
-            flags &= _PUNG_FLAGS[t]
-            if u.concealed:
-                concealed += 1
-            c = _PUNG_CLASS[t]
-            if c < 2:
-                suited_pungs.append(t)
-                if c:
-                    toh_pungs.append(i)
-            elif c == 3:
-                dragons.append(i)
-                toh_pungs.append(i)
-            else:
-                winds.append(i)
-                toh_pungs.append(i)
-        else:
-            flags &= _PUNG_FLAGS[t]
-            pair = t
-    outside = flags & _OUTSIDE_OK
-    fives = flags & _FIVES_OK
-    even = flags & _EVEN_OK
-    # honour pungs (fans.honor_pungs)
-    if winds:
-        nw = len(winds)
-        if nw == 4:
-            hits.append((K["big_four_winds"], tuple(winds)))
-        elif nw == 3:
-            if 27 <= pair <= 30:
-                hits.append((K["little_four_winds"], tuple(winds)))
-            hits.append((K["big_three_winds"], tuple(winds)))
-    if dragons:
-        nd = len(dragons)
-        if nd == 3:
-            hits.append((K["big_three_dragons"], tuple(dragons)))
-        elif nd == 2:
-            if pair >= 31:
-                hits.append((K["little_three_dragons"], tuple(dragons)))
-            hits.append((K["two_dragon_pungs"], tuple(dragons)))
-        for i in dragons:
-            hits.append((K["dragon_pung"], (i,)))
-    for i in winds:
-        t = units[i].tiles[0]
-        if t == 27 + prevalent:
-            hits.append((K["prevalent_wind"], (i,)))
-        if t == 27 + seat:
-            hits.append((K["seat_wind"], (i,)))
-    for i in toh_pungs:
-        hits.append((K["pung_of_terminals_or_honors"], (i,)))
-    # set structure (fans.set_structure)
-    nchows = len(chows)
-    if not nchows:
-        hits.append(_H["all_pungs"])
-        if even:
-            hits.append(_H["all_even_pungs"])
-    if outside:
-        hits.append(_H["outside_hand"])
-    if fives:
-        hits.append(_H["all_fives"])
-    if nchows == 4 and pair < 27:
-        if pair % 9 == 4:
-            by_suit: dict[int, list[int]] = {}
-            for t in chows:
-                by_suit.setdefault(t // 9, []).append(t % 9 + 1)
-            shapes = sorted(sorted(v) for v in by_suit.values())
-            ps = pair // 9
-            if shapes == [[1, 1, 7, 7]] and ps in by_suit:
-                hits.append(_H["pure_terminal_chows"])
-            if shapes == [[1, 7], [1, 7]] and ps not in by_suit:
-                hits.append(_H["three_suited_terminal_chows"])
-        hits.append(_H["all_chows"])
-    # combinations of sets
-    if nchows >= 2:
-        key = tuple(chows)
-        found = _CHOW_COMBOS.get(key)
-        hits += found if found is not None else combination_hits(key, False)
-    if len(suited_pungs) >= 2:
-        key = tuple(suited_pungs)
-        found = _PUNG_COMBOS.get(key)
-        hits += found if found is not None else combination_hits(key, True)
-    # concealed pungs
-    if concealed >= 2:
-        hits.append((K["four_concealed_pungs"] if concealed == 4 else K["three_concealed_pungs"] if concealed == 3
-                     else K["two_concealed_pungs"], ()))
-    return hits
-
-
 def special_hits(shape: str, full: list[int]) -> list[tuple[int, tuple[int, ...]]]:
     """The detections of :func:`~majiang.rules.mcr.fans.special_shapes` for 七对 / 十三幺 /
     全不靠 (``full``: the concealed part, which is the whole hand for these shapes)."""
@@ -880,9 +781,11 @@ from the positions the combination fans use (0-3, 10-13)."""
 def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: tuple[int, ...],
                  dragons: tuple[int, ...], pair: int, flags: int, concealed: int, seat: int, prevalent: int
                  ) -> list[tuple[int, tuple[int, ...]]]:
-    """:func:`standard_hits` from an arrangement's summary (:func:`sets_summary`, summed over the
-    declared melds and the concealed groups, in unit order) instead of its units, the per-pung
-    detections aside (the summary's pung hits): the chows', the suited pungs', the wind pungs' and
+    """:func:`~majiang.rules.mcr.fans` detections of a standard-shape arrangement that depend on
+    the arrangement (honour pungs, the set structure fans except 九莲宝灯 and 四归一, combinations
+    of sets, concealed pungs), from its summary (:func:`sets_summary`, summed over the declared
+    melds and the concealed groups, in unit order), the per-pung detections aside (the summary's
+    pung hits): the chows', the suited pungs', the wind pungs' and
     the dragon pungs' tiles, the pair's tile, the flags and the number of concealed pungs. The
     honour pungs' detections name their sets by ``tile + _PUNG_ID`` rather than by unit index: only
     :func:`select_counts` reads them, to tell sets apart, so it counts the same."""

@@ -26,6 +26,7 @@ them is then read from where the winning tile sits in the arrangement.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -110,8 +111,11 @@ class McrResult:
     @property
     def arrangement(self) -> tuple[Unit, ...]:
         a = self._arrangement
-        if type(a) is list:  # [declared units, groups, win, self-drawn]: built once
-            a = tuple(_units_of(*a))
+        if type(a) is list:  # [declared units, groups, win, self-drawn(, True: groups per suit)]
+            groups = a[1]
+            if len(a) == 5:
+                groups = tuple(sorted(groups[0] + groups[1] + groups[2] + groups[3]))
+            a = tuple(_units_of(a[0], groups, a[2], a[3]))
             object.__setattr__(self, "_arrangement", a)
         return a
 
@@ -288,8 +292,6 @@ def score_arrangements(hand: Hand, conditions: WinConditions,
     return [_result(e, flowers, options, conditions) for e in evaluated]
 
 
-_FAN_COUNTS: dict[int, FanCount] = {}
-"""Shared (immutable) FanCount values by ``fan number * 16 + count``."""
 _GROUP_UNITS: dict[tuple[str, tuple[int, ...]], tuple[Unit, ...]] = {}
 """A decomposition group → its units (immutable, shared): ``(concealed, melded)`` for a group,
 the three :data:`KNIT` parts for a knitted straight."""
@@ -310,33 +312,25 @@ def _group_units(g: tuple[str, tuple[int, ...]]) -> tuple[Unit, ...]:
 
 def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditions) -> McrResult:
     total, counted, shape, units, lazy = e
-    if units is None:
-        declared, parts, win, self_drawn = lazy[:4]
-        if len(lazy) == 5:  # per-suit groups
-            parts = tuple(sorted(parts[0] + parts[1] + parts[2] + parts[3]))
-        arrangement = [declared, parts, win, self_drawn]  # a list: not built yet
-    else:
-        arrangement = tuple(units)
-    get = _FAN_COUNTS.get
-    fcs = [get(n * 16 + c) or _fan_count(n, c) for n, c in counted.items()]
+    arrangement = list(lazy) if units is None else tuple(units)  # a list: built when read
+    fcs = [_FC[n][c] for n, c in counted.items()]
     if flowers:
-        fcs.append(get(_FLOWER * 16 + flowers) or _fan_count(_FLOWER, flowers))
+        fcs.append(_FC[_FLOWER][flowers] if flowers < 16 else FanCount(F.fan(_FLOWER), flowers))
     r = _new_result(McrResult)
     _init_result(r, tuple(fcs), total + flowers, flowers, shape, arrangement, options, conditions)
     return r
 
 
 _new_result = object.__new__
+_FC = [[FanCount(f, c) for c in range(16)] if f is not None else [] for f in
+       [next((x for x in F.FANS if x.number == n), None) for n in range(max(x.number for x in F.FANS) + 1)]]
+"""The shared :class:`FanCount` of fan number ``n`` counted ``c`` times: ``_FC[n][c]``."""
 
 
-def _fan_count(n: int, c: int) -> FanCount:
-    fc = _FAN_COUNTS[n * 16 + c] = FanCount(F.fan(n), c)
-    return fc
 
 
 _CHICKEN = F.N["chicken_hand"]
 _FLOWER = F.N["flower_tiles"]
-_CHICKEN_COUNTED = {_CHICKEN: 1}
 _MELD_UNIT: dict[tuple[MeldKind, int], Unit] = {}
 _K = FP.K
 
@@ -489,20 +483,22 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
     # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
     # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
-    if not (nmelds < 2 and ((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
-                            or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]])):
-        # standard shape only: one arrangement per choice of a split in every suit, from the splits'
-        # summaries (fast.summary_hits); the units are built only for the arrangements returned
-        s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
-        if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
-            if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] != 1:
-                raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-            arrangements = (((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0]),
-                             (s0[0], s1[0], s2[0], s3[0])),)
+    special = nmelds < 2 and bool((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
+                                  or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]])
+    # standard arrangements: one per choice of a split in every suit, from the splits' summaries
+    # (fast.summary_hits); the units are built only if the result's arrangement is read
+    s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
+    if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
+        if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] == 1:
+            arrangements: Sequence = (((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0]),
+                                        (s0[0], s1[0], s2[0], s3[0])),)
         else:
-            arrangements = _split_choices(infos)
-            if not arrangements:
-                raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+            arrangements = ()
+    else:
+        arrangements = _split_choices(infos)
+    if not arrangements and not special:
+        raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+    if arrangements:
         ws = win // 9 if win < 27 else 3
         off = win - 9 * ws
         seat = conditions.seat_wind
@@ -528,51 +524,36 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                     unique = _unique_standard_wait(hand, pre, win, ws, full, options)
                 if unique:
                     hits.append(_WAIT_KEYS[wait])
-            counted = FP.select_counts(hits)
-            if counted:
-                total = 0
-                for n, k in counted.items():
-                    total += _POINTS[n] * k
-            else:
-                counted = _CHICKEN_COUNTED
-                total = _POINTS[_CHICKEN]
+            counted, total = FP.select_counts(hits)
             out.append((total, counted, STANDARD_SHAPE, None, (declared, parts, win, self_drawn, True)))
-        return flowers, out
+        if not special:
+            return flowers, out
 
-    decs = FP.decompositions_of(full, infos, nmelds)
-    if len(decs) != 1:
-        if not decs:
-            raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-        decs.sort(key=_tie_key)
+    # the special shapes (after the standard arrangements in tie-break order)
+    decs = FP.special_decompositions_of(full, infos, nmelds)
+    if not decs and not out:
+        raise McrNotWinningError(f"{hand} is not a winning MCR hand")
+    decs.sort(key=_tie_key)
     for shape, groups in decs:
-        units = _units_of(declared, groups, win, self_drawn) if shape in _UNIT_SHAPES else None
-        # 七对, 十三幺 and 全不靠 (and 连七对, which excludes 七对) exclude 单钓将, and nothing excludes
-        # them: their wait never counts, so the unique-wait test is spared
-        wait = None if shape in _NO_WAIT_SHAPES else _wait_fan(groups, win, options)
-        if wait is not None:
-            if unique is None:
-                unique = _unique_wait(hand, pre, win, options)
-            if not unique:
-                wait = None
-        if shape == STANDARD_SHAPE:
-            hits = FP.standard_hits(units, conditions.seat_wind, conditions.prevalent_wind)
-            hits += std_hits
-        elif shape == KNITTED_STRAIGHT:
+        if shape == KNITTED_STRAIGHT:
+            units = _units_of(declared, groups, win, self_drawn)
+            wait = _wait_fan(groups, win, options)
+            if wait is not None:
+                if unique is None:
+                    unique = _unique_wait(hand, pre, win, options)
+                if not unique:
+                    wait = None
             hits = FP.knitted_hits(units, conditions.seat_wind, conditions.prevalent_wind)
             hits += base_hits + FP.tile_set_hits(present, False)
+            if wait is not None:
+                hits.append((_WAIT_KEY[wait], ()))
         else:
+            # 七对, 十三幺 and 全不靠 (and 连七对, which excludes 七对) exclude 单钓将, and nothing
+            # excludes them: their wait never counts, so the unique-wait test is spared
+            units = None
             hits = FP.special_hits(shape, full)
             hits += std_hits if shape == SEVEN_PAIRS else base_hits + FP.tile_set_hits(present, False)
-        if wait is not None:
-            hits.append((_WAIT_KEY[wait], ()))
-        counted = FP.select_counts(hits)
-        if counted:
-            total = 0
-            for n, k in counted.items():
-                total += _POINTS[n] * k
-        else:
-            counted = _CHICKEN_COUNTED
-            total = _POINTS[_CHICKEN]
+        counted, total = FP.select_counts(hits)
         out.append((total, counted, shape, units, (declared, groups, win, self_drawn)))
     return flowers, out
 
@@ -587,9 +568,6 @@ _MELDED_KONG_UNITS = [Unit(PUNG, (t,) * 4, declared=True, concealed=False, kong=
 """The unit of each declared meld by kind and tile (what :func:`_meld_unit` gives)."""
 _DECLARED: dict[tuple[int, ...], tuple] = {}
 """:func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
-_UNIT_SHAPES = frozenset((STANDARD_SHAPE, KNITTED_STRAIGHT))
-"""Shapes whose detections read the units (the others' units are built only if read)."""
-_NO_WAIT_SHAPES = frozenset((SEVEN_PAIRS, F.THIRTEEN_ORPHANS, F.HONORS_AND_KNITTED))
 _NO_SETS = FP.sets_summary([], [])
 _TILE_HOG = _K["tile_hog"]
 _POINTS = FP.POINTS
