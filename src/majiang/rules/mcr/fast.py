@@ -67,9 +67,13 @@ _H = {name: (k, ()) for name, k in K.items()}
 _TARGETS = {g for f in range(_NF) for g in SAME[f]} | {g for f in range(_NF) for g, _ in ONE[f]}
 _PLAIN = [not (COMBINES[f] or SAME[f] or ONE[f] or f in _TARGETS) for f in range(_NF)]
 """Fans whose selection is only "not excluded": no sets combined, covered or owed."""
-_NOT_PLAIN = [not p for p in _PLAIN]
+_INFO: list = [None] * (max(OKEY) + 1)
+"""By order key: (fan number, its bit, not plain, points, the bit mask of the fans it excludes)."""
+for _f in range(_NF):
+    if OKEY[_f]:
+        _INFO[OKEY[_f]] = (_f, 1 << _f, not _PLAIN[_f], POINTS[_f], EXCL[_f])
+del _f
 _CHICKEN = F.N["chicken_hand"]
-_BIT = [1 << f for f in range(_NF)]
 
 
 def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, int], int]:
@@ -85,10 +89,10 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, in
     last = -1
     total = 0
     for okey, sets in hits:
-        f = okey % 100
-        if excluded & _BIT[f]:
+        f, bit, special, points, excludes = _INFO[okey]
+        if excluded & bit:
             continue
-        if _NOT_PLAIN[f]:
+        if special:
             if covered is not None and sets and f in covered and not covered[f].isdisjoint(sets):
                 continue
             if owed is not None and owed.get(f):
@@ -124,8 +128,8 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, in
         else:
             out[f] = 1
             last = f
-        total += POINTS[f]
-        excluded |= EXCL[f]
+        total += points
+        excluded |= excludes
     if not out:
         return {_CHICKEN: 1}, POINTS[_CHICKEN]
     return out, total
@@ -393,15 +397,13 @@ def special_decompositions_of(full: list[int], infos: tuple, melds: int
     out = []
     flags = infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2] if not melds else 0
     if flags & EVEN:
-        pairs = []
-        for t, n in enumerate(full):
-            if n:
-                pairs.extend([(PAIR, (t, t))] * (n // 2))
-        out.append((F.SEVEN_PAIRS, tuple(pairs)))
-    if flags & (ORPHANS_ONLY | SINGLES):
-        out += [d for d in all_decompositions(full) if d[0] in (F.THIRTEEN_ORPHANS, F.HONORS_AND_KNITTED)]
+        out.append(_seven_pairs(full))
+    if flags & ORPHANS_ONLY:
+        out += _thirteen_orphans(full)
+    if flags & SINGLES:
+        out += _honors_and_knitted(full)
     if melds < 2 and KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]]:
-        out += [d for d in all_decompositions(full) if d[0] == F.KNITTED_STRAIGHT]
+        out += _knitted_straights(full)
     return out
 
 
@@ -414,37 +416,63 @@ def all_decompositions(full: list[int]) -> list[tuple[str, tuple[tuple[str, tupl
     total = sum(full)
     if total == 14:
         if not (1 in full or 3 in full):  # seven pairs (four of a kind as two pairs)
-            pairs = []
-            for t, n in enumerate(full):
-                if n:
-                    pairs.extend([(PAIR, (t, t))] * (n // 2))
-            out.append((F.SEVEN_PAIRS, tuple(pairs)))
-        orphans = _ORPHAN_GET(full)
-        if sum(orphans) == 14 and 0 not in orphans:  # thirteen orphans, one of them twice
-            dup = _ORPHAN_TILES[orphans.index(2)]
-            groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
-            groups.append((PAIR, (dup, dup)))
-            out.append((F.THIRTEEN_ORPHANS, tuple(sorted(groups))))
-        if max(full) <= 1:  # honours and knitted tiles: 14 different tiles
-            honors = sum(full[27:])
-            seen = set()
-            for arr in _KNITTED_GET:
-                if sum(arr(full)) + honors != 14:
-                    continue
-                tiles = tuple(t for t in arr.tiles + _HONOR_TILES if full[t])
-                tiles = tuple(sorted(tiles))
-                if tiles not in seen:
-                    seen.add(tiles)
-                    out.append((F.HONORS_AND_KNITTED, tuple((SINGLE, (t,)) for t in tiles)))
+            out.append(_seven_pairs(full))
+        out += _thirteen_orphans(full)
+        out += _honors_and_knitted(full)
     if total in (11, 14):
-        for arr in _KNITTED_GET:
-            if 0 not in arr(full):
-                rest = list(full)
-                for t in arr.tiles:
-                    rest[t] -= 1
-                kn = (KNITTED, arr.tiles)
-                for g in standard_decompositions(rest):
-                    out.append((F.KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
+        out += _knitted_straights(full)
+    return out
+
+
+def _seven_pairs(full: list[int]) -> tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]:
+    pairs = []
+    for t, n in enumerate(full):
+        if n:
+            pairs.extend([(PAIR, (t, t))] * (n // 2))
+    return F.SEVEN_PAIRS, tuple(pairs)
+
+
+def _thirteen_orphans(full: list[int]) -> list:
+    """The 十三幺 decomposition of 14 tiles, if they form one."""
+    orphans = _ORPHAN_GET(full)
+    if sum(orphans) != 14 or 0 in orphans:
+        return []
+    dup = _ORPHAN_TILES[orphans.index(2)]  # one of them twice
+    groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
+    groups.append((PAIR, (dup, dup)))
+    return [(F.THIRTEEN_ORPHANS, tuple(sorted(groups)))]
+
+
+def _honors_and_knitted(full: list[int]) -> list:
+    """The 全不靠 decompositions of 14 tiles (14 different tiles within one knitted arrangement
+    and the honours)."""
+    out: list = []
+    if max(full) > 1:
+        return out
+    honors = sum(full[27:])
+    seen = set()
+    for arr in _KNITTED_GET:
+        if sum(arr(full)) + honors != 14:
+            continue
+        tiles = tuple(sorted(t for t in arr.tiles + _HONOR_TILES if full[t]))
+        if tiles not in seen:
+            seen.add(tiles)
+            out.append((F.HONORS_AND_KNITTED, tuple((SINGLE, (t,)) for t in tiles)))
+    return out
+
+
+def _knitted_straights(full: list[int]) -> list:
+    """The knitted-straight decompositions of 11 or 14 tiles: a whole knitted arrangement and a
+    standard rest."""
+    out = []
+    for arr in _KNITTED_GET:
+        if 0 not in arr(full):
+            rest = list(full)
+            for t in arr.tiles:
+                rest[t] -= 1
+            kn = (KNITTED, arr.tiles)
+            for g in standard_decompositions(rest):
+                out.append((F.KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
     return out
 
 

@@ -711,8 +711,9 @@ def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: l
     """:func:`_unique_wait` for a hand whose whole (``pre`` plus ``win``) is a standard shape,
     from the per-suit tables: every suit but the winning tile's (``ws``) is complete as it is, so
     a second wait can only be another tile of that suit, or a tile of the suit holding the pair
-    when the winning tile's suit is complete with a pair without it (双碰: 55m 77p). Special shapes
-    are left to :func:`_unique_wait` when :func:`_special_possible`. ``full``: ``pre`` plus ``win``."""
+    when the winning tile's suit is complete with a pair without it (双碰: 55m 77p). Then, when
+    :func:`_special_possible`, the tiles that could complete a special shape are tried
+    (:func:`_special_candidates`, :func:`.fast.special_win`). ``full``: ``pre`` plus ``win``."""
     nmelds = len(hand.melds)
     if nmelds == 4:
         return True  # a lone tile waits on itself only
@@ -736,18 +737,35 @@ def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: l
         if t != win:
             if fifth:
                 return False
-            seen = pre[t]
-            for m in hand.melds:
-                if m.kind is MeldKind.CHOW:
-                    if m.tile <= t <= m.tile + 2:
-                        seen += 1
-                elif m.tile == t:
-                    seen += 3 if m.kind is MeldKind.PUNG else 4
-            if seen < 4:
+            if pre[t] + _seen_in_melds(hand, t) < 4:
                 return False
     if nmelds >= 2 or not _special_possible(pre, nmelds):
         return True
-    return _unique_wait(hand, pre, win, options)
+    # only the winning tile completes a standard shape: is another tile completing a special one?
+    c = list(pre)
+    for t in sorted(_special_candidates(pre, nmelds)):
+        if t == win or pre[t] >= 4:  # a special shape never holds a fifth copy
+            continue
+        if not fifth and pre[t] + _seen_in_melds(hand, t) >= 4:
+            continue
+        c[t] += 1
+        ok = FP.special_win(c, nmelds)
+        c[t] -= 1
+        if ok:
+            return False
+    return True
+
+
+def _seen_in_melds(hand: Hand, t: int) -> int:
+    """Copies of ``t`` in the player's declared melds."""
+    seen = 0
+    for m in hand.melds:
+        if m.kind is MeldKind.CHOW:
+            if m.tile <= t <= m.tile + 2:
+                seen += 1
+        elif m.tile == t:
+            seen += 3 if m.kind is MeldKind.PUNG else 4
+    return seen
 
 
 _SUIT_ADDS = FP._SUIT_ADDS
