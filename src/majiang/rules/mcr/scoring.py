@@ -81,8 +81,9 @@ class FanCount:
         return f"{self.fan.name_en} ({self.fan.name_zh}){times} {self.points}"
 
 
-class McrResult:
-    """The score of a winning hand (immutable; equal when every attribute is equal).
+class McrResult(tuple):
+    """The score of a winning hand: an immutable record (a tuple underneath, like a named tuple;
+    equal when every attribute is equal).
 
     Attributes:
         fans: counted fans, most valuable first (花牌 last).
@@ -95,43 +96,49 @@ class McrResult:
         conditions: the win conditions scored (lets :func:`settle` check self-draw vs discarder).
     """
 
-    __slots__ = ("fans", "total", "flowers", "shape", "_arrangement", "options", "conditions")
+    __slots__ = ()
 
-    fans: tuple[FanCount, ...]
-    total: int
-    flowers: int
-    shape: str
-    options: McrOptions
-    conditions: WinConditions | None
+    def __new__(cls, fans: tuple[FanCount, ...], total: int, flowers: int, shape: str,
+                arrangement: tuple[Unit, ...], options: McrOptions, conditions: WinConditions | None = None
+                ) -> McrResult:
+        return tuple.__new__(cls, (tuple(fans), total, flowers, shape, tuple(arrangement), options, conditions))
 
-    def __init__(self, fans: tuple[FanCount, ...], total: int, flowers: int, shape: str,
-                 arrangement: tuple[Unit, ...], options: McrOptions, conditions: WinConditions | None = None) -> None:
-        _init_result(self, fans, total, flowers, shape, tuple(arrangement), options, conditions)
+    fans: tuple[FanCount, ...] = property(itemgetter(0))  # type: ignore[assignment]
+    total: int = property(itemgetter(1))  # type: ignore[assignment]
+    flowers: int = property(itemgetter(2))  # type: ignore[assignment]
+    shape: str = property(itemgetter(3))  # type: ignore[assignment]
+    options: McrOptions = property(itemgetter(5))  # type: ignore[assignment]
+    conditions: WinConditions | None = property(itemgetter(6))  # type: ignore[assignment]
 
     @property
     def arrangement(self) -> tuple[Unit, ...]:
-        a = self._arrangement
+        a = self[4]
         if type(a) is list:  # [declared units, groups, win, self-drawn(, True: groups per suit)]
+            if len(a) == 1:  # built before
+                return a[0]
             groups = a[1]
             if len(a) == 5:
                 groups = tuple(sorted(groups[0] + groups[1] + groups[2] + groups[3]))
-            a = tuple(_units_of(a[0], groups, a[2], a[3]))
-            object.__setattr__(self, "_arrangement", a)
+            units = tuple(_units_of(a[0], groups, a[2], a[3]))
+            a[:] = [units]
+            return units
         return a
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"McrResult is immutable: cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"McrResult is immutable: cannot delete {name!r}")
+    def __getnewargs__(self) -> tuple:
+        return (self.fans, self.total, self.flowers, self.shape, self.arrangement, self.options, self.conditions)
 
     def _key(self) -> tuple:
-        return (self.fans, self.total, self.flowers, self.shape, self.arrangement, self.options, self.conditions)
+        return self.__getnewargs__()
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not McrResult:
             return NotImplemented
         return self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        if type(other) is not McrResult:
+            return NotImplemented
+        return self._key() != other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -157,21 +164,6 @@ class McrResult:
 
     def __str__(self) -> str:
         return ", ".join(str(fc) for fc in self.fans) + f" = {self.total}"
-
-
-_SLOT_SETTERS = tuple(McrResult.__dict__[n].__set__ for n in McrResult.__slots__)
-
-
-def _init_result(r: McrResult, fans, total, flowers, shape, arrangement, options, conditions) -> None:
-    """Set the slots of ``r`` (``arrangement``: the units, or what :func:`_units_of` builds them from)."""
-    s0, s1, s2, s3, s4, s5, s6 = _SLOT_SETTERS
-    s0(r, fans)
-    s1(r, total)
-    s2(r, flowers)
-    s3(r, shape)
-    s4(r, arrangement)
-    s5(r, options)
-    s6(r, conditions)
 
 
 def _meld_unit(m: Meld) -> Unit:
@@ -316,12 +308,10 @@ def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditio
     fcs = [_FC[n][c] for n, c in counted.items()]
     if flowers:
         fcs.append(_FC[_FLOWER][flowers] if flowers < 16 else FanCount(F.fan(_FLOWER), flowers))
-    r = _new_result(McrResult)
-    _init_result(r, tuple(fcs), total + flowers, flowers, shape, arrangement, options, conditions)
-    return r
+    return _new_result(McrResult, (tuple(fcs), total + flowers, flowers, shape, arrangement, options, conditions))
 
 
-_new_result = object.__new__
+_new_result = tuple.__new__
 _FC = [[FanCount(f, c) for c in range(16)] if f is not None else [] for f in
        [next((x for x in F.FANS if x.number == n), None) for n in range(max(x.number for x in F.FANS) + 1)]]
 """The shared :class:`FanCount` of fan number ``n`` counted ``c`` times: ``_FC[n][c]``."""
@@ -374,8 +364,9 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     given per suit).
 
     The checks of :func:`_validate` are made inline (it is called to raise the error); the
-    detections shared by every arrangement (九莲宝灯, 四归一, kongs, win conditions) are made once:
-    see :func:`_hand_hits`."""
+    detections shared by every arrangement (九莲宝灯, 四归一, kongs, win conditions, the tile-set
+    fans) are made once, from tables shared by all hands (:func:`_base_hits`,
+    :func:`.fast.tile_set_hits`)."""
     if type(hand) is not Hand or type(conditions) is not WinConditions or hand.wilds:
         _validate(hand, conditions)
     win = hand.win_tile
@@ -468,14 +459,22 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     if not melds and win < 27:
         base = win - win % 9
         nine_gates = pre[base:base + 9] == _NINE_GATES and sum(pre) == 13
-    key = (nine_gates, melded, hidden, open_melds, self_drawn, conditions.last_wall_tile,
-           conditions.kong_replacement, robbing, last_of_kind, options.melded_concealed_kong_pair)
-    base_hits = _FIXED_HITS.get(key)
-    if base_hits is None:
-        base_hits = _FIXED_HITS[key] = _fixed_hits(*key)
+    # the hand-level detections of a standard or seven-pairs arrangement, kept per what they depend
+    # on: the win conditions and kongs (_fixed_hits) and the tile-set key (fast.tile_set_key)
+    hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
+            | conditions.last_wall_tile << 11 | conditions.kong_replacement << 12 | robbing << 13
+            | last_of_kind << 14 | options.melded_concealed_kong_pair << 15)
+    m = present & 511
+    p = present >> 9 & 511
+    z = present >> 27
+    q = present >> 18 & 511
+    tkey = ((_SUB_M[m] & _SUB_P[p] & _SUB_S[q] & _SUB_Z[z]) | (m > 0) << 9 | (p > 0) << 10 | (q > 0) << 11
+            | (z & 15 > 0) << 12 | (z > 15) << 13)
+    std_hits = _STD_HITS.get(hkey << 16 | tkey)
+    if std_hits is None:
+        std_hits = _STD_HITS[hkey << 16 | tkey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
     if 4 in allc:  # 四归一: four copies outside kongs
-        base_hits += ((_TILE_HOG, ()),) * allc.count(4)
-    std_hits = base_hits + FP.tile_set_hits(present, True)
+        std_hits += ((_TILE_HOG, ()),) * allc.count(4)
     # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
     # winning tile where a wait fan could come from
     unique: bool | None = None
@@ -544,7 +543,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 if not unique:
                     wait = None
             hits = FP.knitted_hits(units, conditions.seat_wind, conditions.prevalent_wind)
-            hits += base_hits + FP.tile_set_hits(present, False)
+            hits += _base_hits(hkey, allc) + FP.tile_set_hits(present, False)
             if wait is not None:
                 hits.append((_WAIT_KEY[wait], ()))
         else:
@@ -552,7 +551,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             # excludes them: their wait never counts, so the unique-wait test is spared
             units = None
             hits = FP.special_hits(shape, full)
-            hits += std_hits if shape == SEVEN_PAIRS else base_hits + FP.tile_set_hits(present, False)
+            hits += std_hits if shape == SEVEN_PAIRS else _base_hits(hkey, allc) + FP.tile_set_hits(present, False)
         counted, total = FP.select_counts(hits)
         out.append((total, counted, shape, units, (declared, groups, win, self_drawn)))
     return flowers, out
@@ -604,44 +603,23 @@ _CHOW_FLAGS = FP._CHOW_FLAGS
 _PUNG_FLAGS = FP._PUNG_FLAGS
 
 
-def _hand_hits(hand: Hand, allc: list[int], present: int, cond: WinConditions, options: McrOptions,
-               last_of_kind: bool, nine_gates: bool) -> tuple[tuple[tuple[int, tuple[int, ...]], ...], int]:
-    """The detections shared by every arrangement of the hand (order keys and sets): 九莲宝灯,
-    四归一, kongs and the win conditions (the wait fan aside; the tile-set fans depend on the
-    shape); and the bit mask of the tiles present (``present`` has those of the concealed part,
-    the melds' are added).
-
-    四归一 is the set-structure detector's count over units outside kongs, the same for every
-    standard, knitted-straight or seven-pairs arrangement (十三幺 / 全不靠 cannot hold four
-    copies, so it is never detected there either)."""
-    melded = hidden = open_melds = 0
-    c = allc
-    for m in hand.melds:
-        kind = m.kind
-        present |= _MELD_BITS[kind is MeldKind.CHOW][m.tile]
-        if kind is MeldKind.CONCEALED_KONG:
-            hidden += 1
-        elif kind is MeldKind.CHOW or kind is MeldKind.PUNG:
-            open_melds += 1
-            continue
-        else:
-            open_melds += 1
-            melded += 1
-        if c is allc:
-            c = list(allc)
-        c[m.tile] -= 4
-    key = (nine_gates, melded, hidden, open_melds, cond.self_drawn, cond.last_wall_tile, cond.kong_replacement,
-           cond.robbing_kong, last_of_kind, options.melded_concealed_kong_pair)
-    hits = _FIXED_HITS.get(key)
+def _base_hits(hkey: int, allc: list[int] | None = None) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """:func:`_fixed_hits` of the packed key ``hkey`` (see ``_evaluate``); with ``allc`` (every
+    tile held or shown, kongs aside) 四归一 once per tile held four times."""
+    hits = _FIXED_HITS.get(hkey)
     if hits is None:
-        hits = _FIXED_HITS[key] = _fixed_hits(*key)
-    if 4 in c:  # 四归一: four copies outside kongs
-        hits += ((_K["tile_hog"], ()),) * c.count(4)
-    return hits, present
+        hits = _FIXED_HITS[hkey] = _fixed_hits(
+            bool(hkey & 1), hkey >> 1 & 7, hkey >> 4 & 7, hkey >> 7 & 7, bool(hkey >> 10 & 1), bool(hkey >> 11 & 1),
+            bool(hkey >> 12 & 1), bool(hkey >> 13 & 1), bool(hkey >> 14 & 1), bool(hkey >> 15 & 1))
+    if allc is not None and 4 in allc:
+        hits += ((_TILE_HOG, ()),) * allc.count(4)
+    return hits
 
 
-_MELD_BITS = ([1 << t for t in range(34)], [7 << t if t < 32 else 0 for t in range(34)])
-_FIXED_HITS: dict[tuple, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+_STD_HITS: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
+"""Hand-level detections of a standard or seven-pairs arrangement (四归一 aside) by packed key."""
+_SUB_M, _SUB_P, _SUB_S, _SUB_Z = FP._SUB_M, FP._SUB_P, FP._SUB_S, FP._SUB_Z
+_FIXED_HITS: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
 
 def _fixed_hits(nine_gates: bool, melded: int, hidden: int, open_melds: int, self_drawn: bool, last_wall_tile: bool,
