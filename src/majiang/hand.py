@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from majiang.errors import MeldError, TileCountError, TileParseError
-from majiang.tiles import NUM_KINDS, WILD, format_compact, is_flower, is_suited, parse_compact
+from majiang.tiles import NUM_KINDS, WHITE, WILD, format_compact, is_flower, is_suited, parse_compact
 
 
 class MeldKind(Enum):
@@ -67,12 +67,17 @@ class Meld:
             A chow is always offered by the left player.
         claimed: the tile taken from the discard (for a chow, which of its three tiles);
             ``None`` for a concealed kong.
+        stand_in: for a chow only, the one tile of the chow that a physical 白板 plays (White standing
+            in for the wildcard's face, RULES.md §2.1, §4.2), else ``None``. ``tiles`` are what the
+            tiles play (the scorers read them); :attr:`physical` holds White in that place (the tile
+            census). When ``claimed == stand_in`` the White was the discard claimed.
     """
 
     kind: MeldKind
     tile: int
     offer: int = 1
     claimed: int | None = None
+    stand_in: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.tile < NUM_KINDS:
@@ -87,6 +92,9 @@ class Meld:
         elif self.claimed is not None and self.claimed != self.tile:
             raise MeldError(f"claimed tile {format_compact([self.claimed])} is not in the meld "
                             f"{format_compact(self.tiles)}")
+        if self.stand_in is not None and (self.kind is not MeldKind.CHOW or self.stand_in not in self.tiles):
+            raise MeldError(f"a White stands in only for one tile of a chow, not for {self.stand_in!r} in a "
+                            f"{self.kind.value} {format_compact(self.tiles)}")
         if not 0 <= self.offer <= 3:
             raise MeldError(f"offer must be 0-3 (relative seat), got {self.offer}")
         if self.kind is MeldKind.CONCEALED_KONG and self.offer != 0:
@@ -100,6 +108,13 @@ class Meld:
         if self.kind is MeldKind.CHOW:
             return (self.tile, self.tile + 1, self.tile + 2)
         return (self.tile,) * (4 if self.kind.is_kong else 3)
+
+    @property
+    def physical(self) -> tuple[int, ...]:
+        """The physical tiles of the meld: :attr:`tiles` with White (5z) where a 白板 stands in."""
+        if self.stand_in is None:
+            return self.tiles
+        return tuple(WHITE if t == self.stand_in else t for t in self.tiles)
 
     @property
     def is_kong(self) -> bool:

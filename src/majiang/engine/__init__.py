@@ -5,7 +5,7 @@ Public names:
 * :class:`RuleSet` (``RuleSet.preset("mcr")``; presets :data:`PRESET_NAMES` = mcr, taiwan, wenzhou,
   wenzhou-w16, seed000, shandong, aliases :data:`PRESET_ALIASES`), :class:`Scorer`, :class:`Settlement`,
   :class:`WinContext`, :class:`ScoreResult`, :func:`register_scorer`, :func:`register_settlement`;
-* :class:`Action`, :class:`ActionKind`, :class:`Phase`, :class:`IllegalActionError`;
+* :class:`Action`, :class:`ActionKind`, :class:`Phase`, :class:`IllegalActionError`, :class:`XiangGongError`;
 * :class:`HandTable` (one hand), :class:`Match` (a match), :class:`PlayerView`, :func:`run_match`;
 * :func:`arrange_wall` (explicit walls for scenarios), :func:`derive_seed`, :func:`parse_spec`
   (``"mcr,scorer=mcr"``).
@@ -14,7 +14,7 @@ Layering (DESIGN.md): the engine imports tiles, hand and analysis; scoring plugs
 set; records and players sit on top of it.
 """
 
-from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase
+from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase, XiangGongError
 from majiang.engine.match import Match, Player, PlayerView, run_match
 from majiang.engine.ruleset import (
     PRESET_ALIASES,
@@ -42,5 +42,5 @@ __all__ = [
     "HandResult", "HandTable", "IllegalActionError", "Match", "Phase", "Player", "PlayerView", "RuleSet",
     "RuleSetError", "ScoreResult", "Scorer", "Settlement", "WinContext", "WinInfo", "WinSettle",
     "arrange_wall", "deal_order", "derive_seed", "parse_spec", "register_scorer", "register_settlement", "resolve",
-    "run_match",
+    "run_match", "XiangGongError",
 ]

@@ -22,11 +22,12 @@ Kinds (field terms; the Chinese term in brackets):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from majiang.errors import MajiangError
-from majiang.tiles import format_compact
+from majiang.tiles import WHITE, format_compact
 
 
 class IllegalActionError(MajiangError):
@@ -41,6 +42,21 @@ class IllegalActionError(MajiangError):
         super().__init__(message)
         self.seat = seat
         self.action = action
+
+
+class XiangGongError(IllegalActionError):
+    """A win declared by a seat whose tile count is wrong -- 小相公 (one short) or 大相公 (one too
+    many), RULES.md §2.4, seed 000: such a player may not win.
+
+    Attributes (besides ``seat`` and ``action``):
+        state: ``"short"`` (小相公) or ``"long"`` (大相公). name_zh: 小相公 / 大相公.
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, action: object = None, state: str = "",
+                 name_zh: str = "") -> None:
+        super().__init__(message, seat=seat, action=action)
+        self.state = state
+        self.name_zh = name_zh
 
 
 class Phase(Enum):
@@ -114,3 +130,28 @@ class Action:
 
 
 PASS = Action(ActionKind.PASS)
+
+
+def chow_consumed(counts: Sequence[int], tile: int, low: int, *, white_face: int | None,
+                  wild_face: int | None = None, wild_claimable: bool = True) -> tuple[int, ...] | None:
+    """The physical tiles a chow ``low``..``low+2`` on the discard ``tile`` takes from a hand with
+    ``counts`` (34 physical counts), or ``None`` if the hand cannot make it.
+
+    ``white_face``: the face a White plays (白板代, RULES.md §2.1, §4.2; ``None`` when no White stands
+    in). A discarded White plays that face; in the hand, a White supplies that face before a
+    wildcard of it does, and a wildcard (``wild_face``) is used as itself only if ``wild_claimable``.
+    The same rule the table uses (:meth:`~majiang.engine.table.HandTable.legal_actions`), for
+    players that weigh a chow from their own counts.
+    """
+    played = white_face if (tile == WHITE and white_face is not None) else tile
+    out = []
+    for x in (low, low + 1, low + 2):
+        if x == played:
+            continue
+        if x == white_face and counts[WHITE]:
+            out.append(WHITE)
+        elif counts[x] and (wild_claimable or x != wild_face):
+            out.append(x)
+        else:
+            return None
+    return tuple(out) if len(out) == 2 else None

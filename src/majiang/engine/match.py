@@ -87,7 +87,7 @@ class PlayerView:
                 c[t] += 1
         for ms in self.melds:
             for m in ms:
-                for t in m.tiles:
+                for t in m.physical:  # physical faces: a White standing in a chow is a White
                     c[t] += 1
         if self.indicator is not None and self.indicator < NUM_KINDS:
             c[self.indicator] += 1
@@ -219,12 +219,22 @@ class Match:
         """The legal actions of ``seat`` now (empty if not awaited)."""
         return [] if self.table is None else self.table.legal_actions(seat)
 
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, *, replacement: bool = True) -> None:
         """Apply an action; hands and the match advance automatically. Raises
-        :class:`IllegalActionError` (state unchanged) for an illegal action or seat."""
+        :class:`IllegalActionError` (state unchanged) for an illegal action or seat.
+        ``replacement=False``: a kong without its replacement draw (小相公; records only, see
+        :meth:`HandTable.apply`)."""
         if self.table is None:
             raise IllegalActionError("the match is over", seat=seat, action=action)
-        self.table.apply(seat, action)
+        self.table.apply(seat, action, replacement=replacement)
+        if self.table.phase is Phase.END:
+            self._settle_if_over()
+
+    def extra_draw(self, seat: int, replacement: bool = False) -> None:
+        """A draw the rules do not give (大相公; records only, see :meth:`HandTable.extra_draw`)."""
+        if self.table is None:
+            raise IllegalActionError("the match is over", seat=seat)
+        self.table.extra_draw(seat, replacement)
         if self.table.phase is Phase.END:
             self._settle_if_over()
 

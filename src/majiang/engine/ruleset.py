@@ -31,7 +31,8 @@ Presets (:meth:`RuleSet.preset`; the names the command line takes):
   most four dealerships. Scorer and settlement ``"wz16"``.
 * ``"seed000"`` -- the seed-000 百搭 profile (RULES.md §2, §9.1, §9.2): 136 tiles, 13-tile hands, 百搭
   by dice with 白板 standing in, shapes ``"seed000"`` (七对子, 十三幺, three 百搭 win outright).
-  Scorer and settlement ``"seed000"`` (1 point a win: the seed gives no values).
+  Scorer and settlement ``"seed000"`` (1 point a win: the seed gives no values). 相公 on
+  (``xianggong``, RULES.md §2.4): a record with a wrong tile count replays with the player marked.
 * ``"shandong"`` -- provisional Shandong (RULES.md §5, §9.5; seed ``001_*``): 13-tile hands with the
   8 flowers, standard shape only, 1 point a win, doubled self-drawn. Scorer and settlement
   ``"shandong"``.
@@ -381,6 +382,11 @@ class RuleSet:
             discarding a wildcard at all, the discarder pays each other player this many points at
             once (a ``"penalty"`` event, ``name="wild-discard"``); 0 = off. Nobody wins on a
             discarded wildcard (RULES.md §4.2).
+        xianggong: 相公 (RULES.md §2.4, seed 000; on in ``seed000`` only): a record whose tile count goes
+            wrong -- a kong with no replacement draw before the discard (小相公, one short) or an extra
+            draw (大相公, one too many) -- replays, the player is marked, may not win, and his kongs
+            still count (小相公) or are void (大相公: left out of the win context's ``kongs``, so no kong
+            money); no extra penalty. Off: such a record is refused as corrupt.
 
     Wall and match:
         reserve: tiles left in the wall when the hand is drawn (MCR 0; Taiwan 16).
@@ -424,6 +430,7 @@ class RuleSet:
     declare_ready: bool = False
     followed_penalty: int = 0
     wild_discard_penalty: int = 0
+    xianggong: bool = False
     reserve: int = 0
     dice: int = 2
     dealer_keeps_on_win: bool = False
@@ -513,8 +520,10 @@ class RuleSet:
         return frozenset(f.name for f in dataclasses.fields(RuleSet) if not f.name.startswith("_"))
 
     def to_options(self) -> dict[str, Any]:
-        """Every option as a JSON-friendly dict (the record header keeps it)."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")}
+        """Every option as a JSON-friendly dict (the record header keeps it). ``xianggong`` is written
+        only when on, so the header of a record made before that option existed comes out the same."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")
+                and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))}
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> RuleSet:
@@ -563,6 +572,9 @@ class RuleSet:
         return s
 
 
+_WRITTEN_WHEN_ON = frozenset({"xianggong"})
+"""Options left out of :meth:`RuleSet.to_options` while off (added after records were being kept)."""
+
 _WILD_TABLE = dict(wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False)
 
 _PRESETS: dict[str, dict[str, Any]] = {
@@ -593,7 +605,8 @@ _PRESETS: dict[str, dict[str, Any]] = {
     # live (§2.1 E): the turned-up tile stays in the wall.
     "seed000": dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **_WILD_TABLE, wild_indicator_out=False,
                     dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
-                    min_score=0, scorer="seed000", settlement="seed000", multiple_winners="head-bump"),
+                    min_score=0, scorer="seed000", settlement="seed000", multiple_winners="head-bump",
+                    xianggong=True),
     # RULES.md §5, §9.5 (seed 001), provisional: 13-tile hands with the 8 flowers, standard shape,
     # 1 point a win, doubled self-drawn. The two 白砣 are not in the tile set (no tile index for them).
     "shandong": dict(flowers=True, hand_size=13, shapes="standard", reserve=0, dealer_keeps_on_win=True,

@@ -35,7 +35,23 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    win or the discard of the tile just drawn (no kong of any kind), in claim windows only a win (no
    chow, pung or kong). :attr:`HandTable.ready` holds the declarations; the win context carries
    ``declared_ready`` and 天聽 / 地聽 (see :class:`~majiang.engine.ruleset.WinContext`).
-8. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+8. **白板 standing in** (``rules.white_stand_in``, RULES.md §2.1, §4.2): a White plays the wildcard's
+   face (:attr:`HandTable.white_face`) in claims as everywhere else -- a discarded White is chowed
+   as that face by the next player, a held White supplies that face to a chow of a discarded
+   neighbour (before a wildcard of the face, which only ``wild_claimable`` allows), Whites pung and
+   kong. A chow action keeps the physical discard as ``tile`` and the natural lowest tile as
+   ``low``; the meld plays the face (:attr:`~majiang.hand.Meld.tiles`, what scorers read) and keeps
+   the White (:attr:`~majiang.hand.Meld.stand_in`, :attr:`~majiang.hand.Meld.physical`, what the
+   census and the ``chi`` event show). When White is itself the wildcard nothing stands in.
+9. **相公** (``rules.xianggong``, RULES.md §2.4, seed 000; for records of real play): a kong declared
+   without its replacement draw (``apply(..., replacement=False)``) or a draw the rules do not give
+   (:meth:`HandTable.extra_draw`) leaves a seat 小相公 (one short) or 大相公 (one too many), as
+   :func:`majiang.rules.seed000.xianggong` classifies the count; :attr:`HandTable.xianggong` holds
+   it. Such a seat is offered no win and a declared win raises
+   :class:`~majiang.engine.actions.XiangGongError`; it may still kong; a 大相公's kongs are left out
+   of every win context's ``kongs`` (void), a 小相公's count; no penalty. Without the option both
+   are refused (:class:`~majiang.engine.actions.IllegalActionError`).
+10. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
    left. No kong is declared when no replacement could be drawn; the discard after the last live
    tile may only be won on unless ``claim_last_discard``.
 
@@ -66,9 +82,18 @@ from dataclasses import dataclass, field
 
 from majiang.analysis import is_winning, waits
 from majiang.analysis.wildcards import split_counts
-from majiang.engine.actions import CLAIM_PRIORITY, PASS, Action, ActionKind, IllegalActionError, Phase
+from majiang.engine.actions import (
+    CLAIM_PRIORITY,
+    PASS,
+    Action,
+    ActionKind,
+    IllegalActionError,
+    Phase,
+    XiangGongError,
+    chow_consumed,
+)
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
-from majiang.errors import MajiangError
+from majiang.errors import MajiangError, TileCountError
 from majiang.hand import Hand, Meld, MeldKind
 from majiang.tiles import EAST, NUM_KINDS, NUM_TILES, WHITE, WILD, format_compact, from_counts, is_flower
 
@@ -101,10 +126,12 @@ class WinInfo:
 
 @dataclass(slots=True)
 class HandResult:
-    """How a hand ended: ``wins`` (empty for an exhaustive draw) and the summed score ``deltas``."""
+    """How a hand ended: ``wins`` (empty for an exhaustive draw), the summed score ``deltas`` and,
+    per seat, ``xianggong``: ``"short"`` (小相公), ``"long"`` (大相公) or ``None`` (``rules.xianggong``)."""
 
     wins: list[WinInfo] = field(default_factory=list)
     deltas: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    xianggong: tuple[str | None, ...] = (None, None, None, None)
 
     @property
     def drawn(self) -> bool:
@@ -140,6 +167,8 @@ class HandTable:
         last_draw: per seat, the tile it drew last (the dealer's extra tile at the start).
         claim_tile, discarder, kong_seat: the tile of an open window and who offered it.
         penalties: per seat, points moved this hand outside a win (被跟), included in ``result.deltas``.
+        white_face: the face a White plays (白板代), or ``None`` (no stand-in, or White is the wildcard).
+        xianggong: per seat, a :class:`~majiang.rules.seed000.XiangGong` (小相公/大相公) or ``None``.
         ready, ready_kind: per seat, declared ready (報聽, ``rules.declare_ready``) and ``"heavenly"``
             (天聽) / ``"earthly"`` (地聽) / ``None`` -- how the declaration qualified.
         result: a :class:`HandResult` once the hand is over. events: every event written.
@@ -180,6 +209,8 @@ class HandTable:
         self.indicator: int | None = None  # the indicator taken out of play
         self.indicator_in_wall: int | None = None  # or left in the wall, face up
         self.wild_face: int | None = rules.wild_tile if rules.wild_mode == "fixed" else None
+        self.white_face: int | None = None  # the face a White plays (白板代), set with the wildcard
+        self._set_white_face()
         self.phase = Phase.TURN
         self.current = dealer
         self.last_draw: list[int | None] = [None] * 4
@@ -192,6 +223,8 @@ class HandTable:
         self.ready_kind: list[str | None] = [None] * 4  # "heavenly" (天聽), "earthly" (地聽) or None
         self._run: list[tuple[int, int]] = []  # discards in turn order since the last claim (被跟)
         self.penalties = [0, 0, 0, 0]  # penalties outside a win this hand (被跟), added to the result
+        self.xianggong: list = [None] * 4  # per seat, a XiangGong (小相公/大相公) or None (rules.xianggong)
+        self._no_replacement: int | None = None  # a seat whose kong is recorded without its replacement
         self.claim_tile: int | None = None
         self.discarder: int | None = None
         self.kong_seat: int | None = None
@@ -232,6 +265,21 @@ class HandTable:
 
     def is_wild(self, t: int) -> bool:
         return self.wild_face is not None and t == self.wild_face
+
+    def _set_white_face(self) -> None:
+        wf = self.wild_face
+        self.white_face = wf if (self.rules.white_stand_in and wf is not None and wf != WHITE) else None
+
+    def plays(self, t: int) -> int:
+        """What physical tile ``t`` plays as a natural tile: the wildcard's face for a White standing in
+        (``rules.white_stand_in``, RULES.md §2.1, §4.2), else ``t`` itself."""
+        return self.white_face if (t == WHITE and self.white_face is not None) else t
+
+    def _chow_uses(self, c: list[int], tile: int, low: int) -> tuple[int, ...] | None:
+        """The physical tiles the chow ``low``.. on discard ``tile`` takes from counts ``c`` (a White
+        playing the wildcard's face where needed), or ``None`` (:func:`~majiang.engine.actions.chow_consumed`)."""
+        return chow_consumed(c, tile, low, white_face=self.white_face, wild_face=self.wild_face,
+                             wild_claimable=self.rules.wild_claimable)
 
     def _emit(self, ev: dict) -> None:
         self.events.append(ev)
@@ -376,6 +424,7 @@ class HandTable:
             self.wild_face = _next_face(ind)
         else:
             self.wild_face = ind
+        self._set_white_face()
         ev = {"type": "wild", "indicator": tile_str(ind), "wild": tile_str(self.wild_face)}
         if not self.rules.wild_indicator_out:
             ev["in_wall"] = True  # the indicator stays in play: four live copies
@@ -423,7 +472,7 @@ class HandTable:
 
     def _exhaust(self) -> None:
         self.phase = Phase.END
-        self.result = HandResult([], list(self.penalties))
+        self.result = HandResult([], list(self.penalties), self._xianggong_states())
         self._legal_cache.clear()
         self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": list(self.penalties)})
 
@@ -440,6 +489,8 @@ class HandTable:
             if holder is None:
                 return False
             winner, drawer, kind = holder, seat, "seven"
+        if self.xianggong[winner] is not None:  # a 相公 may not win (RULES.md §2.4)
+            return False
         counts, wilds = self._win_counts(winner, None)
         hand = Hand(tuple(from_counts(counts)), tuple(self.melds[winner]), None, tuple(self.flowers[winner]), wilds)
         ctx = WinContext(
@@ -491,7 +542,7 @@ class HandTable:
             for m in self.melds[s]:
                 if m.kind is MeldKind.CONCEALED_KONG and s != seat:
                     continue
-                n += m.tiles.count(t)
+                n += m.physical.count(t)
         return n
 
     def _context(self, seat: int, tile: int, *, self_drawn: bool, discarder: int | None, robbing: bool) -> WinContext:
@@ -533,10 +584,13 @@ class HandTable:
         return tuple(self.concealed[s][self.wild_face] for s in range(4))
 
     def _kongs(self, robbed: tuple[int | None, int] | None) -> tuple[tuple[int, str], ...]:
-        """``(seat, kind)`` per kong declared this hand; a kong being robbed does not count."""
+        """``(seat, kind)`` per kong declared this hand; a kong being robbed does not count, nor do the
+        kongs of a 大相公 (void, RULES.md §2.4; a 小相公's kongs count)."""
         kinds = {MeldKind.EXPOSED_KONG: "exposed", MeldKind.CONCEALED_KONG: "concealed",
                  MeldKind.ADDED_KONG: "added"}
-        return tuple((s, kinds[m.kind]) for s in range(4) for m in self.melds[s] if m.kind in kinds
+        xg = self.xianggong
+        return tuple((s, kinds[m.kind]) for s in range(4) if xg[s] is None or xg[s].kongs_count
+                     for m in self.melds[s] if m.kind in kinds
                      and not (robbed is not None and s == robbed[0] and m.tile == robbed[1]
                               and m.kind is MeldKind.ADDED_KONG))
 
@@ -549,8 +603,11 @@ class HandTable:
         g = self._gates[seat]
         v = g.get(less)
         if v is None:
-            counts, wilds = self._win_counts(seat, None, less)
-            v = g[less] = is_winning(counts, wilds + 1, self.shape_rules)
+            if self.xianggong[seat] is not None:  # 小相公/大相公 may not win (RULES.md §2.4)
+                v = g[less] = False
+            else:
+                counts, wilds = self._win_counts(seat, None, less)
+                v = g[less] = is_winning(counts, wilds + 1, self.shape_rules)
         return v
 
     def _score_win(self, seat: int, tile: int, *, self_drawn: bool, discarder: int | None,
@@ -655,10 +712,13 @@ class HandTable:
         gate = self._gates[seat].get(None)
         if gate is None:
             gate = self._gate(seat, None)
-        chow_seat = seat == (d + 1) % 4 and tile < 27 and r.chow
-        if chow_seat:  # some neighbour is held (each chow needs one)
-            k = tile % 9
-            chow_seat = bool((k >= 1 and c[tile - 1]) or (k <= 7 and c[tile + 1]))
+        wt = self.white_face
+        lt = wt if (tile == WHITE and wt is not None) else tile  # what the discard plays (白板代)
+        chow_seat = seat == (d + 1) % 4 and lt < 27 and r.chow
+        if chow_seat:  # some neighbour is held (each chow needs one; a White may play it)
+            k = lt % 9
+            chow_seat = bool((k >= 1 and (c[lt - 1] or (lt - 1 == wt and c[WHITE])))
+                             or (k <= 7 and (c[lt + 1] or (lt + 1 == wt and c[WHITE]))))
         if not gate and c[tile] < 2 and not chow_seat:
             return acts  # the common case: nothing to claim
         if gate and self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
@@ -673,13 +733,12 @@ class HandTable:
                 acts.append(Action(ActionKind.EXPOSED_KONG, tile))
             if r.pung and c[tile] >= 2:
                 acts.append(Action(ActionKind.PUNG, tile))
-            if chow_seat:
-                base = tile - tile % 9
-                for low in (tile - 2, tile - 1, tile):
+            if chow_seat:  # ``tile`` stays the physical discard; ``low`` is the chow's natural lowest tile
+                base = lt - lt % 9
+                for low in (lt - 2, lt - 1, lt):
                     if low < base or low + 2 >= base + 9:
                         continue
-                    others = [x for x in (low, low + 1, low + 2) if x != tile]
-                    if all(c[x] for x in others) and (r.wild_claimable or not any(self.is_wild(x) for x in others)):
+                    if self._chow_uses(c, tile, low) is not None:
                         acts.append(Action(ActionKind.CHOW, tile, low))
         if acts:
             acts.append(PASS)
@@ -694,11 +753,20 @@ class HandTable:
         return bool(w.tiles) or w.wildcard
 
     # ------------------------------------------------------------------ applying
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, *, replacement: bool = True) -> None:
         """Apply ``seat``'s ``action``. Raises :class:`IllegalActionError` (table unchanged) if the
-        table does not await ``seat`` or the action is not among :meth:`legal_actions`."""
+        table does not await ``seat`` or the action is not among :meth:`legal_actions`, and its
+        subclass :class:`~majiang.engine.actions.XiangGongError` for a win by a 相公 seat.
+
+        ``replacement=False`` (a kong only, and only with ``rules.xianggong``; records of real play):
+        the kong is declared without its replacement draw, so the seat discards one tile short
+        (小相公, RULES.md §2.4); see :meth:`extra_draw` for the other wrong count."""
         if self.phase is Phase.END:
             raise IllegalActionError(f"the hand is over; seat {seat} cannot {action}", seat=seat, action=action)
+        if action.kind is ActionKind.WIN:
+            self.check_may_win(seat, action)
+        if not replacement:
+            self._check_no_replacement(seat, action)
         legal = self._legal_cache.get(seat) if self._awaits(seat) else None
         if legal is None:
             legal = self.legal_actions(seat)
@@ -712,6 +780,8 @@ class HandTable:
             if action not in legal:
                 raise IllegalActionError(f"seat {seat} cannot {action}; legal: {', '.join(map(str, legal))}",
                                          seat=seat, action=action)
+        if not replacement:
+            self._no_replacement = seat
         if self.phase is Phase.TURN:
             self._legal_cache.clear()
             self._apply_turn(seat, action)
@@ -724,6 +794,90 @@ class HandTable:
                     self._resolve_claims()
                 else:
                     self._resolve_rob()
+
+    # ------------------------------------------------------------------ 相公 (wrong tile counts)
+    def check_may_win(self, seat: int, action: Action | None = None) -> None:
+        """Raise :class:`~majiang.engine.actions.XiangGongError` if ``seat`` is 小相公 or 大相公: such a
+        player may not win (RULES.md §2.4, seed 000). Nothing otherwise."""
+        x = self.xianggong[seat]
+        if x is None:
+            return
+        held, melds = sum(self.concealed[seat]), len(self.melds[seat])
+        what = "one tile short" if x.state == "short" else "one tile too many"
+        raise XiangGongError(
+            f"seat {seat} is {x.name_zh} ({what}: {held} concealed tiles with {melds} meld(s)) and may not win "
+            "(RULES.md §2.4, seed 000)", seat=seat, action=action, state=x.state, name_zh=x.name_zh)
+
+    def _classify(self, seat: int, held: int, melds: int, in_turn: bool, what: str):
+        """The seat's 相公 state for a count (:func:`majiang.rules.seed000.xianggong`); a count off by
+        more than one is refused (:class:`IllegalActionError`)."""
+        from majiang.rules.seed000 import xianggong
+
+        try:
+            return xianggong(held, melds, sets=self.rules.sets, in_turn=in_turn)
+        except TileCountError as e:
+            raise IllegalActionError(f"seat {seat} {what}: {e}", seat=seat) from None
+
+    def _check_no_replacement(self, seat: int, action: Action) -> None:
+        """Validate a kong declared without its replacement draw (``apply(..., replacement=False)``)."""
+        kind = action.kind
+        lost = {ActionKind.CONCEALED_KONG: (4, 1), ActionKind.ADDED_KONG: (1, 0), ActionKind.EXPOSED_KONG: (3, 1)}
+        if kind not in lost:
+            raise IllegalActionError(f"only a kong has a replacement draw to leave out, not {action}",
+                                     seat=seat, action=action)
+        if not self.rules.xianggong:
+            raise IllegalActionError(
+                f"seat {seat} cannot {action} without the replacement draw: that leaves the hand one tile short "
+                f"(小相公), which rule set {self.rules.name!r} does not accept (option xianggong, RULES.md §2.4)",
+                seat=seat, action=action)
+        n, m = lost[kind]
+        self._classify(seat, sum(self.concealed[seat]) - n, len(self.melds[seat]) + m, True,
+                       f"cannot {action} without the replacement draw")
+
+    def _xianggong_states(self) -> tuple[str | None, ...]:
+        return tuple(None if x is None else x.state for x in self.xianggong)
+
+    def _kong_draw(self, seat: int) -> None:
+        """The replacement draw after a kong -- or, when the record leaves it out (``replacement=False``),
+        none: the seat discards one short and is marked (小相公, RULES.md §2.4)."""
+        if self._no_replacement != seat:
+            self._draw(seat, True)
+            return
+        self._no_replacement = None
+        self.kong_chain = False
+        self.last_draw[seat] = None
+        self.current = seat
+        self.phase = Phase.TURN
+        self._mark(seat, in_turn=True)
+
+    def _mark(self, seat: int, in_turn: bool) -> None:
+        x = self._classify(seat, sum(self.concealed[seat]), len(self.melds[seat]), in_turn, "has a wrong count")
+        self.xianggong[seat] = None if x.state == "ok" else x
+        self._touch(seat)  # its win gates: a 相公 wins nothing
+        self._legal_cache.clear()
+
+    def extra_draw(self, seat: int, replacement: bool = False) -> None:
+        """A draw the rules do not give (records of real play, ``rules.xianggong`` only): ``seat``, whose
+        turn it is, draws one more tile from the front (``replacement``: from the tail) and will hold
+        one tile too many (大相公, RULES.md §2.4) -- or, after a kong without its replacement, the
+        right count again. The ``tsumo`` event is written as for any draw; the turn stays the seat's.
+        Raises :class:`IllegalActionError` (table unchanged) when the rule set has no 相公, when it is
+        not ``seat``'s turn, or when the count would be off by two."""
+        if not self.rules.xianggong:
+            raise IllegalActionError(
+                f"seat {seat} cannot draw again before discarding: that leaves the hand one tile too many "
+                f"(大相公), which rule set {self.rules.name!r} does not accept (option xianggong, RULES.md §2.4)",
+                seat=seat)
+        if self.phase is not Phase.TURN or self.current != seat:
+            raise IllegalActionError(f"seat {seat} is not to act now (awaiting {self.pending_seats()})", seat=seat)
+        if self.live <= 0:
+            raise IllegalActionError(f"seat {seat} cannot draw again: no live tile is left", seat=seat)
+        x = self._classify(seat, sum(self.concealed[seat]) + 1, len(self.melds[seat]), True, "cannot draw again")
+        self.xianggong[seat] = None if x.state == "ok" else x  # marked before the draw: a flower drawn
+        self._touch(seat)  # and replaced on the way wins nothing for a 相公 either
+        self._legal_cache.clear()
+        if self._draw(seat, replacement):
+            self.after_claim = False  # a tile was drawn: the turn goes on as after a draw
 
     def _apply_turn(self, seat: int, a: Action) -> None:
         c = self.concealed[seat]
@@ -774,7 +928,7 @@ class HandTable:
             self.any_claim = True
             self._emit({"type": "ankan", "actor": seat, "consumed": [tile_str(t)] * 4})
             self.kong_chain = True
-            self._draw(seat, True)
+            self._kong_draw(seat)
             return
         if k is ActionKind.ADDED_KONG:
             t = a.tile
@@ -803,13 +957,16 @@ class HandTable:
         self._legal_cache.clear()
         tile = self.claim_tile
         assert tile is not None
-        k = tile % 9 if tile < 27 and self.rules.chow else -1  # -1: no chow on this tile
+        wt = self.white_face
+        lt = wt if (tile == WHITE and wt is not None) else tile  # what the discard plays (白板代)
+        k = lt % 9 if lt < 27 and self.rules.chow else -1  # -1: no chow on this tile
         for i in (1, 2, 3):
             s = (origin + i) % 4
             if phase is Phase.CLAIM:
                 c = self.concealed[s]
                 if c[tile] < 2 and self._gates[s].get(None) is False and (
-                        i != 1 or k < 0 or not ((k >= 1 and c[tile - 1]) or (k <= 7 and c[tile + 1]))):
+                        i != 1 or k < 0 or not ((k >= 1 and (c[lt - 1] or (lt - 1 == wt and c[WHITE])))
+                                                or (k <= 7 and (c[lt + 1] or (lt + 1 == wt and c[WHITE]))))):
                     continue  # the common case, decided without _compute_legal: no win, pung, kong or chow
             acts = self._compute_legal(s)
             if acts and acts != [PASS]:
@@ -821,7 +978,7 @@ class HandTable:
         assert seat is not None
         self.answers = {}
         self.kong_chain = True
-        self._draw(seat, True)
+        self._kong_draw(seat)
 
     def _resolve_rob(self) -> None:
         seat = self.kong_seat
@@ -864,6 +1021,8 @@ class HandTable:
             self.won_tiles.append(t)
             return
         _, _, s, a = best
+        if self._no_replacement is not None and (s != self._no_replacement or a.kind is not ActionKind.EXPOSED_KONG):
+            self._no_replacement = None  # the kong recorded without replacement is not the claim taken
         c = self.concealed[s]
         self.rivers[d].pop()
         self._rivers_t = None
@@ -879,10 +1038,15 @@ class HandTable:
         self.last_draw[s] = None
         if a.kind is ActionKind.CHOW:
             assert a.low is not None
-            used = [x for x in (a.low, a.low + 1, a.low + 2) if x != t]
+            lt = self.plays(t)
+            stand = lt if lt != t else None  # the claimed discard is a White playing the face
+            used = self._chow_uses(c, t, a.low)
+            assert used is not None
+            if WHITE in used:
+                stand = self.white_face  # a White from the hand plays the face
             for x in used:
                 c[x] -= 1
-            self.melds[s].append(Meld(MeldKind.CHOW, a.low, 1, t))
+            self.melds[s].append(Meld(MeldKind.CHOW, a.low, 1, lt, stand))
             self.meld_from[s].append(d)
             self.after_claim = True
             self._emit({"type": "chi", "actor": s, "target": d, "pai": tile_str(t),
@@ -901,7 +1065,7 @@ class HandTable:
             self._emit({"type": "daiminkan", "actor": s, "target": d, "pai": tile_str(t),
                         "consumed": [tile_str(t)] * 3})
             self.kong_chain = True
-            self._draw(s, True)
+            self._kong_draw(s)
 
     def _next_turn(self) -> None:
         d = self.discarder
@@ -937,7 +1101,7 @@ class HandTable:
             if ctx.flower_win is not None:
                 ev["flower_win"] = ctx.flower_win
             self._emit(ev)
-        self.result = HandResult(infos, total)
+        self.result = HandResult(infos, total, self._xianggong_states())
         self.phase = Phase.END
         self._legal_cache.clear()
 
@@ -949,7 +1113,7 @@ class HandTable:
         for s in range(4):
             out += from_counts(self.concealed[s])
             for m in self.melds[s]:
-                out += list(m.tiles)
+                out += list(m.physical)  # a White standing in a chow is counted as the White it is
             out += self.rivers[s]
             out += self.flowers[s]
         out += self.won_tiles

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 
 from majiang.analysis import ShapeRules, shanten
 from majiang.analysis.wildcards import split_counts
-from majiang.engine.actions import PASS, Action, ActionKind
+from majiang.engine.actions import PASS, Action, ActionKind, chow_consumed
 from majiang.engine.match import PlayerView
 from majiang.engine.ruleset import RuleSet, resolve
-from majiang.tiles import NUM_KINDS, is_honor, is_terminal
+from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
 
 
 class EfficiencyBot:
@@ -45,6 +45,10 @@ class EfficiencyBot:
     # --------------------------------------------------------------- shanten with wildcards
     def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
         return split_counts(list(counts), view.wild_face, self.rules.white_stand_in)
+
+    def _white_face(self, view: PlayerView) -> int | None:
+        wf = view.wild_face
+        return wf if (self.rules.white_stand_in and wf is not None and wf != WHITE) else None
 
     def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
         c, w = self._split(counts, view)
@@ -125,9 +129,12 @@ class EfficiencyBot:
                     c[a.tile] -= 2
                 else:
                     assert a.low is not None
-                    for x in (a.low, a.low + 1, a.low + 2):
-                        if x != a.tile:
-                            c[x] -= 1
+                    used = chow_consumed(c, a.tile, a.low, white_face=self._white_face(view),
+                                         wild_face=view.wild_face, wild_claimable=self.rules.wild_claimable)
+                    if used is None:  # pragma: no cover - the table offers only chows the hand can make
+                        continue
+                    for x in used:  # physical tiles: a White where it plays the wildcard's face
+                        c[x] -= 1
                 allowed = [t for t in range(NUM_KINDS) if c[t]]
                 if not allowed:
                     continue

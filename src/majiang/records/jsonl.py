@@ -25,7 +25,8 @@ tsumo         actor, pai, [replacement: true when drawn from the wall's tail]
 dahai         actor, pai
 reach         actor, pai -- declared ready (報聽, ``RuleSet.declare_ready``) with the discard ``pai``;
               the ``dahai`` of that tile follows (mjai's ``reach``, plus the tile)
-chi/pon       actor, target (discarder), pai (claimed), consumed (tiles from the hand)
+chi/pon       actor, target (discarder), pai (claimed), consumed (tiles from the hand); physical
+              tiles: a White standing in for the wildcard's face is written ``5z`` (RULES.md §4.2)
 daiminkan     actor, target, pai, consumed (exposed kong from a discard)
 ankan         actor, consumed (concealed kong)
 kakan         actor, pai, consumed (added kong)
@@ -41,6 +42,13 @@ end_game      scores
 Serialisation is canonical (insertion order, no spaces, UTF-8), so the same match gives the same
 bytes. :func:`replay` re-runs a record through the engine: every decision must be legal and every
 event the engine writes must equal the recorded one.
+
+相公 (RULES.md §2.4; rule sets with ``xianggong``, i.e. ``seed000``): a record of real play may show a
+kong not followed by its replacement ``tsumo`` (小相公) or a ``tsumo`` for the seat whose turn it
+already is (大相公). Replay applies them as such (``Match.apply(..., replacement=False)``,
+``Match.extra_draw``) and the seat is marked; a ``hora`` by a marked seat is refused with an error
+naming 小相公/大相公 (its cause a :class:`~majiang.engine.actions.XiangGongError`). Other rule sets
+refuse such records, naming the 相公 and the option.
 """
 
 from __future__ import annotations
@@ -50,11 +58,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from majiang.engine.actions import PASS, Action, ActionKind, Phase
+from majiang.engine.actions import PASS, Action, ActionKind, Phase, XiangGongError
 from majiang.engine.match import Match
 from majiang.engine.ruleset import RuleSet
 from majiang.errors import MajiangError
-from majiang.tiles import format_compact, parse_compact
+from majiang.tiles import WHITE, format_compact, parse_compact
 
 FORMAT = "majiang-record"
 VERSION = 1
@@ -115,9 +123,12 @@ def read_record(lines: Iterable[str]) -> tuple[dict, list[dict]]:
 
 
 _DECISIONS = {"dahai", "reach", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"}
+_KONGS = {"ankan", "kakan", "daiminkan"}
 
 
-def _action_of(ev: dict) -> Action:
+def _action_of(ev: dict, white_face: int | None = None) -> Action:
+    """The action of a recorded decision; ``white_face``: the face a White plays at this table (a
+    chow's lowest tile is read with each White as that face)."""
     t = ev.get("type")
     pai = parse_compact(ev["pai"])[0] if "pai" in ev else None
     if t == "dahai":
@@ -133,7 +144,8 @@ def _action_of(ev: dict) -> Action:
     if t == "chi":
         assert pai is not None
         used = [parse_compact(x)[0] for x in ev["consumed"]]
-        return Action(ActionKind.CHOW, pai, min(used + [pai]))
+        nat = [white_face if (x == WHITE and white_face is not None) else x for x in used + [pai]]
+        return Action(ActionKind.CHOW, pai, min(nat))
     if t == "ankan":
         return Action(ActionKind.CONCEALED_KONG, parse_compact(ev["consumed"][0])[0])
     if t == "kakan":
@@ -146,7 +158,8 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
 
     Every recorded decision (``dahai``, ``reach`` (with its ``dahai``), ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
     ``hora``) is applied as the matching action -- which must be legal -- and every other seat in a
-    claim window passes. After each step the events the engine writes must equal the recorded ones;
+    claim window passes. A kong without its replacement draw and a draw out of turn are 相公 (module
+    doc). After each step the events the engine writes must equal the recorded ones;
     at the end the whole record must have been consumed. ``from_seed``: rebuild the walls from the
     seed instead of reading them from the header (checks that the seed determines the game).
 
@@ -168,9 +181,28 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
                 raise RecordError(f"the record ends early (after line {j + 1}): the game goes on with {dumps(ev)}",
                                   line=j + 2)
             if ev != events[j]:
+                rec = events[j]
+                if rec.get("type") == "hora" and m.table is not None and rec.get("actor") in (0, 1, 2, 3):
+                    refuse_xianggong_win(m.table, rec["actor"], _action_of(rec), j + 2)
                 raise RecordError(f"line {j + 2}: recorded {dumps(events[j])}, engine wrote {dumps(ev)}",
                                   line=j + 2)
             j += 1
+
+    def without_replacement(k: int) -> bool:
+        """The recorded kong ``events[k]`` is not followed by its replacement draw (小相公)."""
+        if events[k].get("type") not in _KONGS or k + 1 >= len(events):
+            return False
+        nxt = events[k + 1]
+        if nxt.get("type") == "tsumo" and nxt.get("actor") == events[k].get("actor") and nxt.get("replacement"):
+            return False
+        return not (events[k].get("type") == "kakan" and nxt.get("type") == "hora")  # robbed: no draw due
+
+    def refuse_xianggong_win(table: Any, seat: int, action: Action, line: int) -> None:
+        if action.kind is ActionKind.WIN:
+            try:
+                table.check_may_win(seat, action)
+            except XiangGongError as e:
+                raise RecordError(f"line {line}: {e}", line=line) from e
 
     check_new(0)
     while not m.finished:
@@ -181,25 +213,40 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
         ev = events[j] if j < len(events) else {}
         if t.phase is Phase.TURN:
             seat = seats[0]
+            if ev.get("type") == "tsumo" and ev.get("actor") == seat:  # a draw the rules do not give: 大相公
+                try:
+                    m.extra_draw(seat, bool(ev.get("replacement")))
+                except MajiangError as e:
+                    raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+                check_new(start)
+                continue
+            if ev.get("type") == "hora" and ev.get("actor") in (0, 1, 2, 3):  # a 相公 wins nothing
+                refuse_xianggong_win(t, ev["actor"], _action_of(ev, t.white_face), j + 2)
             if ev.get("type") not in _DECISIONS or ev.get("actor") != seat:
                 raise RecordError(f"line {j + 2}: seat {seat} is to act, the record has {dumps(ev)}", line=j + 2)
+            a = _action_of(ev, t.white_face)
             try:
-                m.apply(seat, _action_of(ev))
+                m.apply(seat, a, replacement=not without_replacement(j))
             except MajiangError as e:
                 raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
         else:
             chosen: dict[int, Action] = {}
+            short: set[int] = set()  # seats whose recorded kong lacks its replacement draw
             k = j
             while k < len(events) and events[k].get("type") in _DECISIONS - {"dahai", "reach", "ankan", "kakan"}:
                 e = events[k]
                 if e.get("type") == "hora" or not chosen:
-                    chosen.setdefault(e["actor"], _action_of(e))
+                    chosen.setdefault(e["actor"], _action_of(e, t.white_face))
+                    if without_replacement(k):
+                        short.add(e["actor"])
                 if e.get("type") != "hora":
                     break
                 k += 1
+            for s, a in chosen.items():
+                refuse_xianggong_win(t, s, a, j + 2)
             try:
                 for s in seats:
-                    m.apply(s, chosen.get(s, PASS))
+                    m.apply(s, chosen.get(s, PASS), replacement=s not in short)
             except MajiangError as e:
                 raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
             for s in chosen:

@@ -55,7 +55,12 @@ def parse_action(msg: Any) -> Action:
 
 
 def meld_json(m: Meld) -> dict[str, Any]:
-    return {"kind": m.kind.value, "tiles": list(m.tiles), "claimed": m.claimed, "offer": m.offer}
+    """A meld for the browser: ``tiles`` are the physical tiles drawn (a White where 白板 stands in
+    for the wildcard's face, RULES.md §2.1), ``plays`` what they play when that differs."""
+    out = {"kind": m.kind.value, "tiles": list(m.physical), "claimed": m.claimed, "offer": m.offer}
+    if m.stand_in is not None:
+        out["plays"] = list(m.tiles)
+    return out
 
 
 def public_melds(match: Match) -> tuple[list[list[dict]], list[int]]:

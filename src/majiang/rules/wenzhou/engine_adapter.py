@@ -18,7 +18,8 @@ What the table hands over, and what the adapter does with it:
 * the engine writes a claimed pung or kong of 白板 with its physical face; when 白板 stands in for
   the wildcard's face (Wenzhou, seed 000) the adapter rewrites such melds as the wildcard's face
   (as :func:`~majiang.rules.wenzhou.common.natural_hand` does), so flushes are judged on what the
-  tiles play;
+  tiles play; a chow with a 白板 already plays the face (``Meld.tiles``; the White is in
+  ``Meld.physical``) and passes unchanged;
 * a hand the rule set does not accept (:class:`NotWinningError`, e.g. a three-财神 hand without a
   shape won on a discard: W13 财神会 is a self-draw) scores ``value=-1``, below every
   ``RuleSet.min_score``, so the table does not offer the win (see :data:`REJECTED`);
