@@ -205,7 +205,9 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     """What the scorer needs of one suit's part (``key`` = (first tile, counts)): its splits
     (:func:`_suit_decomps`), the bit mask of its tiles, flags (``EVEN``: no tile held once or three
     times; ``SINGLES``: none held twice or more; ``ORPHANS_ONLY``: terminals or honours only) and,
-    for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely."""
+    for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely; the
+    summaries of its splits (:func:`_split_summary`); counts for a cheap test of special shapes
+    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held)."""
     r = _SUIT_INFO.get(key)
     if r is None:
         lo, part = key
@@ -225,9 +227,16 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
             flags |= ORPHANS_ONLY
         splits = _suit_decomps(lo, part)
         summaries = tuple(_split_summary(lo, len(part), groups) for groups, _ in splits)
+        # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
+        # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
+        # knitted rank triples with at least two of their three tiles
+        odd = sum(n & 1 for n in part)
+        inner = sum(part[1:8]) if lo < 27 else 0
+        extra = sum(n - 1 for n in part if n > 1)
+        knit2 = sum(1 << a for a in range(3) if lo < 27 and (part[a] > 0) + (part[a + 3] > 0) + (part[a + 6] > 0) >= 2)
         if len(_SUIT_INFO) > _CAP:
             _SUIT_INFO.clear()
-        r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries)
+        r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
     return r
 
 

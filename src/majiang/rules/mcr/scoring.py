@@ -520,7 +520,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             wait = w[8][off]
             if wait:
                 if unique is None:
-                    unique = _unique_standard_wait(hand, pre, win, ws, full, options)
+                    unique = _unique_standard_wait(hand, pre, win, ws, full, options, infos)
                 if unique:
                     hits.append(_WAIT_KEYS[wait])
             counted, total = FP.select_counts(hits)
@@ -667,6 +667,19 @@ def _fixed_hits(nine_gates: bool, melded: int, hidden: int, open_melds: int, sel
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
 
 
+def _special_near(infos: tuple, melds: int) -> bool:
+    """A necessary condition for a special shape one tile away from ``full`` minus the winning
+    tile, from ``full``'s parts (:func:`.fast.suit_info`): that shape and ``full`` differ in two
+    tiles at most, so 七对 needs at most two tiles held an odd number of times, 十三幺 at most one
+    tile that is not an orphan, 全不靠 at most one copy beyond the first, and a knitted straight
+    (one meld allowed) at least two tiles of each of its three triples."""
+    i0, i1, i2, i3 = infos
+    if not melds and (i0[5] + i1[5] + i2[5] + i3[5] <= 2 or i0[6] + i1[6] + i2[6] <= 1
+                      or i0[7] + i1[7] + i2[7] + i3[7] <= 1):
+        return True
+    return FP.KNIT_FULL[i0[8] << 6 | i1[8] << 3 | i2[8]]
+
+
 def _special_possible(pre: list[int], melds: int) -> bool:
     """Cheap necessary condition for a special shape (七对, 十三幺, 全不靠, 组合龙) one tile away."""
     if melds >= 2:
@@ -684,8 +697,8 @@ def _special_possible(pre: list[int], melds: int) -> bool:
     return pairs >= 6 or sum(_ORPHAN_COUNTS(pre)) == sum(pre)
 
 
-def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: list[int], options: McrOptions
-                          ) -> bool:
+def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: list[int], options: McrOptions,
+                          infos: tuple) -> bool:
     """:func:`_unique_wait` for a hand whose whole (``pre`` plus ``win``) is a standard shape,
     from the per-suit tables: every suit but the winning tile's (``ws``) is complete as it is, so
     a second wait can only be another tile of that suit, or a tile of the suit holding the pair
@@ -717,7 +730,7 @@ def _unique_standard_wait(hand: Hand, pre: list[int], win: int, ws: int, full: l
                 return False
             if pre[t] + _seen_in_melds(hand, t) < 4:
                 return False
-    if nmelds >= 2 or not _special_possible(pre, nmelds):
+    if nmelds >= 2 or not _special_near(infos, nmelds) or not _special_possible(pre, nmelds):
         return True
     # only the winning tile completes a standard shape: is another tile completing a special one?
     c = list(pre)
