@@ -275,26 +275,27 @@ def _split_summary(lo: int, n: int, groups) -> tuple:
             pungs.append(tiles[0])
         else:
             pair = tiles[0]
-    waits = []
-    exposed = []
-    for w in range(lo, lo + n):
-        edge = closed = single = other = pung = False
-        for kind, tiles in groups:
-            if w not in tiles:
-                continue
-            if kind == CHOW:
-                other = True
-                r = tiles[0] % 9
-                if w == tiles[1]:
-                    closed = True
-                elif (w == tiles[2] and r == 0) or (w == tiles[0] and r == 6):
-                    edge = True
-            elif kind == PAIR:
-                other = single = True
-            else:
-                pung = True
-        waits.append(WAIT_EDGE if edge else WAIT_CLOSED if closed else WAIT_SINGLE if single else WAIT_NONE)
-        exposed.append(pung and not other)
+    edge = [False] * n
+    closed = [False] * n
+    single = [False] * n
+    other = [False] * n  # in a chow or the pair
+    pung = [False] * n
+    for kind, tiles in groups:
+        j = tiles[0] - lo
+        if kind == CHOW:
+            other[j] = other[j + 1] = other[j + 2] = closed[j + 1] = True
+            r = tiles[0] % 9
+            if r == 0:
+                edge[j + 2] = True  # the 3 of 123
+            elif r == 6:
+                edge[j] = True  # the 7 of 789
+        elif kind == PAIR:
+            other[j] = single[j] = True
+        else:
+            pung[j] = True
+    waits = [WAIT_EDGE if edge[j] else WAIT_CLOSED if closed[j] else WAIT_SINGLE if single[j] else WAIT_NONE
+             for j in range(n)]
+    exposed = [pung[j] and not other[j] for j in range(n)]
     return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed))
 
 
@@ -733,15 +734,28 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     if r is not None:
         return r
     out = []
-    fans_of = F._pung_fans if pungs else F._chow_fans
     pos = [(10 * pungs + p, t) for p, t in enumerate(sets)]
     for n in range(min(4, len(pos)), 1, -1):
         for combo in combinations(pos, n):
-            for f in fans_of([(t // 9, t % 9 + 1) for _, t in combo]):
+            for f in _fans_of_sets(tuple(sorted(t for _, t in combo)), pungs):
                 out.append((OKEY[f], tuple(i for i, _ in combo)))
     if len(table) > _CAP:
         table.clear()
     r = table[sets] = tuple(out)
+    return r
+
+
+_SETS_FANS: dict[tuple[tuple[int, ...], bool], list[int]] = {}
+
+
+def _fans_of_sets(tiles: tuple[int, ...], pungs: bool) -> list[int]:
+    """``fans._chow_fans`` / ``fans._pung_fans`` of the chows / pungs with these (sorted) first
+    tiles, kept (at most 4 sets of 21 or 27 kinds: a small table)."""
+    key = (tiles, pungs)
+    r = _SETS_FANS.get(key)
+    if r is None:
+        fans_of = F._pung_fans if pungs else F._chow_fans
+        r = _SETS_FANS[key] = fans_of([(t // 9, t % 9 + 1) for t in tiles])
     return r
 
 
