@@ -45,7 +45,7 @@ def test_special_shapes_never_count_a_wait_fan():
                 assert single in other.excludes, (other.name_en, F.fan(n).name_en)
 
 
-def test_result_is_immutable_and_builds_its_arrangement_once():
+def test_result_is_immutable_and_builds_its_arrangement_when_read():
     from majiang.rules.mcr import parse_hand_string, score
 
     hand, cond = parse_hand_string("[123m,1][345m,1]678p56sWW7s")
@@ -53,7 +53,7 @@ def test_result_is_immutable_and_builds_its_arrangement_once():
     with pytest.raises(AttributeError):
         r.total = 99  # type: ignore[misc]
     units = r.arrangement
-    assert r.arrangement is units  # built on first read, then kept
+    assert r.arrangement == units and r.fans == score(hand, cond).fans
     # declared melds first: the two chows, then the concealed groups sorted (678p, 567s, WW)
     assert [u.tiles for u in units] == [(0, 1, 2), (2, 3, 4), (14, 15, 16), (22, 23, 24), (29, 29)]
     assert r == score(hand, cond) and hash(r) == hash(score(hand, cond))

@@ -90,10 +90,14 @@ class McrResult(tuple):
         total: all points, flowers included.
         flowers: the flower fans included in ``total``.
         shape: the shape of the chosen arrangement (``standard``, ``seven-pairs``, …).
-        arrangement: its units (declared melds first); built when first read (the scorer keeps
-            what it needs to build it, so scoring many hands does not pay for unread units).
+        arrangement: its units (declared melds first).
         options: the options used (the settlement's base payment, the minimum).
         conditions: the win conditions scored (lets :func:`settle` check self-draw vs discarder).
+
+    A result made by the scorer keeps the counts as numbers and the arrangement as the hand's melds
+    and groups; ``fans`` and ``arrangement`` are made from them when read (shared
+    :class:`FanCount` and :class:`~majiang.rules.mcr.fans.Unit` values), so that keeping many
+    results costs little memory and garbage-collector time.
     """
 
     __slots__ = ()
@@ -101,9 +105,9 @@ class McrResult(tuple):
     def __new__(cls, fans: tuple[FanCount, ...], total: int, flowers: int, shape: str,
                 arrangement: tuple[Unit, ...], options: McrOptions, conditions: WinConditions | None = None
                 ) -> McrResult:
-        return tuple.__new__(cls, (tuple(fans), total, flowers, shape, tuple(arrangement), options, conditions))
+        return tuple.__new__(cls, (tuple(fans), total, flowers, shape, tuple(arrangement), options, conditions,
+                                   (), (), -1, False, False))
 
-    fans: tuple[FanCount, ...] = property(itemgetter(0))  # type: ignore[assignment]
     total: int = property(itemgetter(1))  # type: ignore[assignment]
     flowers: int = property(itemgetter(2))  # type: ignore[assignment]
     shape: str = property(itemgetter(3))  # type: ignore[assignment]
@@ -111,17 +115,24 @@ class McrResult(tuple):
     conditions: WinConditions | None = property(itemgetter(6))  # type: ignore[assignment]
 
     @property
+    def fans(self) -> tuple[FanCount, ...]:
+        f = self[0]
+        if type(f) is dict:  # {fan number: count} in counting order, flowers apart
+            out = [_FC[n][c] for n, c in f.items()]
+            flowers = self[2]
+            if flowers:
+                out.append(_FC[_FLOWER][flowers] if flowers < 16 else FanCount(F.fan(_FLOWER), flowers))
+            return tuple(out)
+        return f
+
+    @property
     def arrangement(self) -> tuple[Unit, ...]:
         a = self[4]
-        if type(a) is list:  # [declared units, groups, win, self-drawn(, True: groups per suit)]
-            if len(a) == 1:  # built before
-                return a[0]
-            groups = a[1]
-            if len(a) == 5:
+        if a is None:  # the melds, the groups (per suit or sorted), the winning tile, self-drawn
+            melds, groups, win, self_drawn, per_suit = self[7:12]
+            if per_suit:
                 groups = tuple(sorted(groups[0] + groups[1] + groups[2] + groups[3]))
-            units = tuple(_units_of(a[0], groups, a[2], a[3]))
-            a[:] = [units]
-            return units
+            return tuple(_units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn))
         return a
 
     def __getnewargs__(self) -> tuple:
@@ -303,12 +314,9 @@ def _group_units(g: tuple[str, tuple[int, ...]]) -> tuple[Unit, ...]:
 
 
 def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditions) -> McrResult:
-    total, counted, shape, units, lazy = e
-    arrangement = list(lazy) if units is None else tuple(units)  # a list: built when read
-    fcs = [_FC[n][c] for n, c in counted.items()]
-    if flowers:
-        fcs.append(_FC[_FLOWER][flowers] if flowers < 16 else FanCount(F.fan(_FLOWER), flowers))
-    return _new_result(McrResult, (tuple(fcs), total + flowers, flowers, shape, arrangement, options, conditions))
+    total, counted, shape, units, (melds, groups, win, self_drawn, per_suit) = e
+    return _new_result(McrResult, (counted, total + flowers, flowers, shape, units if units is None else tuple(units),
+                                   options, conditions, melds, groups, win, self_drawn, per_suit))
 
 
 _new_result = tuple.__new__
@@ -359,9 +367,8 @@ def _units_of(declared: list[Unit], groups, win: int, self_drawn: bool) -> list[
 
 def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tuple[int, list[tuple]]:
     """Flowers, and per arrangement in tie-break order ``(total without flowers, {fan: count},
-    shape, units or None, (declared units, groups, win, self-drawn[, True]))``: when the units are
-    None, :func:`McrResult.arrangement` builds them from the last item (``True``: the groups are
-    given per suit).
+    shape, units or None, (melds, groups, win, self-drawn, groups per suit))``: when the units are
+    None, :attr:`McrResult.arrangement` builds them from the last item.
 
     The checks of :func:`_validate` are made inline (it is called to raise the error); the
     detections shared by every arrangement (九莲宝灯, 四归一, kongs, win conditions, the tile-set
@@ -524,7 +531,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 if unique:
                     hits.append(_WAIT_KEYS[wait])
             counted, total = FP.select_counts(hits)
-            out.append((total, counted, STANDARD_SHAPE, None, (declared, parts, win, self_drawn, True)))
+            out.append((total, counted, STANDARD_SHAPE, None, (melds, parts, win, self_drawn, True)))
         if not special:
             return flowers, out
 
@@ -553,7 +560,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             hits = FP.special_hits(shape, full)
             hits += std_hits if shape == SEVEN_PAIRS else _base_hits(hkey, allc) + FP.tile_set_hits(present, False)
         counted, total = FP.select_counts(hits)
-        out.append((total, counted, shape, units, (declared, groups, win, self_drawn)))
+        out.append((total, counted, shape, units, (melds, groups, win, self_drawn, False)))
     return flowers, out
 
 
@@ -902,7 +909,7 @@ def _plain_arrangements(hand: Hand, conditions: WinConditions, options: McrOptio
         if not counted:
             counted = {_CHICKEN: 1}
             total = F.fan(_CHICKEN).points
-        out.append(_result((total, counted, shape, units, None), flowers, options, conditions))
+        out.append(_result((total, counted, shape, units, ((), (), -1, False, False)), flowers, options, conditions))
     return out
 
 
