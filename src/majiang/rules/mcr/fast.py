@@ -264,7 +264,8 @@ def _split_summary(lo: int, n: int, groups) -> tuple:
     tile of the suit (index ``tile - lo``) the wait code where that tile would sit as the winning
     tile (edge over closed over single, as ``scoring._wait_fan``) and whether a pung it completes
     on a discard is melded (no chow or pair of the split holds the tile: case 347 keeps 777m
-    concealed beside 789m)."""
+    concealed beside 789m); last, its sets as ``(first tile, 0 pung / 1 chow)``, sorted (the
+    tie-break order of arrangements)."""
     chows = []
     pungs = []
     pair = -1
@@ -296,7 +297,8 @@ def _split_summary(lo: int, n: int, groups) -> tuple:
     waits = [WAIT_EDGE if edge[j] else WAIT_CLOSED if closed[j] else WAIT_SINGLE if single[j] else WAIT_NONE
              for j in range(n)]
     exposed = [pung[j] and not other[j] for j in range(n)]
-    return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed))
+    sets = sorted([(t, 0) for t in pungs] + [(t, 1) for t in chows])  # for scoring._split_choices
+    return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed), tuple(sets))
 
 
 def sets_summary(chows: list[int], pungs: list[int], pair: int = -1) -> tuple:

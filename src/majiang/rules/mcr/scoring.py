@@ -582,24 +582,28 @@ _POINTS = FP.POINTS
 def _split_choices(infos: tuple) -> list[tuple]:
     """The standard arrangements of a concealed part whose suits split in more than one way:
     ``(per-suit groups, per-suit summaries)`` per choice of one split per suit with exactly one
-    pair among them, in the order of :func:`_tie_key` (ties in groups order, as
-    :func:`majiang.analysis.decompositions` lists them)."""
+    pair among them, in the order of :func:`_tie_key`. That key is read from the summaries: the
+    number of chows, and the sets as ``(first tile, 0 pung / 1 chow)``, sorted, which is the
+    concatenation of the suits' own sorted lists (a suit's tiles all precede the next suit's).
+    Two choices with one key hold the same sets and so the same pair: no further order is needed."""
     found = []
-    for i0, (g0, p0) in enumerate(infos[0][0]):
-        for i1, (g1, p1) in enumerate(infos[1][0]):
+    p0s, p1s, p2s, p3s = infos[0][0], infos[1][0], infos[2][0], infos[3][0]
+    for i0, a in enumerate(infos[0][4]):
+        p0 = p0s[i0][1]
+        for i1, b in enumerate(infos[1][4]):
+            p1 = p1s[i1][1]
             if p0 and p1:
                 continue
-            for i2, (g2, p2) in enumerate(infos[2][0]):
+            for i2, c in enumerate(infos[2][4]):
+                p2 = p2s[i2][1]
                 if p2 and (p0 or p1):
                     continue
-                for i3, (g3, p3) in enumerate(infos[3][0]):
-                    if p0 + p1 + p2 + p3 != 1:
+                for i3, d in enumerate(infos[3][4]):
+                    if p0 + p1 + p2 + p3s[i3][1] != 1:
                         continue
-                    groups = tuple(sorted(g0 + g1 + g2 + g3))
-                    found.append((groups, (g0, g1, g2, g3),
-                                  (infos[0][4][i0], infos[1][4][i1], infos[2][4][i2], infos[3][4][i3])))
+                    key = (-len(a[0]) - len(b[0]) - len(c[0]), a[10] + b[10] + c[10] + d[10])
+                    found.append((key, (p0s[i0][0], p1s[i1][0], p2s[i2][0], p3s[i3][0]), (a, b, c, d)))
     found.sort(key=itemgetter(0))
-    found.sort(key=lambda x: _tie_key((STANDARD_SHAPE, x[0])))
     return [x[1:] for x in found]
 
 
