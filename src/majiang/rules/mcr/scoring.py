@@ -395,7 +395,6 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     shown = 0
     present = infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1]
     if melds:
-        declared = []
         allc = list(full)  # every tile held or shown, kongs aside (四归一 counts outside kongs)
         decl_chows = []
         decl_pungs = []
@@ -405,7 +404,6 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             kind = m.kind
             t = m.tile
             if kind is _CHOW_KIND:
-                declared.append(_CHOW_UNITS[t])
                 decl_chows.append(t)
                 allc[t] += 1
                 allc[t + 1] += 1
@@ -418,7 +416,6 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 decl_pungs.append(t)
                 present |= 1 << t
                 if kind is _PUNG_KIND:
-                    declared.append(_PUNG_UNITS[t])
                     allc[t] += 3
                     open_melds += 1
                     if t == win:
@@ -426,10 +423,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 else:
                     kong_tiles.append(t)
                     if kind is _CONCEALED_KONG_KIND:
-                        declared.append(_CONCEALED_KONG_UNITS[t])
                         hidden += 1
                     else:
-                        declared.append(_MELDED_KONG_UNITS[t])
                         melded += 1
                         open_melds += 1
                         if t == win:
@@ -445,7 +440,6 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 _DECLARED.clear()
             decl = _DECLARED[dkey] = FP.sets_summary(decl_chows, decl_pungs)
     else:
-        declared = _NO_UNITS
         allc = full
         melded = hidden = open_melds = 0
         if len(hand.concealed) != 13 or max(full) > 4:
@@ -542,7 +536,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     decs.sort(key=_tie_key)
     for shape, groups in decs:
         if shape == KNITTED_STRAIGHT:
-            units = _units_of(declared, groups, win, self_drawn)
+            units = _units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn)
             wait = _wait_fan(groups, win, options)
             if wait is not None:
                 if unique is None:
@@ -564,14 +558,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     return flowers, out
 
 
-_NO_UNITS: list[Unit] = []
 _CHOW_KIND, _PUNG_KIND, _CONCEALED_KONG_KIND = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
-_CHOW_UNITS = [Unit(CHOW, (t, t + 1, t + 2), declared=True, concealed=False) if t < 27 and t % 9 < 7 else None
-               for t in range(34)]
-_PUNG_UNITS = [Unit(PUNG, (t,) * 3, declared=True, concealed=False) for t in range(34)]
-_CONCEALED_KONG_UNITS = [Unit(PUNG, (t,) * 4, declared=True, concealed=True, kong="concealed") for t in range(34)]
-_MELDED_KONG_UNITS = [Unit(PUNG, (t,) * 4, declared=True, concealed=False, kong="melded") for t in range(34)]
-"""The unit of each declared meld by kind and tile (what :func:`_meld_unit` gives)."""
 _DECLARED: dict[tuple[int, ...], tuple] = {}
 """:func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
 _NO_SETS = FP.sets_summary([], [])
