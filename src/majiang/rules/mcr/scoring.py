@@ -106,7 +106,7 @@ class McrResult(tuple):
                 arrangement: tuple[Unit, ...], options: McrOptions, conditions: WinConditions | None = None
                 ) -> McrResult:
         return tuple.__new__(cls, (tuple(fans), total, flowers, shape, tuple(arrangement), options, conditions,
-                                   (), (), -1, False, False))
+                                   (), (), (), (), (), -1, False, False))
 
     total: int = property(itemgetter(1))  # type: ignore[assignment]
     flowers: int = property(itemgetter(2))  # type: ignore[assignment]
@@ -128,10 +128,9 @@ class McrResult(tuple):
     @property
     def arrangement(self) -> tuple[Unit, ...]:
         a = self[4]
-        if a is None:  # the melds, the groups (per suit or sorted), the winning tile, self-drawn
-            melds, groups, win, self_drawn, per_suit = self[7:12]
-            if per_suit:
-                groups = tuple(sorted(groups[0] + groups[1] + groups[2] + groups[3]))
+        if a is None:  # the melds, the groups (per suit, or sorted in the first), the winning tile, self-drawn
+            melds, g0, g1, g2, g3, win, self_drawn, per_suit = self[7:15]
+            groups = tuple(sorted(g0 + g1 + g2 + g3)) if per_suit else g0
             return tuple(_units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn))
         return a
 
@@ -189,6 +188,7 @@ def _meld_unit(m: Meld) -> Unit:
 
 _GROUP_KIND = {"chow": CHOW, "pung": PUNG, "pair": PAIR, "single": SINGLE}
 _NINE_GATES = [3, 1, 1, 1, 1, 1, 1, 1, 3]
+_NINE_GATES_T = tuple(_NINE_GATES)
 
 
 _SHAPE_ORDER = {"standard": 0, "knitted-straight": 1, "seven-pairs": 2, "honors-and-knitted": 3,
@@ -314,9 +314,9 @@ def _group_units(g: tuple[str, tuple[int, ...]]) -> tuple[Unit, ...]:
 
 
 def _result(e: tuple, flowers: int, options: McrOptions, conditions: WinConditions) -> McrResult:
-    total, counted, shape, units, (melds, groups, win, self_drawn, per_suit) = e
+    total, counted, shape, units, melds, g0, g1, g2, g3, win, self_drawn, per_suit = e
     return _new_result(McrResult, (counted, total + flowers, flowers, shape, units if units is None else tuple(units),
-                                   options, conditions, melds, groups, win, self_drawn, per_suit))
+                                   options, conditions, melds, g0, g1, g2, g3, win, self_drawn, per_suit))
 
 
 _new_result = tuple.__new__
@@ -367,8 +367,9 @@ def _units_of(declared: list[Unit], groups, win: int, self_drawn: bool) -> list[
 
 def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tuple[int, list[tuple]]:
     """Flowers, and per arrangement in tie-break order ``(total without flowers, {fan: count},
-    shape, units or None, (melds, groups, win, self-drawn, groups per suit))``: when the units are
-    None, :attr:`McrResult.arrangement` builds them from the last item.
+    shape, units or None, melds, groups (four per-suit tuples, or the sorted groups and three empty
+    tuples), win, self-drawn, groups per suit)``: when the units are None,
+    :attr:`McrResult.arrangement` builds them from the items after it.
 
     The checks of :func:`_validate` are made inline (it is called to raise the error); the
     detections shared by every arrangement (九莲宝灯, 四归一, kongs, win conditions, the tile-set
@@ -379,7 +380,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     win = hand.win_tile
     if win is None or win == WILD:
         _validate(hand, conditions)
-    pre = list(hand.counts)
+    pre = hand.counts  # a tuple
     full = list(pre)
     full[win] += 1
     melds = hand.melds
@@ -459,7 +460,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     nine_gates = False
     if not melds and win < 27:
         base = win - win % 9
-        nine_gates = pre[base:base + 9] == _NINE_GATES and sum(pre) == 13
+        nine_gates = pre[base:base + 9] == _NINE_GATES_T and sum(pre) == 13
     # the hand-level detections of a standard or seven-pairs arrangement, kept per what they depend
     # on: the win conditions and kongs (_fixed_hits) and the tile-set key (fast.tile_set_key)
     hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
@@ -490,8 +491,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
     if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
         if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] == 1:
-            arrangements: Sequence = (((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0]),
-                                        (s0[0], s1[0], s2[0], s3[0])),)
+            arrangements: Sequence = ((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0],
+                                       s0[0], s1[0], s2[0], s3[0]),)
         else:
             arrangements = ()
     else:
@@ -504,7 +505,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         seat = conditions.seat_wind
         prevalent = conditions.prevalent_wind
         dc, dp, dw, dd, dh, dn, _, df = decl
-        for parts, (a, b, c, d) in arrangements:
+        for g0, g1, g2, g3, a, b, c, d in arrangements:
             w = (a, b, c, d)[ws]
             concealed = hidden + a[5] + b[5] + c[5] + d[5]
             if not self_drawn and w[9][off]:
@@ -525,7 +526,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 if unique:
                     hits.append(_WAIT_KEYS[wait])
             counted, total = FP.select_counts(hits)
-            out.append((total, counted, STANDARD_SHAPE, None, (melds, parts, win, self_drawn, True)))
+            out.append((total, counted, STANDARD_SHAPE, None, melds, g0, g1, g2, g3, win, self_drawn, True))
         if not special:
             return flowers, out
 
@@ -554,7 +555,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             hits = FP.special_hits(shape, full)
             hits += std_hits if shape == SEVEN_PAIRS else _base_hits(hkey, allc) + FP.tile_set_hits(present, False)
         counted, total = FP.select_counts(hits)
-        out.append((total, counted, shape, units, (melds, groups, win, self_drawn, False)))
+        out.append((total, counted, shape, units, melds, groups, (), (), (), win, self_drawn, False))
     return flowers, out
 
 
@@ -568,7 +569,7 @@ _POINTS = FP.POINTS
 
 def _split_choices(infos: tuple) -> list[tuple]:
     """The standard arrangements of a concealed part whose suits split in more than one way:
-    ``(per-suit groups, per-suit summaries)`` per choice of one split per suit with exactly one
+    ``(groups of each suit…, summary of each suit…)`` (8 items) per choice of one split per suit with exactly one
     pair among them, in the order of :func:`_tie_key`. That key is read from the summaries: the
     number of chows, and the sets as ``(first tile, 0 pung / 1 chow)``, sorted, which is the
     concatenation of the suits' own sorted lists (a suit's tiles all precede the next suit's).
@@ -589,7 +590,7 @@ def _split_choices(infos: tuple) -> list[tuple]:
                     if p0 + p1 + p2 + p3s[i3][1] != 1:
                         continue
                     key = (-len(a[0]) - len(b[0]) - len(c[0]), a[10] + b[10] + c[10] + d[10])
-                    found.append((key, (p0s[i0][0], p1s[i1][0], p2s[i2][0], p3s[i3][0]), (a, b, c, d)))
+                    found.append((key, p0s[i0][0], p1s[i1][0], p2s[i2][0], p3s[i3][0], a, b, c, d))
     found.sort(key=itemgetter(0))
     return [x[1:] for x in found]
 
@@ -900,7 +901,8 @@ def _plain_arrangements(hand: Hand, conditions: WinConditions, options: McrOptio
         if not counted:
             counted = {_CHICKEN: 1}
             total = F.fan(_CHICKEN).points
-        out.append(_result((total, counted, shape, units, ((), (), -1, False, False)), flowers, options, conditions))
+        out.append(_result((total, counted, shape, units, (), (), (), (), (), -1, False, False), flowers, options,
+                           conditions))
     return out
 
 
