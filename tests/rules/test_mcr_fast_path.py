@@ -68,3 +68,26 @@ def test_tile_set_table_is_keyed_by_all_it_depends_on(tiles, pairs_or_standard):
 
     present = sum(1 << t for t in tiles)
     assert FP.tile_set_hits(present, pairs_or_standard) == FP._tile_set_hits_of(present, pairs_or_standard)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.booleans(), st.lists(st.integers(0, 26), min_size=2, max_size=4))
+def test_combination_hits_in_unit_order_equal_the_direct_count(pungs, tiles):
+    """fast.combination_hits keeps the detections of each sorted set tuple and maps positions back
+    to the unit order: the same (fan, positions) pairs as the direct enumeration over subsets."""
+    from itertools import combinations
+
+    from majiang.rules.mcr import fans as F
+    from majiang.rules.mcr import fast as FP
+
+    sets = tuple(t for t in tiles if pungs or t % 9 < 7)
+    if len(sets) < 2:
+        return
+    direct = []
+    pos = [(10 * pungs + p, t) for p, t in enumerate(sets)]
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    for n in range(len(pos), 1, -1):
+        for combo in combinations(pos, n):
+            for f in fans_of([(t // 9, t % 9 + 1) for _, t in combo]):
+                direct.append((FP.OKEY[f], tuple(i for i, _ in combo)))
+    assert sorted(FP.combination_hits(sets, pungs)) == sorted(direct)

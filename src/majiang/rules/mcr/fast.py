@@ -723,6 +723,8 @@ def _tile_set_hits_of(present: int, pairs_or_standard: bool) -> tuple[tuple[int,
 _CHOW_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _PUNG_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _COMBOS = (_CHOW_COMBOS, _PUNG_COMBOS)
+_SORTED_COMBOS: tuple[dict, dict] = ({}, {})
+"""combination_hits of sorted set tuples (at most 4 of 21 chows or 27 pungs: a bounded table)."""
 
 
 def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -735,15 +737,27 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     r = table.get(sets)
     if r is not None:
         return r
-    out = []
-    pos = [(10 * pungs + p, t) for p, t in enumerate(sets)]
-    for n in range(min(4, len(pos)), 1, -1):
-        for combo in combinations(pos, n):
-            for f in _fans_of_sets(tuple(sorted(t for _, t in combo)), pungs):
-                out.append((OKEY[f], tuple(i for i, _ in combo)))
+    # the detections of the same sets in sorted order, kept, with their positions mapped back:
+    # the same (fan, positions) pairs as computed on ``sets`` directly
+    key = tuple(sorted(sets))
+    base = _SORTED_COMBOS[pungs].get(key)
+    if base is None:
+        out = []
+        pos = [(10 * pungs + p, t) for p, t in enumerate(key)]
+        for n in range(min(4, len(pos)), 1, -1):
+            for combo in combinations(pos, n):
+                for f in _fans_of_sets(tuple(t for _, t in combo), pungs):
+                    out.append((OKEY[f], tuple(i for i, _ in combo)))
+        base = _SORTED_COMBOS[pungs][key] = tuple(out)
+    if key == sets:
+        r = base
+    else:
+        at = sorted(range(len(sets)), key=sets.__getitem__)  # at[i]: where the i-th smallest set is
+        off = 10 * pungs
+        r = tuple((k, tuple(sorted(off + at[i - off] for i in ids))) for k, ids in base)
     if len(table) > _CAP:
         table.clear()
-    r = table[sets] = tuple(out)
+    table[sets] = r
     return r
 
 
