@@ -5,24 +5,28 @@ The plain procedure (:func:`majiang.analysis.decompositions`, the detectors of
 :func:`majiang.analysis.waits`) stays the definition; ``scoring._plain_arrangements`` runs it, for
 tests. The scorer computes the same thing with less Python work:
 
-* :func:`standard_decompositions`: every standard decomposition of a concealed part (no
-  wildcards), from per-suit tables filled lazily (one entry per distinct suit count vector, shared
-  by all hands), in the order :func:`majiang.analysis.decompositions` gives them;
-  :func:`all_decompositions` adds the special shapes;
-* :func:`standard_waits`: the tiles completing a standard shape, from per-suit tables too (for the
-  unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special shapes;
-* :func:`tile_set_hits`, :func:`combination_hits`, :func:`summary_hits`, :func:`knitted_hits`,
-  :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one arrangement as
-  ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan number`` so
-  that sorting the pairs gives the order of ``select``; combination fans (chow and pung families)
-  come from tables keyed by the chows' (the pungs') first tiles;
+* :func:`suit_info`: per suit part (a count vector, kept lazily, shared by all hands) its splits
+  into sets and at most one pair, each with a summary (:func:`_split_summary`: chows, pungs, pair,
+  flags, and per tile the wait it gives and whether a pung it completes on a discard is melded), so
+  a standard arrangement is one choice of a split per suit; :func:`special_decompositions_of` adds
+  the special shapes only where the parts' flags allow them;
+* :func:`standard_waits` and the per-suit ``_SUIT_ADDS`` table: the tiles completing a standard
+  shape (for the unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special
+  shapes;
+* :func:`summary_hits` (from the summed summaries), :func:`tile_set_hits` (per the subset
+  predicates the tile-set fans ask), :func:`combination_hits` (per chow / pung tuple),
+  :func:`knitted_hits`, :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one
+  arrangement as ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan
+  number`` so that sorting the pairs gives the order of ``select``;
 * :func:`select_counts`: :func:`~majiang.rules.mcr.fans.select` on such pairs, returning
-  ``{fan number: count}`` in counting order.
+  ``{fan number: count}`` in counting order and the points.
 
 The lazily filled tables are emptied when they reach :data:`_CAP` entries. The differential tests
 (``tests/rules/test_mcr_oracle.py``) and the annotated cases check the scorer as a whole; when this
 module was written the fast and plain procedures agreed on every hand tried (over half a million
-random hands under all options and varied flags, plus malformed hands for the errors).
+random hands under all options and varied flags, plus malformed hands for the errors);
+``tests/rules/test_mcr_fast_path.py`` keeps comparing them, and checks the keys of the shared
+tables (tile-set predicates, combination positions).
 """
 
 from __future__ import annotations
