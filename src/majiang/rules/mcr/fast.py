@@ -375,14 +375,6 @@ def _combine(per: list) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
     return results
 
 
-def standard_decompositions_of(infos: tuple) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
-    """:func:`standard_decompositions` from the four parts' :func:`suit_info`."""
-    per = [info[0] for info in infos]
-    if not all(per):
-        return []
-    return _combine(per)
-
-
 def standard_decompositions(full: list[int]) -> list[tuple[tuple[str, tuple[int, ...]], ...]]:
     """Every standard decomposition (sets and one pair) of the concealed part ``full`` (3k+2
     tiles, counts of 34): each a sorted tuple of ``(kind, tiles)`` groups, the list sorted (the
@@ -405,11 +397,12 @@ _HONOR_TILES = tuple(range(27, 34))
 
 def special_decompositions_of(full: list[int], infos: tuple, melds: int
                               ) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
-    """The decompositions of :func:`all_decompositions` other than the standard ones, for
+    """The decompositions of :func:`majiang.analysis.decompositions` (MCR shapes, no wildcards)
+    other than the standard ones, in its order, for
     ``full`` (the concealed part, ``melds`` declared) with its four parts' :func:`suit_info`:
     the special shapes are only tried where the parts' flags allow them (seven pairs: every part
     ``EVEN``; 十三幺: every part ``ORPHANS_ONLY``; 全不靠: every part ``SINGLES``; no melds for
-    these three; a knitted straight: ``KNIT_FULL``). Same order."""
+    these three; a knitted straight: ``KNIT_FULL``)."""
     out = []
     flags = infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2] if not melds else 0
     if flags & EVEN:
@@ -419,23 +412,6 @@ def special_decompositions_of(full: list[int], infos: tuple, melds: int
     if flags & SINGLES:
         out += _honors_and_knitted(full)
     if melds < 2 and KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]]:
-        out += _knitted_straights(full)
-    return out
-
-
-def all_decompositions(full: list[int]) -> list[tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]]:
-    """Every decomposition of the concealed part ``full`` under
-    :data:`~majiang.analysis.MCR_SHAPES`, as ``(shape, groups)`` with groups ``(kind, tiles)``
-    sorted: the decompositions of :func:`majiang.analysis.decompositions` (no wildcards), in its
-    order (standard, seven pairs, thirteen orphans, honours and knitted, knitted straight)."""
-    out = [(F.STANDARD_SHAPE, g) for g in standard_decompositions(full)]
-    total = sum(full)
-    if total == 14:
-        if not (1 in full or 3 in full):  # seven pairs (four of a kind as two pairs)
-            out.append(_seven_pairs(full))
-        out += _thirteen_orphans(full)
-        out += _honors_and_knitted(full)
-    if total in (11, 14):
         out += _knitted_straights(full)
     return out
 
