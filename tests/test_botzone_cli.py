@@ -100,6 +100,7 @@ def test_cli_simulate_and_replay(tmp_path):
     assert abs(sum(stats["average_score_by_player"])) < 1e-9  # zero-sum
     r2 = CliRunner().invoke(main, ["simulate", "--games", "2", "--seed", "5", "--max-hands", "4", "--records",
                                    str(tmp_path / "b"), "--json"])
+    assert r2.exit_code == 0, r2.output
     for name in ("game-0000.jsonl", "game-0001.jsonl"):  # same seed, same records, byte for byte
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
     rep = CliRunner().invoke(main, ["replay", str(tmp_path / "a" / "game-0001.jsonl"), "--json"])

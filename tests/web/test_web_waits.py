@@ -149,9 +149,9 @@ def test_auto_win_declares_the_win_at_once(client, monkeypatch, how):
             pass
         assert "no seat" in err["message"]
         alice.send({"type": "action", "action": {"kind": "discard", "tile": NINE_S, "low": None}})
-        st = alice.until(lambda m: _live(m).get("waits") is not None)
+        alice.until(lambda m: _live(m).get("waits") is not None)
         alice.send({"type": "auto_win", "on": True})
-        st = alice.until(lambda m: _live(m).get("auto_win") is True)
+        alice.until(lambda m: _live(m).get("auto_win") is True)
         assert room.auto_win_on(alice_seat)
         # the others never see it, nor her waits
         _others_discard_in_turn(room, socks, upto=3 if how == "self-drawn" else 1)

@@ -31,7 +31,6 @@ import re
 from majiang.errors import MeldError, TileParseError
 from majiang.hand import Hand, Meld, MeldKind
 from majiang.rules.mcr.conditions import WinConditions
-from majiang.tiles import format_compact
 
 _HONOR_LETTERS = {"E": 27, "S": 28, "W": 29, "N": 30, "P": 31, "F": 32, "C": 33}
 _WIND_LETTERS = {"E": 0, "S": 1, "W": 2, "N": 3}
