@@ -139,7 +139,7 @@ def test_auto_win_declares_the_win_at_once(client, monkeypatch, how):
         socks = [_open(stack, client, rid, h) for h in users]
         spectator = _open(stack, client, rid, watcher)
         alice = socks[0]
-        st = alice.until(_my_turn)
+        alice.until(_my_turn)
         # not ready yet (14 tiles): auto-win is refused; a spectator can never switch it
         alice.send({"type": "auto_win", "on": True})
         err = alice.recv()
