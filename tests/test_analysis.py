@@ -260,6 +260,27 @@ def test_split_wildcards():
     assert w == 3 and counts[31] == 0 and counts[14] == 2
 
 
+@pytest.mark.parametrize("hand, face, white, named", [
+    ("5555555555555p", "5p", False, "13 copies of 5p"),  # a wildcard face is still a printed tile
+    ("55555p123m456s78s", "5p", False, "5 copies of 5p"),
+    ("123m456p789s55555z", "5p", True, "5 copies of 5z"),  # Whites standing in: five printed Whites
+    ("123m456p789s5555z5p", "5p", True, None),  # four Whites play 5p beside one wild 5p: fine
+    ("123m456p789s5555z6p", "6p", True, None),
+])
+def test_split_wildcards_counts_printed_copies(hand, face, white, named):
+    """Trap kind 'wildcard accounting' (data/cases/traps.json): the four-copy limit holds for the
+    printed faces, wildcard faces and Whites included (RULES.md §1.3), not only for natural tiles."""
+    from majiang.analysis import split_wildcards
+    from majiang.tiles import parse_compact
+    tiles = parse_compact(hand)
+    wf = parse_compact(face)[0]
+    if named is None:
+        split_wildcards(tiles, {wf}, white_stands_in=white)
+    else:
+        with pytest.raises(TileCountError, match=named):
+            split_wildcards(tiles, {wf}, white_stands_in=white)
+
+
 UNCONNECTED = ShapeRules(standard=False, unconnected=True)
 EIGHT = ShapeRules(standard=False, eight_pairs=True)
 

@@ -24,7 +24,9 @@ def split_wildcards(tiles: Iterable[int], wild_faces: Iterable[int] = (),
 
     ``wild_faces``: tile faces (0-33) whose copies are wild. ``white_stands_in`` needs exactly one
     wildcard face. Raises :class:`~majiang.errors.MajiangError` for a flower or a bad face and
-    :class:`~majiang.errors.TileCountError` for more than four natural copies of a face.
+    :class:`~majiang.errors.TileCountError` for more than four copies of a printed face (wildcard
+    faces and Whites included) or more than four natural copies of a face (a White standing in for
+    a face held four times). ``*`` entries are wildcards without a printed face and are not limited.
     """
     faces = set(wild_faces)
     for f in faces:
@@ -37,6 +39,15 @@ def split_wildcards(tiles: Iterable[int], wild_faces: Iterable[int] = (),
         (stand_in,) = faces
         if stand_in == WHITE:
             stand_in = None  # White is itself the wildcard: its copies are wild
+    tiles = list(tiles)
+    physical = [0] * NUM_KINDS
+    for t in tiles:
+        if 0 <= t < NUM_KINDS:
+            physical[t] += 1
+    for t, n in enumerate(physical):
+        if n > 4:  # a wildcard face or a White standing in is still a printed tile: four copies
+            raise TileCountError(f"{n} copies of {format_compact([t])}: there are only four",
+                                 kind="fifth-copy", tile=t, count=n)
     counts = [0] * NUM_KINDS
     wilds = 0
     for t in tiles:
