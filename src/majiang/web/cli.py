@@ -23,9 +23,18 @@ def serve(host: str, port: int, db: str | None, secure_cookies: bool, bot_delay:
     MAJIANG_SECRET_KEY, or a key kept in the user's data folder.
     """
     import uvicorn
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
     from majiang.web.app import Settings, create_app
 
-    app = create_app(Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay))
+    try:
+        app = create_app(Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay))
+    except (ArgumentError, NoSuchModuleError) as e:
+        raise click.UsageError(f"--db {db!r} is not a database URL SQLAlchemy can use "
+                               f"(e.g. sqlite:///path/to/file.db, postgresql+psycopg://user@host/db): {e}") from None
+    except OperationalError as e:
+        reason = str(e.orig) if getattr(e, "orig", None) is not None else str(e)
+        raise click.ClickException(f"cannot open the database {db or '(default SQLite file)'}: "
+                                   f"{reason.strip().splitlines()[0]}") from None
     click.echo(f"majiang: serving on http://{host}:{port}/")
     uvicorn.run(app, host=host, port=port, log_level=log_level)
