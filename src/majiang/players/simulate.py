@@ -51,7 +51,8 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
         each count), ``win_rate_by_player`` (by player 0-3, i.e. by bot), ``draw_rate`` (hands ended
         in an exhaustive draw), ``self_drawn_rate`` (share of wins that were self-drawn),
         ``average_score_by_player`` / ``average_score_by_seat`` (mean final match score), ``average_fan`` (mean scored value
-        of a win, ``value + bonus``; with the default MCR scorer that is 8 + flowers),
+        of a win: the scorer's total), ``value_unit`` (what that total counts: ``fan`` for MCR, ``tai``
+        for Taiwan, ``multiplier`` for Wenzhou, ``points`` otherwise),
         ``records`` (paths written).
 
     Raises :class:`~majiang.engine.ruleset.RuleSetError` for an unknown rule set or bot, and
@@ -77,6 +78,7 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
     self_drawn = 0
     n_wins = 0
     fan_total = 0
+    unit = _UNITS.get(rs.scorer, "points")
     score_sum = [0, 0, 0, 0]
     seat_sum = [0, 0, 0, 0]
     written: list[str] = []
@@ -94,6 +96,7 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
                 wins_seat[w.winner] += 1
                 wins_player[m.player_at_seat[w.winner]] += 1
                 fan_total += w.result.total
+                unit = getattr(w.result, "unit", None) or unit
                 if w.discarder is None:
                     self_drawn += 1
         for p in range(4):
@@ -119,8 +122,13 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
         "average_score_by_player": [s / games for s in score_sum],
         "average_score_by_seat": [s / games for s in seat_sum],
         "average_fan": fan_total / n_wins if n_wins else 0.0,
+        "value_unit": unit,
         "records": written,
     }
+
+
+_UNITS = {"mcr": "fan", "taiwan": "tai", "wz13": "multiplier", "wz16": "multiplier"}
+"""What a scorer's total counts, when its result does not say (``unit``)."""
 
 
 def describe(stats: dict[str, Any]) -> str:
@@ -131,7 +139,7 @@ def describe(stats: dict[str, Any]) -> str:
         f"win rate by seat:   {pct(stats['win_rate_by_seat'])}",
         f"win rate by player: {pct(stats['win_rate_by_player'])}",
         f"draw rate {100 * stats['draw_rate']:.1f}%  self-drawn {100 * stats['self_drawn_rate']:.1f}% of wins  "
-        f"average fan {stats['average_fan']:.2f}",
+        f"average {stats.get('value_unit', 'fan')} per win {stats['average_fan']:.2f}",
         "average score by player: " + " ".join(f"{s:+.1f}" for s in stats["average_score_by_player"]),
     ])
 
