@@ -54,6 +54,16 @@ def test_tampered_record_is_caught():
         read_record(["{}"])
 
 
+def test_a_truncated_record_says_it_ends_early():
+    """Cut anywhere, a record is refused with a message saying it ends before the match is over
+    (never an odd 'the record has {}'), and the line where it ends."""
+    lines = record_lines(_match(5))
+    for n in range(2, len(lines) - 1, 7):
+        with pytest.raises(RecordError, match="ends") as e:
+            replay(lines[:n])
+        assert "{}" not in str(e.value)
+
+
 def test_unknown_rule_option_in_header_is_refused():
     lines = record_lines(_match(4, 1))
     h = json.loads(lines[0])

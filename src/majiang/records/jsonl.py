@@ -210,7 +210,11 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
         seats = m.pending_seats()
         t = m.table
         assert t is not None
-        ev = events[j] if j < len(events) else {}
+        if j >= len(events):
+            who = f"seat {seats[0]} is" if len(seats) == 1 else f"seats {', '.join(map(str, seats))} are"
+            raise RecordError(f"the record ends after line {len(events) + 1} before the match is over: {who} "
+                              "still to act (a truncated file?)", line=len(events) + 1)
+        ev = events[j]
         if t.phase is Phase.TURN:
             seat = seats[0]
             if ev.get("type") == "tsumo" and ev.get("actor") == seat:  # a draw the rules do not give: 大相公
