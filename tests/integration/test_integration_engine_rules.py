@@ -11,22 +11,15 @@ import random
 
 import pytest
 
+from integration_helpers import tile, tiles
+
 from majiang.engine import PASS, Action, ActionKind, HandTable, Match, Phase, RuleSet
 from majiang.engine.wall import arrange_wall
 from majiang.records.jsonl import record_lines, replay
-from majiang.tiles import parse_compact
 
 TAIWAN = RuleSet.preset("taiwan", seat_draw=False, first_dealer="east")
 WENZHOU = RuleSet.preset("wenzhou", seat_draw=False, first_dealer="east")
 
-
-def tiles(text: str) -> list[int]:
-    return list(parse_compact(text))
-
-
-def tile(text: str) -> int:
-    (t,) = parse_compact(text)
-    return t
 
 
 def pass_windows(t: HandTable) -> None:

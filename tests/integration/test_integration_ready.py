@@ -12,23 +12,16 @@ import random
 
 import pytest
 
+from integration_helpers import tile, tiles
+
 from majiang.engine import PASS, Action, ActionKind, HandTable, IllegalActionError, Match, Phase, RuleSet, run_match
 from majiang.engine.wall import arrange_wall
 from majiang.players import EfficiencyBot, RandomBot
 from majiang.records.jsonl import record_lines, replay
-from majiang.tiles import parse_compact
 
 TAIWAN = RuleSet.preset("taiwan", seat_draw=False, first_dealer="east")
 READY_ON = RuleSet.preset("taiwan", seat_draw=False, first_dealer="east", declare_ready=True)
 
-
-def tiles(text: str) -> list[int]:
-    return list(parse_compact(text))
-
-
-def tile(text: str) -> int:
-    (t,) = parse_compact(text)
-    return t
 
 
 def pass_others(t: HandTable, keep: int | None = None) -> None:

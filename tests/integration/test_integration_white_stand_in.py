@@ -15,22 +15,16 @@ from __future__ import annotations
 
 import pytest
 
+from integration_helpers import play_out, tile, tiles
+
 from majiang.engine import PASS, Action, ActionKind, HandTable, Match, Phase, RuleSet
 from majiang.engine.wall import arrange_wall, rng_for, roll_dice
 from majiang.hand import Meld, MeldKind
 from majiang.records.jsonl import record_lines, replay
-from majiang.tiles import WHITE, parse_compact
+from majiang.tiles import WHITE
 
 W13 = RuleSet.preset("wenzhou", seat_draw=False, first_dealer="east")
 
-
-def tiles(text: str) -> list[int]:
-    return list(parse_compact(text))
-
-
-def tile(text: str) -> int:
-    (t,) = parse_compact(text)
-    return t
 
 
 # Seat 0 (dealer) holds a White; seat 1 (the next player) holds 4m 6m, 234m and 789m: with 5m the
@@ -169,18 +163,11 @@ def _match_with_white_chow(seed: int = 3) -> Match:
               (1, Action(ActionKind.DISCARD, tile("1p")))]
     for seat, a in script:
         m.apply(seat, a)
-    while not m.finished:
-        t = m.table
-        assert t is not None
-        if t.phase is not Phase.TURN:
-            for s in t.pending_seats():
-                m.apply(s, PASS)
-            continue
-        s = t.current
-        acts = m.legal_actions(s)
-        win = [a for a in acts if a.kind is ActionKind.WIN]
-        m.apply(s, win[0] if win else Action(ActionKind.DISCARD, t.last_draw[s]))
-    return m
+    def win_or_discard_the_draw(m: Match, s: int) -> Action:
+        win = [a for a in m.legal_actions(s) if a.kind is ActionKind.WIN]
+        return win[0] if win else Action(ActionKind.DISCARD, m.table.last_draw[s])
+
+    return play_out(m, win_or_discard_the_draw)
 
 
 def test_a_record_with_a_white_chow_replays_identically():

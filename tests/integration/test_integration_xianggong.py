@@ -16,11 +16,12 @@ import json
 
 import pytest
 
+from integration_helpers import play_out, tile, tiles
+
 from majiang.engine import PASS, Action, ActionKind, HandTable, IllegalActionError, Match, Phase, RuleSet
 from majiang.engine.actions import XiangGongError
 from majiang.engine.wall import arrange_wall, rng_for, roll_dice
 from majiang.records.jsonl import RecordError, record_lines, replay
-from majiang.tiles import parse_compact
 
 SEED000 = RuleSet.preset("seed000", seat_draw=False, first_dealer="east")
 W16 = RuleSet.preset("wenzhou-w16", seat_draw=False, first_dealer="east")
@@ -29,14 +30,6 @@ HANDS13 = ("1111p9p222p333p44p5p", "123m456m789m123s9p", "111z222z333z444z8p", "
 HANDS16 = ("1111p9p222p333p44p55p66p", "123m456m789m123s456s9p", "111z222z333z444z7s8s9s8p",
            "111m999m111s999s6z6z7p7p")
 
-
-def tiles(text: str) -> list[int]:
-    return list(parse_compact(text))
-
-
-def tile(text: str) -> int:
-    (t,) = parse_compact(text)
-    return t
 
 
 KONG = Action(ActionKind.CONCEALED_KONG, tile("1p"))
@@ -176,18 +169,12 @@ def _seed000_match(case: str, seed: int = 5) -> Match:
         m.extra_draw(0)
     m.apply(0, KONG, replacement=case != "short")
     m.apply(0, DISCARD_9P)
-    while not m.finished:
-        t = m.table
-        assert t is not None
-        if t.phase is not Phase.TURN:
-            for s in t.pending_seats():
-                m.apply(s, PASS)
-            continue
-        s = t.current
+    def discard_the_draw(m: Match, s: int) -> Action:
         acts = [a for a in m.legal_actions(s) if a.kind is ActionKind.DISCARD]
-        drawn = Action(ActionKind.DISCARD, t.last_draw[s])
-        m.apply(s, drawn if drawn in acts else acts[0])
-    return m
+        drawn = Action(ActionKind.DISCARD, m.table.last_draw[s])
+        return drawn if drawn in acts else acts[0]
+
+    return play_out(m, discard_the_draw)
 
 
 def _events(lines: list[str]) -> list[dict]:
