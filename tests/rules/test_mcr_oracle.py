@@ -17,8 +17,10 @@ tie order (``scoring._tie_key``) differed from PyMahjongGB's twice in 750,000 ha
 winner holds another copy concealed and implies it when the winner's own melds show the other
 three copies: we do the same (see :func:`majiang.rules.mcr.score`), so this is no difference.
 
-Default run: 3,000 hands (a few seconds). More: ``MAJIANG_MCR_DIFF_N=200000 pytest -m oracle
-tests/rules/test_mcr_oracle.py`` or ``python benchmarks/mcr_differential.py 200000``.
+Default run: 100,000 hands (about ten seconds), compared fan by fan; a difference passes only as an
+equal-value tie (one of our arrangements of the same total has exactly the reference's fans), and
+only a handful of those (7 in 1,000,000 hands). More: ``MAJIANG_MCR_DIFF_N=1000000 pytest -m oracle
+tests/rules/test_mcr_oracle.py`` or ``python benchmarks/mcr_differential.py 1000000``.
 """
 
 import os
@@ -28,13 +30,13 @@ from pathlib import Path
 import pytest
 
 from mcr_fan_examples import EXAMPLES
-from majiang.rules.mcr import fan, format_hand_string, parse_hand_string, score
+from majiang.rules.mcr import fan, format_hand_string, parse_hand_string, score, score_arrangements
 from majiang.rules.mcr.random_hands import pymahjonggb_args, random_winning_hands
 
 gb = pytest.importorskip("MahjongGB")
 pytestmark = pytest.mark.oracle
 
-N = int(os.environ.get("MAJIANG_MCR_DIFF_N", "3000"))
+N = int(os.environ.get("MAJIANG_MCR_DIFF_N", "100000"))
 
 
 def reference(hand, cond):
@@ -43,14 +45,25 @@ def reference(hand, cond):
     return Counter({fan(name).name_zh: cnt for _, cnt, name, _ in ref}), sum(p * c for p, c, _, _ in ref)
 
 
+def equal_value_tie(hand, cond, ours, fans: Counter, total: int) -> bool:
+    """The one known kind of difference: the reference chose another arrangement of the same
+    total (which of 边张/嵌张 is named, module docstring): one of our arrangements of that total
+    has exactly its fans."""
+    return total == ours.total and any(
+        r.total == total and Counter(r.counts_zh()) == fans for r in score_arrangements(hand, cond))
+
+
 def test_random_hands_agree_with_pymahjonggb():
     diffs = []
+    ties = []
     for hand, cond in random_winning_hands(N, seed=2024):
         ours = score(hand, cond)
         fans, total = reference(hand, cond)
         if Counter(ours.counts_zh()) != fans or ours.total != total:
-            diffs.append((format_hand_string(hand, cond), ours.counts_zh(), dict(fans)))
+            row = (format_hand_string(hand, cond), ours.counts_zh(), dict(fans))
+            (ties if equal_value_tie(hand, cond, ours, fans, total) else diffs).append(row)
     assert diffs == [], f"{len(diffs)} of {N} differ, e.g. {diffs[:3]}"
+    assert len(ties) <= max(2, N // 50_000), f"{len(ties)} equal-value ties (about 1 in 140,000 expected): {ties[:3]}"
 
 
 def test_generator_reaches_every_fan():
@@ -82,3 +95,15 @@ def test_case_arguments_match_our_adapter():
         assert [list(p) for p in args["pack"]] == theirs["pack"]
         for k in ("flowerCount", "isSelfDrawn", "is4thTile", "isAboutKong", "isWallLast", "seatWind", "prevalentWind"):
             assert args[k] == theirs[k], (case["line"], k)
+
+
+@pytest.mark.parametrize("text", ["[234m,2][123m,1]1122344m3m|SN1000", "[789m,3][678m,3]6678899m7m|NW1000"])
+def test_known_equal_value_ties_are_told_apart_from_differences(text):
+    """Two of the seven hands in 1,000,000 where PyMahjongGB names 嵌张 and we 边张 or the reverse
+    (benchmarks/mcr_differential.py): same total, and one of our arrangements has its very fans."""
+    hand, cond = parse_hand_string(text)
+    ours = score(hand, cond)
+    fans, total = reference(hand, cond)
+    assert Counter(ours.counts_zh()) != fans and ours.total == total
+    assert equal_value_tie(hand, cond, ours, fans, total)
+    assert not equal_value_tie(hand, cond, ours, fans + Counter({"自摸": 1}), total + 1)
