@@ -643,16 +643,22 @@ def _subset_bits(lo: int, n: int) -> list[int]:
 _SUB_M, _SUB_P, _SUB_S, _SUB_Z = _subset_bits(0, 9), _subset_bits(9, 9), _subset_bits(18, 9), _subset_bits(27, 7)
 
 
-def tile_set_hits(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """The detections of :func:`~majiang.rules.mcr.fans.tile_set_fans` for the tiles present
-    (bit mask over 0-33); ``pairs_or_standard``: the shape is standard or seven pairs. Kept per
-    what they depend on (see ``_SUBSETS``): a small table shared by all hands."""
+def tile_set_key(present: int) -> int:
+    """What the tile-set fans depend on, for the tiles present (bit mask over 0-33), in 14 bits:
+    which ``_SUBSETS`` hold them all, which suits are present, whether winds and dragons are."""
     m = present & 511
     p = present >> 9 & 511
     s = present >> 18 & 511
     z = present >> 27
-    key = ((_SUB_M[m] & _SUB_P[p] & _SUB_S[s] & _SUB_Z[z]) | (m > 0) << 9 | (p > 0) << 10 | (s > 0) << 11
-           | (z & 15 > 0) << 12 | (z > 15) << 13 | pairs_or_standard << 14)
+    return ((_SUB_M[m] & _SUB_P[p] & _SUB_S[s] & _SUB_Z[z]) | (m > 0) << 9 | (p > 0) << 10 | (s > 0) << 11
+            | (z & 15 > 0) << 12 | (z > 15) << 13)
+
+
+def tile_set_hits(present: int, pairs_or_standard: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """The detections of :func:`~majiang.rules.mcr.fans.tile_set_fans` for the tiles present
+    (bit mask over 0-33); ``pairs_or_standard``: the shape is standard or seven pairs. Kept per
+    what they depend on (see ``_SUBSETS``): a small table shared by all hands."""
+    key = tile_set_key(present) | pairs_or_standard << 14
     r = _TILE_SET.get(key)
     if r is None:
         r = _TILE_SET[key] = _tile_set_hits_of(present, pairs_or_standard)

@@ -462,19 +462,14 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         base = win - win % 9
         nine_gates = pre[base:base + 9] == _NINE_GATES_T and sum(pre) == 13
     # the hand-level detections of a standard or seven-pairs arrangement, kept per what they depend
-    # on: the win conditions and kongs (_fixed_hits) and the tile-set key (fast.tile_set_key)
+    # on: the win conditions and kongs (_fixed_hits, packed) and the tile-set key (fast.tile_set_key)
     hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
             | conditions.last_wall_tile << 11 | conditions.kong_replacement << 12 | robbing << 13
             | last_of_kind << 14 | options.melded_concealed_kong_pair << 15)
-    m = present & 511
-    p = present >> 9 & 511
-    z = present >> 27
-    q = present >> 18 & 511
-    tkey = ((_SUB_M[m] & _SUB_P[p] & _SUB_S[q] & _SUB_Z[z]) | (m > 0) << 9 | (p > 0) << 10 | (q > 0) << 11
-            | (z & 15 > 0) << 12 | (z > 15) << 13)
-    std_hits = _STD_HITS.get(hkey << 16 | tkey)
+    skey = hkey << 16 | FP.tile_set_key(present)
+    std_hits = _STD_HITS.get(skey)
     if std_hits is None:
-        std_hits = _STD_HITS[hkey << 16 | tkey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
+        std_hits = _STD_HITS[skey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
     if 4 in allc:  # 四归一: four copies outside kongs
         std_hits += ((_TILE_HOG, ()),) * allc.count(4)
     # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
@@ -617,7 +612,6 @@ def _base_hits(hkey: int, allc: list[int] | None = None) -> tuple[tuple[int, tup
 
 _STD_HITS: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 """Hand-level detections of a standard or seven-pairs arrangement (四归一 aside) by packed key."""
-_SUB_M, _SUB_P, _SUB_S, _SUB_Z = FP._SUB_M, FP._SUB_P, FP._SUB_S, FP._SUB_Z
 _FIXED_HITS: dict[int, tuple[tuple[int, tuple[int, ...]], ...]] = {}
 
 
