@@ -146,7 +146,7 @@ _CAP = 100_000
 """Entries a lazily filled table may hold; a full table is emptied and refilled (memory bound).
 The tile-set table, rarely hit by new hands, holds a fifth of that."""
 
-_SUIT_DECOMP: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool]]] = {}
+_SUIT_DECOMP: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]] = {}
 
 
 def _enum_suit(c: list[int], lo: int, hi: int, chows: bool, pair_ok: bool,
@@ -182,7 +182,7 @@ def _enum_suit(c: list[int], lo: int, hi: int, chows: bool, pair_ok: bool,
         c[i + 2] += 1
 
 
-def _suit_decomps(lo: int, part: tuple[int, ...]) -> list[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool]]:
+def _suit_decomps(lo: int, part: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]:
     """Every split of one suit's tiles (``part`` = its counts, first tile ``lo``) into sets and at
     most one pair: ``(groups, has pair)``, sorted."""
     key = (lo, part)
@@ -194,7 +194,7 @@ def _suit_decomps(lo: int, part: tuple[int, ...]) -> list[tuple[tuple[tuple[str,
             _enum_suit(c, lo, lo + len(part), lo < 27, True, [], found)
         if len(_SUIT_DECOMP) > _CAP:
             _SUIT_DECOMP.clear()
-        r = _SUIT_DECOMP[key] = sorted(found)
+        r = _SUIT_DECOMP[key] = tuple(sorted(found))  # a tuple: the garbage collector can leave it
     return r
 
 
