@@ -91,3 +91,25 @@ def test_combination_hits_in_unit_order_equal_the_direct_count(pungs, tiles):
             for f in fans_of([(t // 9, t % 9 + 1) for _, t in combo]):
                 direct.append((FP.OKEY[f], tuple(i for i, _ in combo)))
     assert sorted(FP.combination_hits(sets, pungs)) == sorted(direct)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=14), st.booleans())
+def test_suit_state_agrees_with_enumerating_the_splits(lo, faces, fifth):
+    """fast._suit_state searches for one split and stops there; enumerating every split
+    (fast._enum_suit) must agree, fifth copies in form only included."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for f in faces:
+        if part[f % width] < 4:
+            part[f % width] += 1
+    if fifth and 4 in part:
+        part[part.index(4)] = 5
+    part = tuple(part)
+    splits: set = set()
+    if sum(part) % 3 != 1:
+        FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
+    FP._SUIT_STATE.pop((lo, part), None)
+    assert FP._suit_state(lo, part) == (any(not p for _, p in splits), any(p for _, p in splits))

@@ -478,18 +478,54 @@ _SUIT_ADDS: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, ...], tuple[int, 
 
 
 def _suit_state(lo: int, part: tuple[int, ...]) -> tuple[bool, bool]:
+    """Whether one suit's part (first tile ``lo``, counts ``part``; a 5 is a fifth copy in form only)
+    is complete as sets only, and as sets and one pair: from its splits when they are kept, else by
+    a search that stops at the first split found (3k tiles can only be sets, 3k+2 sets and a pair)."""
     key = (lo, part)
     r = _SUIT_STATE.get(key)
     if r is None:
         opts = _SUIT_DECOMP.get(key)
-        if opts is None:
-            opts = set()
-            if sum(part) % 3 != 1:
-                _enum_suit([0] * lo + list(part), lo, lo + len(part), lo < 27, True, [], opts)
+        if opts is not None:
+            r = (any(not p for _, p in opts), any(p for _, p in opts))
+        else:
+            m = sum(part) % 3
+            ok = m != 1 and _completes(list(part), 0, len(part), lo < 27, m == 2)
+            r = (ok and m == 0, ok and m == 2)
         if len(_SUIT_STATE) > _CAP:
             _SUIT_STATE.clear()
-        r = _SUIT_STATE[key] = (any(not p for _, p in opts), any(p for _, p in opts))
+        _SUIT_STATE[key] = r
     return r
+
+
+def _completes(c: list[int], i: int, hi: int, chows: bool, pair: bool) -> bool:
+    """Whether counts ``c[i:hi]`` split into sets (chows too if ``chows``) and, if ``pair``, one pair."""
+    while i < hi and c[i] == 0:
+        i += 1
+    if i == hi:
+        return not pair
+    n = c[i]
+    if n >= 3:
+        c[i] -= 3
+        ok = _completes(c, i, hi, chows, pair)
+        c[i] += 3
+        if ok:
+            return True
+    if n >= 2 and pair:
+        c[i] -= 2
+        ok = _completes(c, i, hi, chows, False)
+        c[i] += 2
+        if ok:
+            return True
+    if chows and i + 2 < hi and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        ok = _completes(c, i, hi, chows, pair)
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+        return ok
+    return False
 
 
 def _suit_adds(lo: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
@@ -738,12 +774,23 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     if key == sets:
         r = base
     else:
-        at = sorted(range(len(sets)), key=sets.__getitem__)  # at[i]: where the i-th smallest set is
-        off = 10 * pungs
-        r = tuple((k, tuple(sorted(off + at[i - off] for i in ids))) for k, ids in base)
+        at = tuple(sorted(range(len(sets)), key=sets.__getitem__))  # at[i]: where the i-th smallest set is
+        remap = _REMAPS.get((pungs, at))
+        if remap is None:
+            remap = _REMAPS[(pungs, at)] = {}
+        r = tuple((k, remap.get(ids) or _remap(remap, ids, at, 10 * pungs)) for k, ids in base)
     if len(table) > _CAP:
         table.clear()
     table[sets] = r
+    return r
+
+
+_REMAPS: dict[tuple[bool, tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = {}
+"""Per permutation of at most four sets: positions in sorted order -> positions in unit order."""
+
+
+def _remap(remap: dict, ids: tuple[int, ...], at: tuple[int, ...], off: int) -> tuple[int, ...]:
+    r = remap[ids] = tuple(sorted(off + at[i - off] for i in ids))
     return r
 
 
