@@ -430,8 +430,9 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                         open_melds += 1
                         if t == win:
                             shown += 4
-        if len(hand.concealed) + 1 != 14 - 3 * nmelds or nmelds > 4 or max(allc) > 4 or (kong_tiles and (any(
-                allc[t] for t in kong_tiles) or len(set(kong_tiles)) != len(kong_tiles))):
+        held = bytes(allc)
+        if len(hand.concealed) + 1 != 14 - 3 * nmelds or nmelds > 4 or held.translate(None, _UP_TO_4) or (
+                kong_tiles and (any(allc[t] for t in kong_tiles) or len(set(kong_tiles)) != len(kong_tiles))):
             hand.check(sets=4)
             _validate(hand, conditions)
         dkey = (*decl_chows, -1, *decl_pungs)
@@ -442,8 +443,9 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             decl = _DECLARED[dkey] = FP.sets_summary(decl_chows, decl_pungs)
     else:
         allc = full
+        held = b
         melded = hidden = open_melds = 0
-        if len(hand.concealed) != 13 or max(full) > 4:
+        if len(hand.concealed) != 13 or b.translate(None, _UP_TO_4):  # a count over 4
             hand.check(sets=4)
         decl = _NO_SETS
     flowers = conditions.flowers
@@ -470,8 +472,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     std_hits = _STD_HITS.get(skey)
     if std_hits is None:
         std_hits = _STD_HITS[skey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
-    if 4 in allc:  # 四归一: four copies outside kongs
-        std_hits += ((_TILE_HOG, ()),) * allc.count(4)
+    if 4 in held:  # 四归一: four copies outside kongs
+        std_hits += ((_TILE_HOG, ()),) * held.count(4)
     # the wait fans need a unique wait (独听); decided lazily, only if an arrangement places the
     # winning tile where a wait fan could come from
     unique: bool | None = None
@@ -558,6 +560,8 @@ _CHOW_KIND, _PUNG_KIND, _CONCEALED_KONG_KIND = MeldKind.CHOW, MeldKind.PUNG, Mel
 _DECLARED: dict[tuple[int, ...], tuple] = {}
 """:func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
 _NO_SETS = FP.sets_summary([], [])
+_UP_TO_4 = bytes(range(5))
+"""Counts 0-4: deleting them from a count vector as bytes leaves something iff a count is over 4."""
 _TILE_HOG = _K["tile_hog"]
 _POINTS = FP.POINTS
 
