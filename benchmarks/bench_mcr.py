@@ -38,7 +38,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--passes", type=int, default=3, help="timed passes per figure; the best is shown")
+    ap.add_argument("--passes", type=int, default=5, help="timed passes per figure; the best is shown")
     args = ap.parse_args()
     try:
         import MahjongGB
