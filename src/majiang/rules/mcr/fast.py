@@ -143,8 +143,9 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, in
 # per-suit tables: decompositions and standard waits
 
 _CAP = 100_000
-"""Entries a lazily filled table may hold; a full table is emptied and refilled (memory bound).
-The tile-set table, rarely hit by new hands, holds a fifth of that."""
+"""Entries a lazily filled table keyed by hand parts may hold; a full table is emptied and refilled
+(memory bound). Tables keyed by small closed sets (tile-set keys, sorted set tuples, permutations)
+need no bound."""
 
 _SUIT_DECOMP: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]] = {}
 
