@@ -13,10 +13,11 @@ from majiang.rules.mcr import McrOptions
 from majiang.rules.mcr import scoring
 from majiang.rules.mcr.random_hands import random_winning_hands
 
-OPTIONS = [McrOptions(), McrOptions(knitted_straight_waits=False), McrOptions(melded_concealed_kong_pair=False)]
+OPTIONS = [McrOptions(), McrOptions(knitted_straight_waits=False), McrOptions(melded_concealed_kong_pair=False),
+           McrOptions(fifth_copy_waits=True)]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["default", "no-knitted-waits", "kong-pair-split"])
+@pytest.mark.parametrize("options", OPTIONS, ids=["default", "no-knitted-waits", "kong-pair-split", "fifth-copy-waits"])
 def test_fast_path_equals_the_reference_procedure(options):
     n = 0
     for hand, cond in random_winning_hands(2500, 4242):
