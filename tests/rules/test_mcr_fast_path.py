@@ -58,6 +58,11 @@ def test_result_is_immutable_and_builds_its_arrangement_when_read():
     # declared melds first: the two chows, then the concealed groups sorted (678p, 567s, WW)
     assert [u.tiles for u in units] == [(0, 1, 2), (2, 3, 4), (14, 15, 16), (22, 23, 24), (29, 29)]
     assert r == score(hand, cond) and hash(r) == hash(score(hand, cond))
+    import copy
+    import pickle
+
+    for again in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r)):
+        assert again == r and again.fans == r.fans and again.arrangement == units and again.total == r.total
 
 
 @settings(max_examples=3000, deadline=None)
