@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
+from typing import Any
 
-from majiang.engine import PASS, Action, Match, Phase
+from majiang.engine import PASS, Action, ActionKind, Match, Phase
 from majiang.tiles import parse_compact
 
 
@@ -30,3 +32,12 @@ def play_out(m: Match, turn_action: Callable[[Match, int], Action]) -> Match:
             continue
         m.apply(t.current, turn_action(m, t.current))
     return m
+
+
+def random_step(m: Match, rng: random.Random) -> tuple[Any, int, list[Action], Action]:
+    """The next step of random play: ``(table, seat, legal actions, chosen)``, a win always taken
+    (the caller applies it, after its own checks)."""
+    t = m.table
+    s = m.pending_seats()[0]
+    acts = m.legal_actions(s)
+    return t, s, acts, acts[0] if acts[0].kind is ActionKind.WIN else rng.choice(acts)

@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from integration_helpers import tile, tiles
+from integration_helpers import random_step, tile, tiles
 
 from majiang.engine import PASS, Action, ActionKind, HandTable, Match, Phase, RuleSet
 from majiang.engine.wall import arrange_wall
@@ -284,10 +284,7 @@ def test_property_runs_random_bots(preset: str) -> None:
         while not m.finished:
             steps += 1
             assert steps < 2_000, "a hand did not end"
-            t = m.table
-            s = m.pending_seats()[0]
-            acts = m.legal_actions(s)
-            a = acts[0] if acts[0].kind is ActionKind.WIN else rng.choice(acts)
+            t, s, acts, a = random_step(m, rng)
             if a.kind is ActionKind.DISCARD and t.wild_face is not None and not rules.wild_discardable:
                 hand = t.hand_tuple(s)
                 assert a.tile != t.wild_face or all(x == t.wild_face for x in hand), (preset, hand)

@@ -12,7 +12,7 @@ import random
 
 import pytest
 
-from integration_helpers import tile, tiles
+from integration_helpers import random_step, tile, tiles
 
 from majiang.engine import PASS, Action, ActionKind, HandTable, IllegalActionError, Match, Phase, RuleSet, run_match
 from majiang.engine.wall import arrange_wall
@@ -236,15 +236,12 @@ def test_property_random_bots_with_declare_ready() -> None:
         while not m.finished:
             steps += 1
             assert steps < 2_000, "a hand did not end"
-            t = m.table
-            s = m.pending_seats()[0]
-            acts = m.legal_actions(s)
+            t, s, acts, a = random_step(m, rng)
             if t.ready[s]:
                 kinds = {a.kind for a in acts}
                 assert kinds <= {ActionKind.WIN, ActionKind.DISCARD, ActionKind.PASS}, acts
                 if t.phase is Phase.TURN:
-                    assert [a.tile for a in acts if a.kind is ActionKind.DISCARD] == [t.last_draw[s]]
-            a = acts[0] if acts[0].kind is ActionKind.WIN else rng.choice(acts)
+                    assert [x.tile for x in acts if x.kind is ActionKind.DISCARD] == [t.last_draw[s]]
             m.apply(s, a)
             if m.table is not t or t.finished:
                 steps = 0
