@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Sequence
 
 from majiang.analysis import MCR_SHAPES, ShapeRules, is_winning, shanten, shanten_standard, waits
+from majiang.analysis.samples import random_sets
 from majiang.analysis.tables import clear_caches
 from majiang.tiles import BOTZONE_CODES
 
@@ -36,15 +37,7 @@ def _counts(tiles: Sequence[int]) -> list[int]:
 
 def complete_hand(rng: random.Random) -> list[int]:
     while True:
-        c = [0] * 34
-        for _ in range(4):
-            if rng.random() < 0.6:
-                s = rng.randrange(3) * 9 + rng.randrange(7)
-                for t in (s, s + 1, s + 2):
-                    c[t] += 1
-            else:
-                c[rng.randrange(34)] += 3
-        c[rng.randrange(34)] += 2
+        c = random_sets(rng)
         if max(c) <= 4:
             return [t for t, n in enumerate(c) for _ in range(n)]
 

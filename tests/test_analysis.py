@@ -20,6 +20,7 @@ from majiang.analysis import (
     shanten_standard,
     waits,
 )
+from majiang.analysis.samples import random_sets
 from majiang.errors import TileCountError
 from reference import brute_win, exchange_shanten, identity_win, special_win
 
@@ -40,17 +41,8 @@ def random_hand(rng: random.Random, size: int, wilds: int, spread: int = 34) -> 
 
 def near_winning(rng: random.Random, sets: int, wilds: int) -> list[int]:
     """A winning-ish hand: random sets and a pair, then some tiles turned into wildcards or changed."""
-    c = [0] * 34
     while True:
-        c = [0] * 34
-        for _ in range(sets):
-            if rng.random() < 0.5:
-                s = rng.randrange(3) * 9 + rng.randrange(7)
-                for t in (s, s + 1, s + 2):
-                    c[t] += 1
-            else:
-                c[rng.randrange(34)] += 3
-        c[rng.randrange(34)] += 2
+        c = random_sets(rng, sets, chow_p=0.5)
         if max(c) <= 4:
             break
     tiles = [t for t, n in enumerate(c) for _ in range(n)]

@@ -10,6 +10,7 @@ import random
 import pytest
 
 from majiang.analysis import MCR_SHAPES, shanten, shanten_standard
+from majiang.analysis.samples import random_sets
 from majiang.tiles import BOTZONE_CODES
 
 gb = pytest.importorskip("MahjongGB")
@@ -49,15 +50,7 @@ def test_tenpai_hands_shanten_matches_pymahjonggb():
     rng = random.Random(3)
     checked = 0
     while checked < 1500:
-        c = [0] * 34
-        for _ in range(4):
-            if rng.random() < 0.6:
-                s = rng.randrange(3) * 9 + rng.randrange(7)
-                for t in (s, s + 1, s + 2):
-                    c[t] += 1
-            else:
-                c[rng.randrange(34)] += 3
-        c[rng.randrange(34)] += 2
+        c = random_sets(rng)
         tiles = [t for t, n in enumerate(c) for _ in range(n)]
         tiles.remove(rng.choice(tiles))
         if rng.random() < 0.5:
