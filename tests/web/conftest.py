@@ -62,6 +62,7 @@ def make_app(database_url):
 @pytest.fixture
 def client(make_app):
     with TestClient(make_app()) as c:
+        c.headers["accept-language"] = "en"  # these tests read the English pages (Chinese is the default)
         yield c
 
 

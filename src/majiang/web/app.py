@@ -32,7 +32,8 @@ from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engin
 from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
 from majiang.web.state import parse_action
 from majiang.web.static import FILES as STATIC_FILES
-from majiang.web.templates import env
+from majiang.web import i18n, rulesform
+from majiang.web.templates import render
 
 log = logging.getLogger("majiang.web")
 
@@ -117,7 +118,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("user", current_user(request))
         ctx.setdefault("error", None)
-        return HTMLResponse(env.get_template(template).render(**ctx), status_code=status)
+        lang = i18n.request_lang(request)  # ?lang= (remembered in a cookie), else Accept-Language
+        resp = HTMLResponse(render(template, lang, **ctx), status_code=status)
+        if request.query_params.get("lang") in i18n.LANGS:
+            resp.set_cookie(i18n.COOKIE, lang, max_age=365 * 24 * 3600, samesite="lax")
+        return resp
 
     def back(path: str) -> RedirectResponse:
         return RedirectResponse(path, status_code=303)
@@ -209,7 +214,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return back("/login")
         form = await request.form()
         preset = str(form.get("preset", ""))
-        options = str(form.get("options", "")).strip()[:300]
+        options = rulesform.options_text(preset, form, str(form.get("options", "")).strip()[:300])
         err = None
         rules = None
         if preset not in PRESET_NAMES:

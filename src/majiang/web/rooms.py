@@ -308,7 +308,7 @@ class Room:
         out["bots"] = [self.places[m.player_at_seat[s]].bot for s in range(4)]
         out["scores"] = list(m.scores)
         if self._results_n != len(m.events):
-            self._results = hand_results(m.events)
+            self._results = hand_results(m.events, self.rules)
             self._results_n = len(m.events)
         out["results"] = self._results
         out["live"] = seat_state(m, seat, deadlines=self.deadlines, now=time.monotonic(),

@@ -20,6 +20,9 @@ from majiang.engine.actions import Phase
 from majiang.errors import MajiangError
 from majiang.hand import Meld, MeldKind
 from majiang.tiles import NUM_KINDS, WHITE, format_chinese
+from majiang.web.explain import explain_win
+from majiang.web.i18n import pattern_names
+from majiang.web.i18n import texts as i18n_texts
 
 KINDS = {k.value: k for k in ActionKind}
 
@@ -163,24 +166,51 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         "discarder": v.discarder, "wild_face": v.wild_face, "indicator": v.indicator,
         "hand_number": v.hand_number, "round": v.round, "turn": turn, "legal": legal,
         "time_left": None if left is None else max(0.0, round(left - now, 1)),
-        "waits": waits, "auto_win": bool(auto_win),
+        "waits": waits, "auto_win": bool(auto_win), "dice": list(getattr(t, "dice", ()) or ()),
     }
 
 
-def hand_results(events: list[dict]) -> list[dict]:
-    """End-of-hand summaries from the match events: wins (hand shown, patterns, deltas), draws,
-    the hand's deltas and the running scores. Public once the hand is over."""
+def pattern_json(pid: str, points: int, count: int) -> dict[str, Any]:
+    """One recorded pattern ``[id, points, count]`` as the page shows it: ``{"id", "name_zh",
+    "name_en", "points", "count"}``, the names from the rule set's own package
+    (:func:`majiang.web.i18n.pattern_names`)."""
+    zh, en = pattern_names(pid)
+    return {"id": pid, "name_zh": zh, "name_en": en, "points": points, "count": count}
+
+
+def penalty_json(ev: dict) -> dict[str, Any]:
+    """A ``penalty`` event (被跟, 误打财神) with its names from the catalogues."""
+    name = ev.get("name", "")
+    key = "penalty." + name
+    zh, en = (i18n_texts("zh").get(key, name), i18n_texts("en").get(key, name))
+    return {"name": name, "name_zh": zh, "name_en": en, "actor": ev.get("actor"), "pai": ev.get("pai"),
+            "deltas": ev.get("deltas")}
+
+
+def hand_results(events: list[dict], rules: RuleSet | None = None) -> list[dict]:
+    """End-of-hand summaries from the match events: wins (hand shown, patterns as objects
+    :func:`pattern_json`, deltas, the settlement line by line :func:`majiang.web.explain.explain_win`
+    when ``rules`` is given), penalties, draws, the hand's dealer, deltas and the running scores.
+    Public once the hand is over."""
     out: list[dict] = []
     cur: dict | None = None
     for ev in events:
         typ = ev.get("type")
         if typ == "start_kyoku":
-            cur = {"hand": ev.get("hand"), "wins": [], "drawn": False}
+            cur = {"hand": ev.get("hand"), "wins": [], "drawn": False, "penalties": [],
+                   "dealer": ev.get("oya"), "dealer_streak": ev.get("honba", 0)}
         elif cur is None:
             continue
         elif typ == "hora":
-            cur["wins"].append({k: ev[k] for k in ("actor", "target", "pai", "robbing", "hand", "value", "bonus",
-                                                   "patterns", "deltas")})
+            w = {k: ev[k] for k in ("actor", "target", "pai", "robbing", "hand", "value", "bonus", "deltas")}
+            w["patterns"] = [pattern_json(n, v, k) for n, v, k in ev["patterns"]]
+            if ev.get("flower_win"):
+                w["flower_win"] = ev["flower_win"]
+            if rules is not None:
+                w["settlement"] = explain_win(rules, ev, cur["dealer"], cur["dealer_streak"] or 0)
+            cur["wins"].append(w)
+        elif typ == "penalty":
+            cur["penalties"].append(penalty_json(ev))
         elif typ == "ryukyoku":
             cur["drawn"] = True
         elif typ == "end_kyoku":

@@ -1,234 +1,158 @@
-// The table page: one WebSocket, the seat's own view, actions as buttons, tiles by clicking.
-(function () {
-  const app = document.getElementById("app");
-  const tableId = app.dataset.table;
-  let S = null;              // last state
-  let order = [];            // client-side order of the concealed tiles (drawn tile apart)
-  let selected = null;       // index into order, or "d" for the drawn tile
-  let shownResults = 0;      // results already shown
-  let timerBase = null;
-  let ws = null, retry = 0;
-  let lastLive = {};         // the board stays shown once the game is over
+// The table page: wires the connection, the state, the board, the hand, the dialogs and the sounds.
+import {t, tm} from "./i18n.js";
+import {connect} from "./connection.js";
+import {S, hand, reconcile, arrange} from "./state.js";
+import {installSprite, tileSVG} from "./tiles.js";
+import {boardHTML, drawBoard} from "./board.js";
+import {drawHand, drawActions, handClick, keyAction} from "./hand.js";
+import {showResult, showFinal, hide, isOpen, updatePause} from "./dialogs.js";
+import {play, isMuted, setMuted} from "./sound.js";
 
-  app.innerHTML = `
-    <div id="info"></div>
-    <div id="board">
-      <div class="seat top" id="seat-2"></div>
-      <div class="seat left" id="seat-3"></div>
-      <div class="seat right" id="seat-1"></div>
-      <div class="seat bottom" id="seat-0"></div>
+const app = document.getElementById("app");
+installSprite();
+app.innerHTML = boardHTML() + `
+  <div id="me">
+    <div id="hand-row"><div id="hand"></div><div id="drawn"></div></div>
+    <div id="toolbar">
+      <button id="arrange" type="button">${t("hand.arrange")}</button>
+      <span id="ready"></span>
+      <button id="mute" type="button" aria-pressed="false"></button>
     </div>
-    <div id="me"><div id="hand"></div><div id="drawn"></div></div>
-    <div id="ready"></div>
+    <div id="autoplay" hidden></div>
     <div id="actions"></div>
-    <div id="message"></div>
-    <div id="result" hidden></div>`;
+    <div id="message" role="status"></div>
+  </div>
+  <div id="result" class="dialog" hidden role="dialog" aria-modal="true"></div>`;
 
-  function connect() {
-    const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    ws = new WebSocket(`${proto}//${location.host}/ws/tables/${tableId}`);
-    ws.onopen = () => { retry = 0; setMsg(""); };
-    ws.onmessage = ev => {
-      const msg = JSON.parse(ev.data);
-      if (msg.type === "state") onState(msg);
-      else if (msg.type === "error") setMsg(msg.message, true);
-    };
-    ws.onclose = () => {
-      setMsg("connection lost — reconnecting…", true);
-      retry = Math.min(retry + 1, 5);
-      setTimeout(connect, 500 * retry);
-    };
-  }
-  function setMsg(text, err) {
-    const m = document.getElementById("message");
-    m.textContent = text; m.className = err ? "error" : "";
-  }
-  function send(action) { ws.send(JSON.stringify({type: "action", action: action})); }
-  function sendAutoWin(on) { ws.send(JSON.stringify({type: "auto_win", on: on})); }
+const timer = {turn: null, pause: null};
+window.__mjRenderTimes = [];
+let shownResults = null;
 
-  function reconcile(hand, drawn) {
-    const rest = hand.slice();
-    if (drawn !== null && drawn !== undefined) rest.splice(rest.indexOf(drawn), 1);
-    const pool = {};
-    rest.forEach(t => pool[t] = (pool[t] || 0) + 1);
-    const kept = [];
-    order.forEach(t => { if (pool[t]) { kept.push(t); pool[t]--; } });
-    Object.keys(pool).map(Number).sort((a, b) => a - b).forEach(t => { for (let i = 0; i < pool[t]; i++) kept.push(t); });
-    if (kept.join() !== order.join()) selected = null;
-    order = kept;
-  }
+const conn = connect(app.dataset.table, {
+  onState, onError: m => setMsg(tm(m), true),
+  onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok),
+});
 
-  function onState(st) {
-    app.dataset.version = st.version;
-    app.dataset.status = st.status;
-    const prev = S;
-    const prevStatus = S ? S.status : null;
-    S = st;
-    if (st.status === "open") {
-      if (prev && JSON.stringify(prev.places) !== JSON.stringify(st.places)) { location.reload(); return; }
-      renderOpen(st);
-      return;
-    }
-    if (prevStatus === "open") { location.reload(); return; }
-    const seating = document.getElementById("seating"); if (seating) seating.remove();
-    if (st.live && Object.keys(st.live).length) lastLive = st.live;
-    else st.live = Object.assign({}, lastLive, {legal: [], last_draw: null, time_left: null, turn: null});
-    const live = st.live;
-    if (st.seat !== null && live.hand) reconcile(live.hand, live.last_draw); else order = [];
-    timerBase = {left: live.time_left, at: Date.now()};
-    render();
-    const res = st.results || [];
-    if (res.length > shownResults) { showResult(res[res.length - 1], st); shownResults = res.length; }
-    else if (st.status === "finished") showFinal(st);
-    if (st.game_id) document.querySelectorAll(".final-link").forEach(el => {
-      el.innerHTML = `<a href="/games/${st.game_id}">Replay and record 回放</a>`;
-    });
-  }
+function setMsg(text, err) {
+  const m = document.getElementById("message");
+  m.textContent = text || ""; m.className = err ? "error" : "";
+}
 
-  function renderOpen(st) {
-    document.getElementById("info").textContent = "Waiting for players… the game starts when all four seats are taken.";
-  }
+function sounds(prev, live, st) {
+  if (!prev || !prev.rivers || !live.rivers) return;
+  const n = rs => rs.reduce((a, r) => a + r.length, 0);
+  const m = ms => ms.reduce((a, r) => a + r.length, 0);
+  const mk = ms => ms.flat().filter(x => x.kind.endsWith("kong")).length;
+  if (m(live.melds) > m(prev.melds) || (live.hidden_kongs || []).reduce((a, b) => a + b, 0) > (prev.hidden_kongs || []).reduce((a, b) => a + b, 0))
+    play(mk(live.melds) > mk(prev.melds) ? "kong" : "claim");
+  else if (n(live.rivers) > n(prev.rivers)) play("discard");
+  if (live.last_draw !== null && live.last_draw !== undefined && prev.last_draw !== live.last_draw) play("draw");
+}
 
-  const WIND = ["东", "南", "西", "北"];
-  function render() {
-    const st = S, live = st.live || {};
-    const me = st.seat === null ? 0 : st.seat;
-    const turnName = live.turn !== null && live.turn !== undefined ? st.names[live.turn] : "—";
-    const wild = live.wild_face !== null && live.wild_face !== undefined
-      ? `<span class="wild">财神 wildcard ${tileSVG(live.wild_face, {small: true})} (indicator ${tileSVG(live.indicator, {small: true})})</span>` : "";
-    document.getElementById("info").innerHTML =
-      `<b>${esc(st.rules)}</b> · hand ${(live.hand_number ?? 0) + 1}${st.max_hands ? "/" + st.max_hands : ""} · ` +
-      `${WIND[(live.prevalent_wind ?? 27) - 27]}风圈 · wall <span id="wall">${live.wall_live ?? 0}</span> · ` +
-      `turn: <span id="turn">${esc(turnName)}</span> · <span id="timer"></span> ${wild}` +
-      (st.seat === null ? ` · <i>spectating 观战</i>` : "") +
-      (st.status === "finished" ? ` · <b>finished</b>` : "");
-    for (let k = 0; k < 4; k++) {
-      const s = (me + k) % 4;
-      const el = document.getElementById("seat-" + k);
-      if (!live.rivers) { el.innerHTML = ""; continue; }
-      const wind = WIND[(s - live.dealer + 4) % 4];
-      const hidden = live.hidden_kongs[s] ? `<span class="meld">${tilesSVG(Array(4).fill(null), {small: true})}</span>`.repeat(live.hidden_kongs[s]) : "";
-      const backs = s === st.seat ? "" : tilesSVG(Array(live.hand_counts[s]).fill(null), {small: true});
-      el.innerHTML =
-        `<div class="name ${live.turn === s ? "active" : ""}">${wind} ${esc(st.names[s])}${st.bots[s] ? " [bot]" : ""}` +
-        `${s === live.dealer ? " (庄)" : ""} · <span class="score" data-seat="${s}">${st.scores[s]}</span></div>` +
-        `<div class="concealed">${backs}</div>` +
-        `<div class="melds">${live.melds[s].map(m => meldSVG(m)).join("")}${hidden}</div>` +
-        `<div class="flowers">${tilesSVG(live.flowers[s], {small: true})}</div>` +
-        `<div class="river">${tilesSVG(live.rivers[s], {small: true, cls: (live.claim_tile !== null && live.discarder === s) ? "" : ""})}</div>`;
-    }
-    // own hand
-    const handEl = document.getElementById("hand"), drawnEl = document.getElementById("drawn");
-    handEl.innerHTML = order.map((t, i) => tileSVG(t, {cls: selected === i ? "sel" : ""}).replace("<svg ", `<svg data-i="${i}" `)).join("");
-    const d = live.last_draw;
-    drawnEl.innerHTML = (st.seat !== null && d !== null && d !== undefined) ? tileSVG(d, {cls: selected === "d" ? "sel" : ""}).replace("<svg ", `<svg data-i="d" `) : "";
-    // waits (听牌), sent to this seat alone when its hand is ready, and the auto-win switch
-    renderReady(st, live);
-    // actions
-    const acts = (live.legal || []);
-    const buttons = acts.filter(a => a.kind !== "discard");
-    const canDiscard = acts.some(a => a.kind === "discard");
-    let html = buttons.map((a, i) => `<button class="act" data-kind="${a.kind}" data-idx="${acts.indexOf(a)}">${esc(a.label)}</button>`).join("");
-    if (canDiscard) html += ` <span class="hint">Click a tile twice to discard it 打牌 · click two tiles to swap · right-click to arrange</span>`;
-    if (live.claim_tile !== null && live.claim_tile !== undefined && buttons.length)
-      html = `<span class="claim">${tileSVG(live.claim_tile, {small: true})} from ${esc(st.names[live.discarder])}:</span> ` + html;
-    document.getElementById("actions").innerHTML = html;
-    tick();
+function onState(st) {
+  const t0 = performance.now();
+  app.dataset.version = st.version;
+  app.dataset.status = st.status;
+  const prevSt = S.st;
+  if (st.status === "open") {
+    if (prevSt && JSON.stringify(prevSt.places) !== JSON.stringify(st.places)) { location.reload(); return; }
+    S.st = st;
+    document.getElementById("centre").innerHTML = `<div class="c-wait">${t("table.waiting")}</div>`;
+    return;
   }
+  if (prevSt && prevSt.status === "open") { location.reload(); return; }
+  const seating = document.getElementById("seating"); if (seating) seating.remove();
+  document.body.classList.add("playing");
+  let live = st.live && Object.keys(st.live).length ? st.live : null;
+  if (live) S.lastLive = live;
+  else live = Object.assign({}, S.lastLive, {legal: [], last_draw: null, time_left: null, turn: null});
+  const prevLive = S.live;
+  S.prev = prevSt; S.st = st; S.live = live;
+  if (st.seat !== null && st.seat !== undefined && live.hand) reconcile(live, `${(st.results || []).length}:${live.hand_number}`);
+  sounds(prevLive, live, st);
+  timer.turn = {left: live.time_left, at: Date.now()};
+  render(prevLive);
+  // the hand end: open the dialog once per result; close it when the pause is over
+  const res = st.results || [];
+  if (shownResults === null) shownResults = st.pause ? res.length - 1 : res.length;
+  if (res.length > shownResults) {
+    const r = res[res.length - 1];
+    shownResults = res.length;
+    if (r.wins.length) play("win");
+    showResult(st, r, live.wild_face, {onContinue: () => conn.cont()});
+  } else if ("pause" in st && !st.pause && isOpen() && st.status === "playing") {
+    hide();
+  }
+  if (st.pause) updatePause(st, timer);
+  if (st.status === "finished") showFinal(st);
+  const dt = performance.now() - t0;
+  window.__mjRenderTimes.push(dt);
+  app.dataset.renderMs = dt.toFixed(2);
+}
 
-  function renderReady(st, live) {
-    const el = document.getElementById("ready");
-    const w = live.waits;
-    if (st.seat === null || st.status !== "playing" || (!w && !live.auto_win)) { el.innerHTML = ""; return; }
-    let html = "";
-    if (w) {
-      html += `<span class="waits">听 Waits: ` + w.tiles.map(x =>
-        `<span class="wait" data-tile="${x.tile}">${tileSVG(x.tile, {small: true})}` +
-        `<span class="unseen" title="copies not in sight">×${x.unseen}</span>` +
-        `${x.tile === live.wild_face ? " 财神" : ""}</span>`).join(" ") +
-        ` <span class="hint">(${w.tiles.reduce((n, x) => n + x.unseen, 0)} unseen)</span></span>`;
-    }
-    html += ` <label class="autowin"><input type="checkbox" id="auto-win"${live.auto_win ? " checked" : ""}> ` +
-      `自动和 Auto-win</label>`;
-    el.innerHTML = html;
-  }
-  document.getElementById("ready").addEventListener("change", ev => {
-    if (ev.target.id === "auto-win") sendAutoWin(ev.target.checked);
-  });
+function render(prevLive) {
+  const st = S.st, live = S.live;
+  drawBoard(st, live, prevLive);
+  drawHand(st, live);
+  drawActions(st, live);
+  drawReady(st, live);
+  tick();
+}
+function redraw() { drawHand(S.st, S.live); }
 
-  function tick() {
-    const el = document.getElementById("timer");
-    if (!el || !timerBase || timerBase.left === null || timerBase.left === undefined || !S || S.status !== "playing") { if (el) el.textContent = ""; return; }
-    const left = Math.max(0, timerBase.left - (Date.now() - timerBase.at) / 1000);
-    el.textContent = `time left ${left.toFixed(0)}s`;
+function drawReady(st, live) {
+  const el = document.getElementById("ready");
+  const w = live.waits;
+  let html = "";
+  if (st.seat !== null && st.seat !== undefined && st.status === "playing") {
+    if (w) html += `<span class="waits">${t("hand.waits")} ` + w.tiles.map(x =>
+      `<span class="wait" data-tile="${x.tile}">${tileSmall(x.tile)}<span class="unseen" title="${t("hand.unseen_title")}">×${x.unseen}</span></span>`).join("") + `</span>`;
+    if (w || live.auto_win) html += `<label class="autowin"><input type="checkbox" id="auto-win"${live.auto_win ? " checked" : ""}> ${t("hand.auto_win")}</label>`;
   }
-  setInterval(tick, 250);
+  el.innerHTML = html;
+  const ap = document.getElementById("autoplay");
+  ap.hidden = !live.auto_play;
+  if (live.auto_play) ap.innerHTML = `${t("hand.auto_play")} <button id="take-back" type="button">${t("hand.take_back")}</button>`;
+  const mute = document.getElementById("mute");
+  mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
+  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+}
 
-  function discardable(t) {
-    return S && S.live && (S.live.legal || []).some(a => a.kind === "discard" && a.tile === t);
-  }
+function tileSmall(k) { return tileSVG(k, {cls: "mini"}); }
 
-  document.getElementById("me").addEventListener("click", ev => {
-    const svg = ev.target.closest("svg[data-i]");
-    if (!svg) return;
-    const i = svg.dataset.i === "d" ? "d" : Number(svg.dataset.i);
-    const t = i === "d" ? S.live.last_draw : order[i];
-    if (selected === i) {
-      if (discardable(t)) { send({kind: "discard", tile: t}); selected = null; }
-      else { selected = null; render(); }
-      return;
-    }
-    if (selected !== null && selected !== "d" && i !== "d") {
-      const tmp = order[selected]; order[selected] = order[i]; order[i] = tmp; selected = null;
-    } else {
-      selected = i;
-    }
-    render();
-  });
-  document.getElementById("me").addEventListener("contextmenu", ev => {
-    ev.preventDefault();
-    order.sort((a, b) => a - b); selected = null; render();
-  });
-  document.getElementById("actions").addEventListener("click", ev => {
-    const b = ev.target.closest("button.act");
-    if (!b) return;
-    const a = S.live.legal[Number(b.dataset.idx)];
-    send({kind: a.kind, tile: a.tile, low: a.low});
-  });
+function tick() {
+  const el = document.getElementById("timer");
+  if (!el) return;
+  const st = S.st;
+  const tb = st && st.pause ? timer.pause : timer.turn;
+  if (!tb || tb.left === null || tb.left === undefined || !st || st.status !== "playing") { el.textContent = ""; el.className = "c-clock"; return; }
+  const left = Math.max(0, tb.left - (Date.now() - tb.at) / 1000);
+  el.textContent = `${Math.ceil(left)}`;
+  el.className = "c-clock" + (left < 5 ? " urgent" : "");
+  const cd = document.getElementById("countdown");
+  if (cd && st.pause) cd.textContent = `(${Math.ceil(left)})`;
+}
+setInterval(tick, 250);
 
-  const PAT = {fixed: "基本分 base", flower: "花牌 flower"};
-  function showResult(r, st) {
-    const el = document.getElementById("result");
-    let body = `<h2>Hand ${r.hand + 1} ${r.drawn ? "— drawn 荒庄" : ""}</h2>`;
-    r.wins.forEach(w => {
-      body += `<div class="win"><b>${esc(st.names[w.actor])}</b> wins 和 on ${tileSVG(tileIndex(w.pai), {small: true})}` +
-        (w.actor === w.target ? " (self-drawn 自摸)" : ` from ${esc(st.names[w.target])}`) +
-        `<div class="hand-text">${esc(w.hand)}</div><table class="pats"><tr><th>Pattern</th><th>Points</th><th>×</th></tr>` +
-        w.patterns.map(p => `<tr><td>${esc(PAT[p[0]] || p[0])}</td><td>${p[1]}</td><td>${p[2]}</td></tr>`).join("") +
-        `<tr><td><b>value + bonus</b></td><td colspan="2">${w.value} + ${w.bonus}</td></tr></table></div>`;
-    });
-    body += `<table class="settle"><tr><th>Player</th><th>This hand</th><th>Total</th></tr>` +
-      [0, 1, 2, 3].map(s => `<tr><td>${esc(st.names[s])}</td><td>${r.deltas[s] > 0 ? "+" : ""}${r.deltas[s]}</td><td>${r.scores[s]}</td></tr>`).join("") + `</table>`;
-    if (st.status === "finished") body += finalText(st);
-    body += `<button id="result-close">Continue 继续</button>`;
-    el.innerHTML = body; el.hidden = false;
-    document.getElementById("result-close").onclick = () => { el.hidden = true; };
-  }
-  function finalText(st) {
-    return `<p class="final"><b>Game over 终局.</b> <span class="final-link"></span></p>`;
-  }
-  function showFinal(st) {
-    const el = document.getElementById("result");
-    if (!el.hidden || el.dataset.final) return;
-    el.dataset.final = "1";
-    el.innerHTML = `<h2>Final scores</h2>` + [0, 1, 2, 3].map(s => `<div>${esc(st.names[s])}: ${st.scores[s]}</div>`).join("") + finalText(st) +
-      `<button id="result-close">Close</button>`;
-    el.hidden = false;
-    document.getElementById("result-close").onclick = () => { el.hidden = true; };
-  }
-  function tileIndex(txt) {  // compact "5m" / "7z" / "1f" to an index
-    const n = Number(txt[0]), s = txt[1];
-    return {m: 0, p: 9, s: 18, z: 27, f: 34}[s] + n - 1;
-  }
-  connect();
-})();
+document.getElementById("me").addEventListener("click", ev => {
+  if (!S.st) return;
+  if (ev.target.id === "arrange") { arrange(S.live); redraw(); return; }
+  if (ev.target.id === "mute") { setMuted(!isMuted()); drawReady(S.st, S.live); return; }
+  if (ev.target.id === "take-back") { conn.back(); return; }
+  const b = ev.target.closest("button.act");
+  if (b) { const a = S.live.legal[Number(b.dataset.idx)]; if (a) conn.action(a); return; }
+  handClick(ev, S.st, S.live, {discard: k => conn.action({kind: "discard", tile: k}), message: setMsg, redraw});
+});
+document.getElementById("me").addEventListener("change", ev => {
+  if (ev.target.id === "auto-win") conn.autoWin(ev.target.checked);
+});
+document.getElementById("me").addEventListener("contextmenu", ev => {
+  if (!ev.target.closest("#hand-row")) return;
+  ev.preventDefault(); arrange(S.live); redraw();
+});
+document.addEventListener("keydown", ev => {
+  if (!S.st || S.st.status !== "playing") return;
+  if (isOpen() && (ev.key === "Enter" || ev.key === " ")) { const b = document.getElementById("result-close"); if (b && !b.disabled) { ev.preventDefault(); b.click(); } return; }
+  const a = keyAction(ev, S.live);
+  if (a) { ev.preventDefault(); conn.action(a); }
+});

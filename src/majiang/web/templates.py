@@ -1,60 +1,89 @@
-"""Server-rendered pages (Jinja2, autoescaped). Kept in Python so the package needs no data files."""
+"""Server-rendered pages (Jinja2, autoescaped). Kept in Python so the package needs no data files.
+
+Every text goes through the language's catalogue (:mod:`majiang.web.i18n`): templates call
+``_("key")``; :func:`render` gives them the language, ``<html lang>``, the catalogue the scripts use,
+and translates an ``error`` message. The lobby's rules form is generated from the RuleSet's own
+fields (:mod:`majiang.web.rulesform`).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
 from jinja2 import DictLoader, Environment, select_autoescape
+from markupsafe import Markup
+
+from majiang.engine import PRESET_NAMES
+from majiang.web import i18n, rulesform
 
 BASE = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{% block title %}majiang{% endblock %}</title>
+<html lang="{{ html_lang }}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{% block title %}{{ _("site.title") }}{% endblock %}</title>
 <link rel="stylesheet" href="/static/style.css"></head>
-<body>
-<nav><a href="/">Lobby 大厅</a> <a href="/leaderboard">Leaderboard 排行</a>
-{% if user %}<a href="/players/{{ user.username }}">My games 战绩</a>
+<body class="{% block bodyclass %}page{% endblock %}">
+<nav><a href="/" class="brand">{{ _("site.title") }}</a><a href="/">{{ _("nav.lobby") }}</a> <a href="/leaderboard">{{ _("nav.leaderboard") }}</a>
+{% if user %}<a href="/players/{{ user.username }}">{{ _("nav.my_games") }}</a>
 <span class="who">{{ user.username }}</span>
-<form method="post" action="/logout" class="inline"><button id="logout">Log out</button></form>
-{% else %}<a href="/login" id="login-link">Log in</a> <a href="/signup" id="signup-link">Sign up</a>{% endif %}
+<form method="post" action="/logout" class="inline"><button id="logout">{{ _("nav.logout") }}</button></form>
+{% else %}<a href="/login" id="login-link">{{ _("nav.login") }}</a> <a href="/signup" id="signup-link">{{ _("nav.signup") }}</a>{% endif %}
+<span class="langs">{% if lang == "zh" %}<b>中文</b> · <a href="?lang=en" lang="en" id="lang-en">English</a>{% else %}<a href="?lang=zh" lang="zh-CN" id="lang-zh">中文</a> · <b>English</b>{% endif %}</span>
 </nav>
 {% if error %}<p class="error" id="error">{{ error }}</p>{% endif %}
 <main>{% block main %}{% endblock %}</main>
 </body></html>"""
 
 AUTH = """{% extends "base.html" %}{% block main %}
-<h1>{{ heading }}</h1>
+{% set heading = _("auth.signup") if action == "/signup" else _("auth.login") %}
+<section class="card narrow"><h1>{{ heading }}</h1>
 <form method="post" action="{{ action }}" id="auth-form">
-<label>User name <input name="username" id="username" required minlength="3" maxlength="32" value="{{ username }}"></label>
-<label>Password <input type="password" name="password" id="password" required minlength="8" maxlength="256"></label>
-<button type="submit" id="submit">{{ heading }}</button>
-</form>{% endblock %}"""
+<label>{{ _("auth.username") }} <input name="username" id="username" required minlength="3" maxlength="32" value="{{ username }}" autocomplete="username"></label>
+<label>{{ _("auth.password") }} <input type="password" name="password" id="password" required minlength="8" maxlength="256"></label>
+<button type="submit" id="submit" class="primary">{{ heading }}</button>
+</form>
+<p class="hint">{% if action == "/signup" %}{{ _("auth.have_account") }} <a href="/login">{{ _("auth.login") }}</a>{% else %}{{ _("auth.no_account") }} <a href="/signup">{{ _("auth.signup") }}</a>{% endif %}</p>
+</section>{% endblock %}"""
 
 LOBBY = """{% extends "base.html" %}{% block main %}
-<h1>Tables 牌桌</h1>
-<table class="list" id="tables"><tr><th>Table</th><th>Rules</th><th>Hands</th><th>Turn</th><th>Players</th><th>Status</th><th></th></tr>
-{% for r in rooms %}<tr><td>{{ r.id }}</td><td>{{ r.rules.name }}{% if r.options_text %} ({{ r.options_text }}){% endif %}</td>
-<td>{{ r.max_hands or "full" }}</td><td>{{ r.turn_time|int }}s</td>
+<section class="card"><h1>{{ _("lobby.tables") }}</h1>
+<table class="list" id="tables"><thead><tr><th>{{ _("lobby.table") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("lobby.hands") }}</th><th>{{ _("lobby.turn") }}</th><th>{{ _("lobby.players") }}</th><th>{{ _("lobby.status") }}</th><th></th></tr></thead><tbody>
+{% for r in rooms %}<tr><td>{{ r.id }}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
+<td>{{ r.max_hands or _("lobby.full_match") }}</td><td>{{ r.turn_time|int }}{{ _("unit.s") }}</td>
 <td>{% for n in r.names_by_seat() %}{{ n or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
-<td>{{ r.status }}</td><td><a href="/tables/{{ r.id }}">{{ "open" if r.status == "open" else "watch" }}</a></td></tr>
-{% else %}<tr><td colspan="7">No open tables.</td></tr>{% endfor %}</table>
+<td>{{ _("status." ~ r.status) }}</td><td><a href="/tables/{{ r.id }}" class="button">{{ _("lobby.open") if r.status == "open" else _("lobby.watch") }}</a></td></tr>
+{% else %}<tr><td colspan="7">{{ _("lobby.no_tables") }}</td></tr>{% endfor %}</tbody></table></section>
 {% if user %}
-<h2>Create a table 开桌</h2>
+<section class="card"><h2>{{ _("lobby.create") }}</h2>
 <form method="post" action="/tables" id="create-form">
-<label>Rules <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ p }}</option>{% endfor %}</select></label>
-<label>Options <input name="options" id="options" placeholder="e.g. scorer=mcr, flowers=false" maxlength="300"></label>
-<label>Hands <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4"> (0 = the full match)</label>
-<label>Turn time (s) <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
-<label><input type="checkbox" name="sit" value="1" id="sit" checked> Sit at the table myself</label>
-<button type="submit" id="create">Create</button>
+<input type="hidden" name="opt._form" value="1">
+<div class="row">
+<label>{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
+<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4"> <small>{{ _("lobby.hands_hint") }}</small></label>
+<label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
+<label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
+</div>
+<details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
+<div class="opts">
+{% for f in option_fields %}<label class="opt opt-{{ f.kind }}" title="{{ f.name }}">
+{% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ f.name }}" id="opt-{{ f.name }}" value="true"> <span>{{ _("opt." ~ f.name) }}</span>
+{% elif f.kind == "choice" %}<span>{{ _("opt." ~ f.name) }}</span> <select name="opt.{{ f.name }}" id="opt-{{ f.name }}">{% for c in f.choices %}<option value="{{ c }}">{{ option_value(f.name, c) }}</option>{% endfor %}</select>
+{% else %}<span>{{ _("opt." ~ f.name) }}</span> <input type="number" name="opt.{{ f.name }}" id="opt-{{ f.name }}" min="{{ f.lo }}" max="{{ f.hi }}"{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
+{% endif %}<small class="default" data-for="{{ f.name }}"></small></label>
+{% endfor %}</div>
+<label class="free">{{ _("lobby.free_options") }} <input name="options" id="options" maxlength="300" placeholder="flowers=false"></label>
+</details>
+<button type="submit" id="create" class="primary">{{ _("lobby.create_button") }}</button>
 </form>
-<p class="hint">Options are the rule set's own (<code>key=value</code>, comma separated): {{ option_names }}.</p>
-{% else %}<p><a href="/login">Log in</a> or <a href="/signup">sign up</a> to create or join a table.</p>{% endif %}
-<h2>Recent games 最近对局</h2>
-<ul>{% for g in games %}<li><a href="/games/{{ g.id }}">#{{ g.id }}</a> {{ g.ruleset }} — {% for s in g.seats %}{{ s.name }} {{ s.score }}{% if not loop.last %}, {% endif %}{% endfor %}</li>
-{% else %}<li>None yet.</li>{% endfor %}</ul>
+<script id="preset-defaults" type="application/json">{{ preset_defaults }}</script>
+<script type="module" src="/static/lobby.js"></script></section>
+{% else %}<p class="card">{{ _("lobby.login_first_html")|safe }}</p>{% endif %}
+<section class="card"><h2>{{ _("lobby.recent") }}</h2>
+<ul class="games">{% for g in games %}<li><a href="/games/{{ g.id }}">#{{ g.id }}</a> {{ preset_name(g.ruleset) }} — {% for s in g.seats %}{{ s.name }} <b>{{ s.score }}</b>{% if not loop.last %}, {% endif %}{% endfor %}</li>
+{% else %}<li>{{ _("lobby.none_yet") }}</li>{% endfor %}</ul></section>
 <script>
 // keep the list of tables fresh without reloading the page (the create form keeps its input)
 setInterval(async () => {
   try {
-    const r = await fetch("/", {credentials: "same-origin"});
+    const r = await fetch(location.pathname + location.search, {credentials: "same-origin"});
     const t = new DOMParser().parseFromString(await r.text(), "text/html").getElementById("tables");
     if (t) document.getElementById("tables").innerHTML = t.innerHTML;
   } catch (e) { /* offline for a moment */ }
@@ -62,50 +91,81 @@ setInterval(async () => {
 </script>
 {% endblock %}"""
 
-TABLE = """{% extends "base.html" %}{% block title %}Table {{ room.id }}{% endblock %}{% block main %}
-<div id="app" data-table="{{ room.id }}"></div>
+TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room.id) }}{% endblock %}
+{% block bodyclass %}page-table{% endblock %}{% block main %}
+<div id="app" data-table="{{ room.id }}" data-rules="{{ room.rules.name }}"></div>
 {% if room.status == "open" %}
-<section id="seating"><h2>Table {{ room.id }} — {{ room.rules.name }}{% if room.options_text %} ({{ room.options_text }}){% endif %}</h2>
-<p>{{ room.max_hands or "full match" }} hand(s), {{ room.turn_time|int }} s a turn. Created by {{ room.creator }}.</p>
-<ol class="places">{% for pl in room.places %}<li>{% if pl.empty %}<em>empty</em>
-{% if user and my_place is none %}<form method="post" action="/tables/{{ room.id }}/join" class="inline"><input type="hidden" name="place" value="{{ loop.index0 }}"><button class="join">Sit here</button></form>{% endif %}
-{% else %}{{ pl.name }}{% if pl.bot %} (bot){% endif %}{% endif %}</li>{% endfor %}</ol>
-{% if user and my_place is not none %}<form method="post" action="/tables/{{ room.id }}/leave" class="inline"><button id="leave">Leave seat</button></form>{% endif %}
+<section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
+<p>{{ _("table.setup", hands=(room.max_hands or _("lobby.full_match")), secs=room.turn_time|int, creator=room.creator) }}</p>
+<ol class="places">{% for pl in room.places %}<li>{% if pl.empty %}<em>{{ _("table.empty") }}</em>
+{% if user and my_place is none %}<form method="post" action="/tables/{{ room.id }}/join" class="inline"><input type="hidden" name="place" value="{{ loop.index0 }}"><button class="join">{{ _("table.sit_here") }}</button></form>{% endif %}
+{% else %}{{ pl.name }}{% if pl.bot %} <small>({{ _("table.bot") }})</small>{% endif %}{% endif %}</li>{% endfor %}</ol>
+{% if user and my_place is not none %}<form method="post" action="/tables/{{ room.id }}/leave" class="inline"><button id="leave">{{ _("table.leave") }}</button></form>{% endif %}
 {% if user and user.id == room.creator_id %}<form method="post" action="/tables/{{ room.id }}/bots" class="inline" id="bots-form">
-<select name="kind" id="bot-kind">{% for k in bot_kinds %}<option>{{ k }}</option>{% endfor %}</select>
-<button id="fill-bots">Fill empty seats with bots</button></form>{% endif %}
+<select name="kind" id="bot-kind">{% for k in bot_kinds %}<option value="{{ k }}">{{ _("bot." ~ k) }}</option>{% endfor %}</select>
+<button id="fill-bots" class="primary">{{ _("table.fill_bots") }}</button></form>{% endif %}
+<p class="hint">{{ _("table.starts_when_full") }}</p>
 </section>{% endif %}
-<script src="/static/tiles.js"></script><script src="/static/table.js"></script>
+<script type="module" src="/static/table.js"></script>
 {% endblock %}"""
 
 PLAYER = """{% extends "base.html" %}{% block main %}
-<h1>{{ name }} — games 对局</h1>
-<table class="list" id="history"><tr><th>Game</th><th>Finished</th><th>Rules</th><th>Seat</th><th>Score</th><th>Place</th><th></th></tr>
-{% for s in seats %}<tr><td>#{{ s.game.id }}</td><td>{{ s.game.finished_at.strftime("%Y-%m-%d %H:%M") }}</td><td>{{ s.game.ruleset }}</td>
-<td>{{ s.seat + 1 }}</td><td>{{ s.score }}</td><td>{{ s.place }}</td><td><a href="/games/{{ s.game.id }}">replay</a></td></tr>
-{% else %}<tr><td colspan="7">No games yet.</td></tr>{% endfor %}</table>{% endblock %}"""
+<section class="card"><h1>{{ _("player.title", name=name) }}</h1>
+<table class="list" id="history"><thead><tr><th>{{ _("player.game") }}</th><th>{{ _("player.finished") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("player.seat") }}</th><th>{{ _("player.score") }}</th><th>{{ _("player.place") }}</th><th></th></tr></thead><tbody>
+{% for s in seats %}<tr><td>#{{ s.game.id }}</td><td>{{ s.game.finished_at.strftime("%Y-%m-%d %H:%M") }}</td><td>{{ preset_name(s.game.ruleset) }}</td>
+<td>{{ s.seat + 1 }}</td><td class="n">{{ s.score }}</td><td class="n">{{ s.place }}</td><td><a href="/games/{{ s.game.id }}">{{ _("player.replay") }}</a></td></tr>
+{% else %}<tr><td colspan="7">{{ _("player.no_games") }}</td></tr>{% endfor %}</tbody></table></section>{% endblock %}"""
 
-GAME = """{% extends "base.html" %}{% block title %}Game {{ game.id }}{% endblock %}{% block main %}
-<h1>Game #{{ game.id }} — {{ game.ruleset }}</h1>
-<p>{% for s in game.seats %}seat {{ s.seat + 1 }} {{ s.name }}{% if s.is_bot %} (bot){% endif %}: <b>{{ s.score }}</b> (place {{ s.place }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
-<p><a href="/games/{{ game.id }}/record" id="record-link">Download the record (JSON lines)</a></p>
-<div id="replay"><div class="controls"><button id="first">|◀ start</button><button id="prev">◀ back</button>
-<span id="step"></span><button id="next">next ▶</button><button id="last">end ▶|</button> (or the arrow keys)</div><div id="board"></div></div>
+GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.id) }}{% endblock %}{% block main %}
+<section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
+<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=s.name) }}{% if s.is_bot %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
+<p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
+<div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
+<span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
+</section>
 <script id="record" type="application/json">{{ record|tojson }}</script>
-<script src="/static/tiles.js"></script><script src="/static/replay.js"></script>
+<script type="module" src="/static/replay.js"></script>
 {% endblock %}"""
 
 BOARD = """{% extends "base.html" %}{% block main %}
-<h1>Leaderboard 排行榜</h1>
-<form method="get" action="/leaderboard"><select name="rules" onchange="this.form.submit()">
-{% for p in presets %}<option {% if p == rules %}selected{% endif %}>{{ p }}</option>{% endfor %}</select></form>
-<table class="list" id="board"><tr><th>#</th><th>Player</th><th>Rating</th><th>μ</th><th>σ</th><th>Games</th><th>Points</th></tr>
+<section class="card"><h1>{{ _("board.title") }}</h1>
+<form method="get" action="/leaderboard"><label>{{ _("lobby.rules") }} <select name="rules" onchange="this.form.submit()">
+{% for p in presets %}<option value="{{ p }}" {% if p == rules %}selected{% endif %}>{{ preset_name(p) }}</option>{% endfor %}</select></label></form>
+<table class="list" id="board"><thead><tr><th>#</th><th>{{ _("board.player") }}</th><th>{{ _("board.rating") }}</th><th>μ</th><th>σ</th><th>{{ _("board.games") }}</th><th>{{ _("board.points") }}</th></tr></thead><tbody>
 {% for r, u in rows %}<tr><td>{{ loop.index }}</td><td><a href="/players/{{ u.username }}">{{ u.username }}</a></td>
-<td>{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</td><td>{{ "%.1f"|format(r.mu) }}</td><td>{{ "%.1f"|format(r.sigma) }}</td>
-<td>{{ r.games }}</td><td>{{ r.points }}</td></tr>{% else %}<tr><td colspan="7">No rated games yet.</td></tr>{% endfor %}</table>
-<p class="hint">Rating = TrueSkill μ − 3σ, from every finished game of this rule set (bots count as fresh opponents).</p>
+<td class="n">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</td><td class="n">{{ "%.1f"|format(r.mu) }}</td><td class="n">{{ "%.1f"|format(r.sigma) }}</td>
+<td class="n">{{ r.games }}</td><td class="n">{{ r.points }}</td></tr>{% else %}<tr><td colspan="7">{{ _("board.none") }}</td></tr>{% endfor %}</tbody></table>
+<p class="hint">{{ _("board.hint") }}</p></section>
 {% endblock %}"""
 
-env = Environment(loader=DictLoader({"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.html": TABLE,
-                                     "player.html": PLAYER, "game.html": GAME, "board.html": BOARD}),
-                  autoescape=select_autoescape(default=True, default_for_string=True))
+TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.html": TABLE,
+             "player.html": PLAYER, "game.html": GAME, "board.html": BOARD}
+
+env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
+env.globals["option_fields"] = rulesform.option_fields()
+env.globals["preset_defaults"] = Markup(rulesform.preset_defaults_json().replace("</", "<\\/"))
+
+
+def lang_context(lang: str) -> dict[str, Any]:
+    """What every page needs to speak ``lang``: ``_``, ``lang``, ``html_lang``, the scripts' catalogue,
+    and the helpers naming presets and option values."""
+
+    def _(key: str, **kw: Any) -> str:
+        return i18n.t(lang, key, **kw)
+
+    def preset_name(p: str) -> str:
+        return i18n.texts(lang).get("preset." + p, p)
+
+    def option_value(name: str, value: str) -> str:
+        return i18n.texts(lang).get(f"optv.{name}.{value}", value)
+
+    return {"_": _, "lang": lang, "html_lang": i18n.HTML_LANG[lang],
+            "preset_name": preset_name, "option_value": option_value, "presets": PRESET_NAMES}
+
+
+def render(template: str, lang: str, **ctx: Any) -> str:
+    """Render a page in ``lang``; an ``error`` (English, as the routes write it) is translated."""
+    ctx = {**lang_context(lang), **ctx}
+    if ctx.get("error"):
+        ctx["error"] = i18n.translate_message(str(ctx["error"]), lang)
+    return env.get_template(template).render(**ctx)

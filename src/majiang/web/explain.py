@@ -1,0 +1,109 @@
+"""The hand-end settlement worked out line by line, for the hand-end dialog (issue 13 item 5).
+
+:func:`explain_win` re-derives each payment of one ``hora`` event from the rule set's own settlement
+formula -- MCR competition (RULES.md §9.6: 8 + fan from the discarder or each player on a self-draw,
+8 from the others), Taiwan (§3.3: base + (台 + 莊家/連莊) × per 台), Wenzhou W13 (§4.6: B × M with the
+dealer, M between non-dealers, + 犯枪 from the discarder), W16 (§4.5: M × F with the dealer) and
+the flat settlements (seed 000, Shandong, the stand-in ``flat``: the value from each payer). The
+constants are read from the rule packages (``Stakes``, ``dealer_base``, ``dealer_factor``).
+
+The derived payments must add up to the event's ``deltas``; when they do not (a house option this
+module does not know, 统包, 财神钱...), the explanation falls back to the plain payments read off the
+deltas, so the dialog never shows a formula that disagrees with the scores.
+
+Each line is ``{"payer": seat, "amount": n, "formula": {"zh": ..., "en": ...}}`` (the formula's
+words from the catalogues, keys ``explain.*``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.engine import RuleSet
+from majiang.web.i18n import LANGS, t
+
+
+def _both(key: str, **kw: Any) -> dict[str, str]:
+    return {lang: t(lang, key, **kw) for lang in LANGS}
+
+
+def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple[int, int, dict]] | None:
+    """``(payer, amount, formula)`` per payment by the rule set's formula, or ``None`` when unknown."""
+    w, d = win["actor"], win["target"]
+    self_drawn = w == d
+    total = int(win["value"]) + int(win.get("bonus") or 0)
+    name = rules.settlement
+    out: list[tuple[int, int, dict]] = []
+    others = [s for s in range(4) if s != w]
+    if name == "competition":
+        base = 8
+        for s in others:
+            full = self_drawn or s == d
+            amt = base + total if full else base
+            out.append((s, amt, _both("explain.mcr_full" if full else "explain.mcr_base", base=base, fan=total,
+                                      amount=amt)))
+        return out
+    if name == "taiwan":
+        from majiang.rules.taiwan.options import TaiwanOptions
+        from majiang.rules.taiwan.settlement import Stakes
+
+        st, opts = Stakes(), TaiwanOptions()
+        fw = win.get("flower_win")
+        payers = others if (self_drawn and fw != "seven") else [d]
+        for s in payers:
+            dt = opts.dealer_tai(streak) if dealer in (w, s) else 0
+            amt = st.base + (total + dt) * st.per_tai
+            key = "explain.tw_dealer" if dt else "explain.tw"
+            out.append((s, amt, _both(key, base=st.base, tai=total, dealer_tai=dt, streak=streak,
+                                      per=st.per_tai, amount=amt)))
+        return out
+    if name == "wz13":
+        from majiang.rules.wenzhou import w13
+
+        b = w13.dealer_base(streak)
+        opt = w13.DEFAULT_OPTIONS
+        for s in others:
+            with_dealer = dealer in (w, s)
+            amt = b * total if with_dealer else total
+            out.append((s, amt, _both("explain.wz13_dealer" if with_dealer else "explain.wz13", base=b,
+                                      mult=total, amount=amt)))
+        if not self_drawn and opt.fanqiang_penalty and not win.get("robbing"):
+            out.append((d, opt.fanqiang_penalty, _both("explain.fanqiang", amount=opt.fanqiang_penalty)))
+        return out
+    if name == "wz16":
+        from majiang.rules.wenzhou import w16
+
+        f = w16.dealer_factor(streak)
+        for s in others:
+            with_dealer = dealer in (w, s)
+            amt = total * f if with_dealer else total
+            out.append((s, amt, _both("explain.wz16_dealer" if with_dealer else "explain.wz16", factor=f,
+                                      mult=total, amount=amt)))
+        return out
+    if name in ("seed000", "shandong", "flat"):
+        payers = others if self_drawn else [d]
+        for s in payers:
+            out.append((s, total, _both("explain.flat", amount=total)))
+        return out
+    return None
+
+
+def explain_win(rules: RuleSet, win: dict, dealer: int | None, streak: int) -> list[dict]:
+    """The payment lines of one win (module doc). ``dealer``/``streak`` are the hand's (from its
+    ``start_kyoku`` event)."""
+    deltas = list(win.get("deltas") or [0, 0, 0, 0])
+    pays = None
+    if dealer is not None:
+        try:
+            pays = _payments(rules, win, dealer, streak)
+        except Exception:  # noqa: BLE001 - a rule package refusing the numbers: fall back below
+            pays = None
+    if pays is not None:
+        check = [0, 0, 0, 0]
+        for s, amt, _ in pays:
+            check[s] -= amt
+            check[win["actor"]] += amt
+        if check == deltas:
+            return [{"payer": s, "amount": amt, "formula": f} for s, amt, f in pays]
+    return [{"payer": s, "amount": -deltas[s], "formula": _both("explain.plain", amount=-deltas[s])}
+            for s in range(4) if deltas[s] < 0]

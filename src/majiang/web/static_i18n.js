@@ -1,0 +1,35 @@
+// Texts of the page in its language: the catalogue of <html lang> (one JSON per language, served
+// by this server as /static/i18n-zh.json or /static/i18n-en.json; nothing comes from elsewhere).
+const pageLang = document.documentElement.lang.startsWith("zh") ? "zh" : "en";
+const C = await (await fetch(`/static/i18n-${pageLang}.json`)).json();
+export const lang = C.lang;
+
+// The text of a catalogue key with {name} fields filled; a missing key shows the key itself (the
+// catalogue test keeps every key used by the scripts present in both languages).
+export function t(key, params) {
+  let s = C.texts[key];
+  if (s === undefined) return key;
+  if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? params[k] : m));
+  return s;
+}
+
+// A server message (English, as the server writes it) in the page's language.
+const RULES = (C.messages || []).map(([en, tr]) => {
+  const parts = en.split(/(\{\d\})/);
+  const rx = parts.map(p => (/^\{\d\}$/.test(p) ? "(.*?)" : p.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("");
+  return [new RegExp("^" + rx + "$", "s"), tr];
+});
+export function tm(message) {
+  for (const [rx, tr] of RULES) {
+    const m = rx.exec(message);
+    if (m) return tr.replace(/\{(\d)\}/g, (x, i) => m[Number(i) + 1]);
+  }
+  return message;
+}
+
+// A pattern of a hand-end result in the page's language (old results are [id, points, count]).
+export function patternName(p) {
+  if (Array.isArray(p)) return p[0];
+  return lang === "zh" ? p.name_zh : p.name_en;
+}
+export function local(obj) { return obj ? (obj[lang] ?? obj.zh ?? "") : ""; }
