@@ -17,6 +17,7 @@ export function boardHTML() {
 
 export function windOf(seat, dealer) { return (seat - dealer + 4) % 4; }
 const WIND_KEYS = ["wind.e", "wind.s", "wind.w", "wind.n"];
+const WIND_SHORT = ["wind_short.e", "wind_short.s", "wind_short.w", "wind_short.n"];
 
 function dieSVG(n) {
   const P = {1: [[10, 10]], 2: [[5, 5], [15, 15]], 3: [[5, 5], [10, 10], [15, 15]], 4: [[5, 5], [15, 5], [5, 15], [15, 15]],
@@ -31,7 +32,7 @@ export function seatPlate(st, live, s, me) {
   const dealer = s === live.dealer ? `<span class="dealer" title="${t("table.dealer")}">${t("table.dealer_short")}${live.dealer_streak ? "+" + live.dealer_streak : ""}</span>` : "";
   const bot = st.bots && st.bots[s] ? `<span class="bot">${t("table.bot")}</span>` : "";
   const you = s === st.seat ? `<span class="you">${t("table.you")}</span>` : "";
-  return `<div class="plate${active ? " active" : ""}" data-seat="${s}"><span class="wind">${t(WIND_KEYS[w])}</span>` +
+  return `<div class="plate${active ? " active" : ""}" data-seat="${s}"><span class="wind" title="${t(WIND_KEYS[w])}">${t(WIND_SHORT[w])}</span>` +
     `<span class="pname">${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
     `<span class="score" data-seat="${s}">${st.scores ? st.scores[s] : 0}</span></div>`;
 }
@@ -83,7 +84,7 @@ export function drawCentre(st, live, me) {
   const handNo = (live.hand_number ?? 0) + 1;
   const edges = [0, 1, 2, 3].map(k => {
     const s = (me + k) % 4;
-    return `<span class="edge e-${POS[k]}${live.turn === s ? " on" : ""}">${t(WIND_KEYS[windOf(s, live.dealer ?? 0)])}</span>`;
+    return `<span class="edge e-${POS[k]}${live.turn === s ? " on" : ""}">${t(WIND_SHORT[windOf(s, live.dealer ?? 0)])}</span>`;
   }).join("");
   const wild = live.wild_face !== null && live.wild_face !== undefined
     ? `<div class="c-wild"><span>${t("table.wildcard")}</span>${tileSVG(live.wild_face, {cls: "c-tile"})}` +

@@ -6,7 +6,7 @@ import {t, lang} from "./i18n.js";
 import {hand, isWild, arrange, swap} from "./state.js";
 import {esc, tileSVG, tilesSVG} from "./tiles.js";
 
-const KEYS = {win: "H", pung: "P", chow: "C", "exposed-kong": "K", "concealed-kong": "K", "added-kong": "K", ready: "R", pass: "␣"};
+const KEYS = {win: "H", pung: "P", chow: "C", "exposed-kong": "K", "concealed-kong": "K", "added-kong": "K", ready: "R", pass: "Esc"};
 
 export function wildBadge(rules) { return rules === "seed000" ? t("hand.badge_baida") : t("hand.badge_caishen"); }
 

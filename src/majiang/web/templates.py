@@ -19,7 +19,7 @@ from majiang.web import i18n, rulesform
 BASE = """<!doctype html>
 <html lang="{{ html_lang }}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{% block title %}{{ _("site.title") }}{% endblock %}</title>
-<link rel="stylesheet" href="/static/style.css"></head>
+<link rel="stylesheet" href="/static/style.css"><link rel="icon" href="data:,"></head>
 <body class="{% block bodyclass %}page{% endblock %}">
 <nav><a href="/" class="brand">{{ _("site.title") }}</a><a href="/">{{ _("nav.lobby") }}</a> <a href="/leaderboard">{{ _("nav.leaderboard") }}</a>
 {% if user %}<a href="/players/{{ user.username }}">{{ _("nav.my_games") }}</a>
