@@ -134,9 +134,9 @@ def _play_hand(page, app, rid: str, name: str) -> dict:
                 if seen["discards"] % 3 == 0:
                     _check_sorted(page, app, rid)
                     seen["sorted_checks"] += 1
-                tile = page.locator("#drawn svg.tile")
+                tile = page.locator("#drawn svg.tile:not(.wild)")
                 if not tile.count():
-                    tile = page.locator("#hand svg.tile").last
+                    tile = page.locator("#hand svg.tile:not(.wild)").last
                 tile.click(timeout=2000)
                 tile.click(timeout=2000)
                 seen["discards"] += 1
@@ -255,9 +255,9 @@ def test_swap_arrange_and_wildcard(server, browser, monkeypatch):
                         wild.first.click()
                         assert "财神不能打出" in page.inner_text("#message")
                         found_wild = True
-                    tile = page.locator("#drawn svg.tile")
+                    tile = page.locator("#drawn svg.tile:not(.wild)")
                     if not tile.count():
-                        tile = page.locator("#hand svg.tile").last
+                        tile = page.locator("#hand svg.tile:not(.wild)").last
                     tile.click(timeout=2000)
                     tile.click(timeout=2000)
                 else:
@@ -310,9 +310,9 @@ def test_pages_in_both_languages(server, browser):
                 page.goto(f"{base}/games/{gid}")
                 page.wait_for_selector("#replay #board .rseat")
                 page.click("#first")
-                for _ in range(30):
+                for _ in range(8):
                     page.click("#next")
-                assert page.inner_text("#step").startswith("30 /")
+                assert page.inner_text("#step").startswith("8 /")
                 _shot(page, f"ui_replay_{lang}_{size}")
             assert not errors, errors
         finally:

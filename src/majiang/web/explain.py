@@ -11,8 +11,9 @@ The derived payments must add up to the event's ``deltas``; when they do not (a 
 module does not know, 统包, 财神钱...), the explanation falls back to the plain payments read off the
 deltas, so the dialog never shows a formula that disagrees with the scores.
 
-Each line is ``{"payer": seat, "amount": n, "formula": {"zh": ..., "en": ...}}`` (the formula's
-words from the catalogues, keys ``explain.*``).
+Each line is ``{"payer": seat, "amount": n, "to": seat, "formula": {"zh": ..., "en": ...}}`` (the
+formula's words from the catalogues, keys ``explain.*``); W16's 财神钱 and kong money, settled among
+all players on top of the win, come as lines with ``"to": None`` and the seat's net in the formula.
 """
 
 from __future__ import annotations
@@ -98,12 +99,18 @@ def explain_win(rules: RuleSet, win: dict, dealer: int | None, streak: int) -> l
             pays = _payments(rules, win, dealer, streak)
         except Exception:  # noqa: BLE001 - a rule package refusing the numbers: fall back below
             pays = None
+    w = win["actor"]
     if pays is not None:
         check = [0, 0, 0, 0]
         for s, amt, _ in pays:
             check[s] -= amt
-            check[win["actor"]] += amt
+            check[w] += amt
+        lines = [{"payer": s, "amount": amt, "to": w, "formula": f} for s, amt, f in pays]
         if check == deltas:
-            return [{"payer": s, "amount": amt, "formula": f} for s, amt, f in pays]
-    return [{"payer": s, "amount": -deltas[s], "formula": _both("explain.plain", amount=-deltas[s])}
+            return lines
+        if rules.settlement == "wz16":  # 财神钱 and kong money (RULES.md §4.5) settle on top of the win
+            return lines + [{"payer": s, "amount": check[s] - deltas[s], "to": None,
+                             "formula": _both("explain.wz16_extra", amount=deltas[s] - check[s])}
+                            for s in range(4) if deltas[s] != check[s]]
+    return [{"payer": s, "amount": -deltas[s], "to": w, "formula": _both("explain.plain", amount=-deltas[s])}
             for s in range(4) if deltas[s] < 0]

@@ -1,0 +1,208 @@
+"""Languages, catalogues, pattern names, the rules form and the page weight (issue 13).
+
+Catalogue completeness: both catalogues have the same keys, every key a template or a script uses is
+in both, every pattern id of every rule package is named in Chinese and in English, and an English
+page shows no Chinese text outside the language switch (a page text that bypassed the catalogue)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from web_helpers import create_table, signup
+
+from majiang.engine import PRESET_NAMES, RuleSet, parse_spec
+from majiang.engine.actions import ActionKind
+from majiang.web import i18n, rulesform, static, templates
+from majiang.web.rooms import BOT_KINDS
+from majiang.web.state import hand_results
+
+WEB = Path(i18n.__file__).parent
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def test_catalogues_have_the_same_keys_and_no_empty_text():
+    zh, en = i18n.texts("zh"), i18n.texts("en")
+    assert set(zh) == set(en)
+    assert all(v.strip() for v in zh.values()) and all(v.strip() for v in en.values())
+    assert len(i18n.catalogue("zh")["messages"]) == len(i18n.catalogue("en")["messages"])
+    # the Chinese catalogue is Chinese: every entry but numbers/symbols carries Han characters
+    latin_only = [k for k, v in zh.items() if re.search(r"[A-Za-z]{3}", HAN.sub("", v)) and not HAN.search(v)]
+    assert latin_only == [], latin_only
+
+
+def _used_keys() -> set[str]:
+    keys: set[str] = set()
+    for src in templates.TEMPLATES.values():
+        keys |= set(re.findall(r"""_\(\s*["']([\w.\-]+)["']""", src))
+    for f in WEB.glob("static_*.js"):
+        keys |= set(re.findall(r"""\bt\(\s*["']([\w.\-]+)["']""", f.read_text(encoding="utf-8")))
+    keys = {k for k in keys if not k.endswith(".")}  # prefixes of keys built at run time (below)
+    # keys built at run time
+    keys |= {f"tile.{k}" for k in range(42)} | {"tile.back"}
+    keys |= {f"act.{k.value}" for k in ActionKind}
+    keys |= {f"opt.{f.name}" for f in rulesform.option_fields()}
+    keys |= {f"optv.{f.name}.{c}" for f in rulesform.option_fields() if f.kind == "choice" for c in f.choices}
+    keys |= {f"preset.{p}" for p in PRESET_NAMES} | {f"status.{s}" for s in ("open", "playing", "finished")}
+    keys |= {f"bot.{b}" for b in BOT_KINDS} | {f"unit.{u}" for u in ("fan", "tai", "mult", "point")}
+    keys |= {f"wind.{w}" for w in "eswn"} | {f"wind_short.{w}" for w in "eswn"}
+    keys |= {f"penalty.{p}" for p in ("followed", "wild-discard")}
+    return keys
+
+
+def test_every_key_used_by_pages_and_scripts_is_in_both_catalogues():
+    used = _used_keys()
+    assert len(used) > 250
+    for lang in i18n.LANGS:
+        missing = sorted(used - set(i18n.texts(lang)))
+        assert missing == [], (lang, missing)
+
+
+def test_every_pattern_of_every_rule_set_is_named_in_both_languages():
+    ids = i18n.known_pattern_ids()
+    # every rule package contributes (MCR 81 fans + extras, Taiwan tai table, W13, W16, seed 000, Shandong)
+    for prefix, least in (("mcr.", 81), ("tw.", 40), ("wz13.", 12), ("wz16.", 8), ("seed000.", 7), ("sd.", 4)):
+        assert sum(1 for i in ids if i.startswith(prefix)) >= least, prefix
+    for pid in ids:
+        zh, en = i18n.pattern_names(pid)
+        assert HAN.search(zh), (pid, zh)
+        assert en and en != pid and not HAN.sub("", en).strip() == "", (pid, en)
+    assert i18n.pattern_names("无番和") == ("无番和", "Chicken Hand")   # MCR records use the Chinese fan name
+    assert i18n.pattern_names("tw.sanyuanpai")[0] == "三元牌"
+
+
+def test_language_negotiation():
+    assert i18n.negotiate(None, None, None) == "zh"
+    assert i18n.negotiate(None, None, "en-US,en;q=0.9") == "en"
+    assert i18n.negotiate(None, None, "en-US;q=0.5,zh-TW;q=0.8") == "zh"
+    assert i18n.negotiate(None, "en", "zh-CN") == "en"
+    assert i18n.negotiate("zh", "en", "en") == "zh"
+    assert i18n.negotiate("fr", None, "fr-FR") == "zh"
+
+
+def test_server_messages_are_translated():
+    assert i18n.translate_message("bad rule options: unknown rule option 'x'", "zh") == "规则选项有误：unknown rule option 'x'"
+    assert i18n.translate_message("that seat is taken", "zh") == "该座位已有人。"
+    assert i18n.translate_message("that seat is taken", "en") == "that seat is taken"
+    assert i18n.translate_message("a password is 8-256 characters", "zh") == "密码长度为 8-256 个字符。"
+
+
+def _pages(client, lang: str) -> dict[str, str]:
+    h = signup(client, f"reader_{lang}")
+    h["accept-language"] = "zh-CN" if lang == "zh" else "en"
+    rid = create_table(client, h)
+    out = {}
+    for path in ("/", "/leaderboard", f"/tables/{rid}", f"/players/reader_{lang}", "/login", "/signup"):
+        r = client.get(path, headers=h)
+        assert r.status_code == 200, path
+        out[path] = r.text
+    return out
+
+
+def _visible_text(html: str) -> str:
+    html = re.sub(r"<script.*?</script>", "", html, flags=re.S)
+    html = re.sub(r"\([^()]*[\u4e00-\u9fff][^()]*\)", "", html)  # a Chinese term beside its English name
+    html = re.sub(r'<span class="langs">.*?</span>\s*</nav>', "</nav>", html, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", html)
+
+
+def test_pages_follow_the_language(client):
+    for lang in ("zh", "en"):
+        for path, html in _pages(client, lang).items():
+            assert f'<html lang="{i18n.HTML_LANG[lang]}">' in html, path
+            text = _visible_text(html)
+            if lang == "en":
+                assert not HAN.search(text), (path, HAN.findall(text)[:10])
+            else:
+                assert HAN.search(text), path
+    # ?lang= switches and is remembered in a cookie
+    client.cookies.clear()
+    r = client.get("/?lang=zh", headers={"accept-language": "en"})
+    assert '<html lang="zh-CN">' in r.text and r.cookies.get(i18n.COOKIE) == "zh"
+    r = client.get("/", headers={"accept-language": "en", "cookie": f"{i18n.COOKIE}=zh"})
+    assert '<html lang="zh-CN">' in r.text
+
+
+def test_errors_in_chinese(client):
+    r = client.post("/login", data={"username": "nobody", "password": "wrong password"},
+                    headers={"accept-language": "zh-CN"})
+    assert r.status_code == 401 and "用户名或密码错误" in r.text
+
+
+def test_rules_form_is_generated_from_the_ruleset(client):
+    fields = {f.name: f for f in rulesform.option_fields()}
+    assert set(fields) == RuleSet.option_names() - set(rulesform.FIXED)
+    assert fields["flowers"].kind == "bool" and fields["wild_mode"].kind == "choice"
+    assert fields["max_dealer_streak"].kind == "int?" and fields["reserve"].kind == "int"
+    h = signup(client, "former")
+    html = client.get("/", headers=h).text
+    for name in fields:
+        assert f'name="opt.{name}"' in html
+    assert 'name="options"' not in html or 'id="rule-options"' in html
+    defaults = rulesform.preset_defaults()
+    assert defaults["taiwan"]["hand_size"] == "16" and defaults["mcr"]["flowers"] == "true"
+    # posting a preset's own defaults changes nothing; a switch turned off is written out
+    form = {"opt._form": "1", **{f"opt.{k}": v for k, v in defaults["taiwan"].items() if v != "false"}}
+    assert rulesform.options_text("taiwan", form) == ""
+    form.pop("opt.flowers")
+    text = rulesform.options_text("taiwan", form)
+    assert text == "flowers=false"
+    assert parse_spec("taiwan," + text).flowers is False
+    form["opt.max_dealer_streak"] = "2"
+    assert parse_spec("taiwan," + rulesform.options_text("taiwan", form)).max_dealer_streak == 2
+    # the form reaches the table
+    r = client.post("/tables", headers=h, follow_redirects=False,
+                    data={"preset": "mcr", "max_hands": "1", "turn_time": "30", "opt._form": "1",
+                          **{f"opt.{k}": v for k, v in defaults["mcr"].items() if v != "false" and k != "chow"}})
+    assert r.status_code == 303
+    room = next(r for r in client.app.state.lobby.rooms.values() if r.creator == "former")
+    assert room.rules.chow is False and room.options_text == "chow=false"
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_results_carry_named_patterns_and_the_settlement(preset):
+    """A few bot hands per rule set: every pattern an object with both names; every win's settlement
+    lines add up to its deltas and use the rule set's formula (not the plain fallback)."""
+    from majiang.engine import Match
+    from majiang.players import make_bot
+    from majiang.players.simulate import run_match
+
+    rules = RuleSet.preset(preset)
+    wins = 0
+    for seed in range(6):
+        m = Match(rules, seed=seed, max_hands=2)
+        bots = [make_bot("efficiency", rules, seed * 4 + i) for i in range(4)]
+        run_match(m, bots)
+        for r in hand_results(m.events, rules):
+            for w in r["wins"]:
+                wins += 1
+                for p in w["patterns"]:
+                    assert set(p) >= {"name_zh", "name_en", "points", "count"}
+                    assert HAN.search(p["name_zh"]) and p["name_en"] != p["id"]
+                paid = [0, 0, 0, 0]
+                for line in w["settlement"]:
+                    paid[line["payer"]] -= line["amount"]
+                    if line["to"] is not None:
+                        paid[line["to"]] += line["amount"]
+                    assert line["formula"]["zh"] != i18n.t("zh", "explain.plain", amount=line["amount"])
+                assert paid == w["deltas"]
+        if wins >= 2:
+            break
+    assert wins >= 1
+
+
+def test_table_page_weight_under_300_kb(client):
+    h = signup(client, "weigher")
+    rid = create_table(client, h)
+    html = client.get(f"/tables/{rid}", headers=h).content
+    parts = {name: len(static.FILES[name][1].encode()) for name in static.TABLE_PAGE}
+    total = len(html) + sum(parts.values())
+    print(f"\ntable page weight: {total / 1024:.1f} KB (HTML {len(html) / 1024:.1f} KB, "
+          + ", ".join(f"{k} {v / 1024:.1f}" for k, v in parts.items()) + ")")
+    assert total < 300 * 1024
+    # nothing is fetched from elsewhere
+    for name in static.TABLE_PAGE:
+        assert not re.search(r"(src|href|fetch\()\W*(https?:)?//", static.FILES[name][1]), name
+    assert json.loads(static.FILES["i18n-zh.json"][1])["lang"] == "zh"
