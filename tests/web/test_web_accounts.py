@@ -33,17 +33,61 @@ def test_signup_login_logout(client):
     assert "Log out" not in client.get("/").text
 
 
-def test_login_rate_limit(make_app):
+def test_login_throttle_slows_a_guesser_and_never_locks_the_owner_out(make_app):
+    import time
+
     from fastapi.testclient import TestClient
 
-    with TestClient(make_app(login_attempts=5, login_window=60)) as client:
+    with TestClient(make_app(login_attempts=5, login_window=60, proxy_headers=True)) as client:
         signup(client, "alice", "a good password")
-        codes = [client.post("/login", data={"username": "alice", "password": f"guess {i}"},
-                             follow_redirects=False).status_code for i in range(7)]
-        assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
-        # even the right password is refused while limited
-        r = client.post("/login", data={"username": "alice", "password": "a good password"}, follow_redirects=False)
-        assert r.status_code == 429
+        client.cookies.clear()
+        guesser = {"x-forwarded-for": "198.51.100.7"}
+        owner = {"x-forwarded-for": "203.0.113.9"}
+        throttle = client.app.state.login_limit
+        codes, delays = [], []
+        for i in range(7):
+            delays.append(throttle.delay("alice"))
+            codes.append(client.post("/login", data={"username": "alice", "password": f"guess {i}"},
+                                     headers=guesser, follow_redirects=False).status_code)
+        # five wrong passwords from one address, then that address is refused
+        assert codes == [401] * 5 + [429, 429]
+        # the account's delay grows after the third failure (0.25 s, then doubling)
+        assert delays[:3] == [0.0, 0.0, 0.0] and delays[3] == 0.25 and delays[4] == 0.5
+        # the owner, from another address, still gets in (after the account's delay)
+        t0 = time.monotonic()
+        r = client.post("/login", data={"username": "alice", "password": "a good password"}, headers=owner,
+                        follow_redirects=False)
+        assert r.status_code == 303 and time.monotonic() - t0 >= throttle.delay("alice")
+        # the success clears the account's count
+        assert throttle.delay("alice") == 0.0
+
+
+def test_logout_revokes_the_session_cookie(client):
+    h = signup(client, "alice", "a good password")
+    assert "alice" in client.get("/", headers=h).text
+    sessions = client.get("/account/sessions", headers=h).json()
+    assert len(sessions) == 1 and sessions[0]["current"]
+    client.post("/logout", headers=h, follow_redirects=False)
+    # the same cookie, replayed after logout, is no one
+    r = client.post("/tables", data={"preset": "mcr", "max_hands": "1", "turn_time": "30"}, headers=h,
+                    follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+    assert client.get("/account/sessions", headers=h, follow_redirects=False).status_code == 303
+
+
+def test_a_session_can_be_revoked_from_another(client):
+    h1 = signup(client, "alice", "a good password")
+    client.cookies.clear()
+    r = client.post("/login", data={"username": "alice", "password": "a good password"}, follow_redirects=False)
+    h2 = {"cookie": f"{COOKIE}={r.cookies.get(COOKIE) or client.cookies.get(COOKIE)}"}
+    client.cookies.clear()
+    listed = client.get("/account/sessions", headers=h2).json()
+    assert len(listed) == 2
+    other = next(s for s in listed if not s["current"])
+    assert client.post(f"/account/sessions/{other['id']}/revoke", headers=h2,
+                       follow_redirects=False).status_code == 303
+    assert client.get("/account/sessions", headers=h1, follow_redirects=False).status_code == 303
+    assert len(client.get("/account/sessions", headers=h2).json()) == 1
 
 
 def test_tampered_cookie_is_ignored(client):

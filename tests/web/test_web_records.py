@@ -79,7 +79,7 @@ def test_load_twenty_bot_tables_on_loopback(database_url):
     from majiang.web.app import Settings, create_app
 
     app = create_app(Settings(database_url=database_url, secret_key="k" * 40,
-                              bot_delay=0.0))
+                              bot_delay=0.0, tables_per_user=20, tables_per_minute=20))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="on"))
     th = threading.Thread(target=server.run, daemon=True)

@@ -122,7 +122,7 @@ def test_waits_shown_to_the_ready_seat_only(client, monkeypatch):
     assert [(w["actor"], w["target"]) for w in wins] == [(alice_seat, alice_seat)]
     # every message: a seat's own waits only; none for the spectators
     ready = _check_every_message(socks + spectators, rules)
-    assert ready >= 4  # alice saw her waits while the others played
+    assert ready >= 2  # alice saw her waits while the others played (one state per public change)
     for i in (1, 2, 3):
         assert all(_live(m).get("waits") is None for m in socks[i].msgs if m["type"] == "state")
     for s in spectators:

@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import secrets
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from urllib.parse import urlsplit
 
 import trueskill
 from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
@@ -29,7 +31,8 @@ from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth
 from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
-from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
+from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room, RoomError
+from majiang.web.store import Listener, TableStore
 from majiang.web.state import parse_action
 from majiang.web.static import FILES as STATIC_FILES
 from majiang.web import i18n, rulesform
@@ -53,6 +56,11 @@ class Settings:
     login_attempts: int = 10
     login_window: float = 60.0
     max_tables: int = 500
+    tables_per_user: int = 3
+    tables_per_minute: int = 10
+    hand_pause: float = 15.0
+    proxy_headers: bool = False
+    max_frame: int = 64 * 1024
 
 
 def _secret_key(settings: Settings) -> str:
@@ -78,14 +86,31 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     engine = make_engine(url)
     migrate(engine)
     Session = session_factory(engine)
-    lobby = Lobby(bot_delay=settings.bot_delay)
-    login_limit = auth.RateLimiter(settings.login_attempts, settings.login_window)
+    postgres = url.startswith("postgresql")
+    store = TableStore(Session, postgres=postgres)
+    lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause)
+    login_limit = auth.LoginThrottle(Session, ip_limit=settings.login_attempts, window=settings.login_window)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
-        yield
-        await lobby.close()
-        engine.dispose()
+        listener = None
+        if postgres:
+            listener = Listener(url, lobby.heard, asyncio.get_running_loop())
+            listener.start()
+        lobby.start()  # every unfinished table of the database comes back (replayed from its log)
+        try:
+            yield
+        finally:
+            # a graceful stop: everything acknowledged is in the log already; say goodbye to sockets
+            for r in list(lobby.rooms.values()):
+                for c in list(r.conns):
+                    c.closing = 1012
+                    c.push()
+            await asyncio.sleep(0.05)
+            await lobby.close()
+            if listener is not None:
+                listener.stop()
+            engine.dispose()
 
     app = FastAPI(title="majiang", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings
@@ -108,12 +133,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return resp
 
     # ------------------------------------------------------------------ helpers
+    def client_address(request: Request | WebSocket) -> str:
+        if settings.proxy_headers:
+            fwd = request.headers.get("x-forwarded-for", "")
+            if fwd:
+                return fwd.split(",")[0].strip()[:64]
+        return request.client.host if request.client else "?"
+
     def current_user(request: Request | WebSocket) -> User | None:
-        uid = request.session.get("uid")
-        if not isinstance(uid, int):
+        token = request.session.get("sid")
+        if not isinstance(token, str):
             return None
-        with Session() as db:
-            return db.get(User, uid)
+        return auth.session_user(Session, token)
+
+    def log_in(request: Request, user: User) -> None:
+        request.session.clear()
+        request.session["sid"] = auth.new_session(Session, user.id, client_address(request),
+                                                  request.headers.get("user-agent", ""))
 
     def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("user", current_user(request))
@@ -147,8 +183,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         name = str(form.get("username", "")).strip()
         pw = str(form.get("password", ""))
         err = auth.check_username(name) or auth.check_password(pw)
-        ip = request.client.host if request.client else "?"
-        if err is None and not login_limit.hit(f"signup:{ip}"):
+        ip = client_address(request)
+        if err is None and not login_limit.allow_signup(ip):
             err = "too many attempts; wait a minute"
             return page(request, "auth.html", 429, heading="Sign up", action="/signup", username=name, error=err)
         if err is None:
@@ -159,8 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     u = User(username=name, password_hash=auth.hash_password(pw))
                     db.add(u)
                     db.commit()
-                    request.session.clear()
-                    request.session["uid"] = u.id
+                    log_in(request, u)
                     return back("/")
         return page(request, "auth.html", 400, heading="Sign up", action="/signup", username=name, error=err)
 
@@ -173,25 +208,49 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         form = await request.form()
         name = str(form.get("username", "")).strip()[:64]
         pw = str(form.get("password", ""))[: auth.MAX_PASSWORD]
-        ip = request.client.host if request.client else "?"
-        if not login_limit.hit(f"login-ip:{ip}") or not login_limit.hit(f"login-user:{name.lower()}"):
+        ip = client_address(request)
+        if not login_limit.address_allowed(ip):
             return page(request, "auth.html", 429, heading="Log in", action="/login", username=name,
-                        error="too many log-in attempts; wait a minute")
+                        error="too many failed log-ins from your address; wait a few minutes")
+        # an increasing delay per account (never a lock-out: the owner gets in, a guesser is slowed)
+        delay = login_limit.delay(name.lower())
+        if delay:
+            await asyncio.sleep(delay)
         with Session() as db:
             u = db.scalar(select(User).where(User.username == name))
             ok = auth.verify_password(u.password_hash if u else auth.DUMMY_HASH, pw) and u is not None
         if not ok:
+            login_limit.failed(name.lower(), ip)
             return page(request, "auth.html", 401, heading="Log in", action="/login", username=name,
                         error="wrong user name or password")
-        login_limit.reset(f"login-user:{name.lower()}")
-        request.session.clear()
-        request.session["uid"] = u.id
+        login_limit.succeeded(name.lower())
+        log_in(request, u)
         return back("/")
 
     @app.post("/logout")
     async def logout(request: Request):
+        token = request.session.get("sid")
+        if isinstance(token, str):
+            auth.revoke_session(Session, token)
         request.session.clear()
         return back("/")
+
+    @app.get("/account/sessions")
+    async def my_sessions(request: Request):
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        token = request.session.get("sid")
+        return JSONResponse(auth.list_sessions(Session, user.id, current=token))
+
+    @app.post("/account/sessions/{sid}/revoke")
+    async def revoke_one(request: Request, sid: str):
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        if not auth.revoke_session_id(Session, user.id, sid):
+            return PlainTextResponse("no such session", status_code=404)
+        return back("/account/sessions")
 
     # ------------------------------------------------------------------ lobby
     @app.get("/", response_class=HTMLResponse)
@@ -235,8 +294,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             err = err or "hands must be 0-64"
         if not settings.min_turn_time <= turn_time <= settings.max_turn_time:
             err = err or f"turn time must be {settings.min_turn_time:g}-{settings.max_turn_time:g} seconds"
-        if err is None and len(lobby.rooms) >= settings.max_tables:
-            err = "the server has too many tables; try later"
+        if err is None and lobby.unfinished() >= settings.max_tables:
+            err = "the server has too many tables in play; try later"
+        if err is None and store.count_unfinished(user.id) >= settings.tables_per_user:
+            err = f"you already have {settings.tables_per_user} open tables; finish or leave one first"
+        if err is None and store.created_since(user.id, time.time() - 60) >= settings.tables_per_minute:
+            err = "you are creating tables too fast; wait a minute"
         if err is not None or rules is None:
             with Session() as db:
                 games = db.scalars(select(Game).options(selectinload(Game.seats))
@@ -245,7 +308,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         min_turn=int(settings.min_turn_time), error=err,
                         option_names=", ".join(sorted(RuleSet.option_names())))
         room = lobby.create(creator_id=user.id, creator=user.username, rules=rules, options_text=options,
-                            max_hands=max_hands or None, turn_time=turn_time, on_finish=store_game)
+                            max_hands=max_hands or None, turn_time=turn_time)
         if form.get("sit"):
             room.join(0, user.id, user.username)
         return back(f"/tables/{room.id}")
@@ -280,11 +343,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if user.id != room.creator_id:
                     return PlainTextResponse("only the table's creator can add bots", status_code=403)
                 room.fill_bots(str(form.get("kind", "efficiency")))
-        except ValueError as e:
+        except (ValueError, MajiangError) as e:
             return page(request, "table.html", 400, room=room, user=user, my_place=room.place_of(user.id),
                         bot_kinds=BOT_KINDS, error=str(e))
-        room.maybe_start()
-        room.notify()
         return back(f"/tables/{rid}")
 
     @app.post("/tables/{rid}/join")
@@ -307,7 +368,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         room = lobby.get(rid)
         if room is None:
-            await ws.close(code=1008)
+            # 4404: the table does not exist (any more); the page stops reconnecting and says so
+            await ws.accept()
+            await ws.send_json({"type": "gone", "message": "no such table"})
+            await ws.close(code=4404)
             return
         user = current_user(ws)
         uid = user.id if user else None
@@ -322,6 +386,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     conn.event.clear()
                     while conn.outbox:
                         await ws.send_json(conn.outbox.pop(0))
+                    if conn.closing is not None:
+                        await ws.close(code=conn.closing)
+                        return
                     await ws.send_json(room.state_for(uid))
             except Exception:  # the socket closed: the receive loop ends too
                 return
@@ -330,30 +397,36 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn.push()
         try:
             while True:
-                raw = await ws.receive_text()
-                if len(raw) > 2000:
-                    conn.push({"type": "error", "message": "message too long"})
+                frame = await ws.receive()
+                if frame.get("type") == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None:
+                    conn.push({"type": "error", "message": "binary frames are not understood; send JSON text"})
                     continue
+                if len(raw) > settings.max_frame:
+                    conn.push({"type": "error", "message": f"message too long (over {settings.max_frame} bytes)"})
+                    continue
+                msg, problem = _parse_frame(raw)
+                if problem is not None:
+                    conn.push({"type": "error", "message": problem})
+                    continue
+                typ = msg.get("type")
                 try:
-                    msg = json.loads(raw)
-                except json.JSONDecodeError:
-                    conn.push({"type": "error", "message": "not JSON"})
-                    continue
-                typ = msg.get("type") if isinstance(msg, dict) else None
-                if typ == "state":
-                    conn.push()
-                elif typ == "action":
-                    try:
+                    if typ == "state":
+                        conn.push()
+                    elif typ == "action":
                         room.act(uid, parse_action(msg.get("action")))
-                    except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
-                        conn.push({"type": "error", "message": str(e)})
-                elif typ == "auto_win":
-                    try:
+                    elif typ == "auto_win":
                         room.set_auto_win(uid, msg.get("on") is True)
-                    except (ValueError, PermissionError, MajiangError) as e:
-                        conn.push({"type": "error", "message": str(e)})
-                else:
-                    conn.push({"type": "error", "message": "unknown message type"})
+                    elif typ == "continue":
+                        room.press_continue(uid)
+                    elif typ == "back":
+                        room.take_back(uid)
+                    else:
+                        conn.push({"type": "error", "message": "unknown message type"})
+                except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                    conn.push({"type": "error", "message": str(e)})
         except WebSocketDisconnect:
             pass
         finally:
@@ -363,44 +436,51 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     # ------------------------------------------------------------------ records
     def store_game(room: Room) -> None:
+        """Store a finished game exactly once (the table row is marked in the same transaction)."""
+        gid = store.finish(room.id, lambda db: _add_game(db, room))
+        room.game_id = gid if gid is not None else store.game_id(room.id)
+        room.notify()
+
+    def _add_game(db: Any, room: Room) -> int:
         m = room.match
         assert m is not None and m.finished
         names = room.names_by_seat()
         scores = list(m.scores)
         places = [1 + sum(1 for o in scores if o > s) for s in scores]
-        with Session() as db:
-            g = Game(table_id=room.id, ruleset=room.rules.name, rules=room.rules.to_options(), seed=room.seed,
-                     hands=len(m.results), record="\n".join(record_lines(m)) + "\n")
-            db.add(g)
-            users: list[int | None] = []
-            for s in range(4):
-                pl = room.places[m.player_at_seat[s]]
-                users.append(pl.user_id)
-                g.seats.append(GameSeat(seat=s, user_id=pl.user_id, name=names[s], is_bot=pl.bot is not None,
-                                        score=scores[s], place=places[s]))
-            ratings: list[Rating | None] = []
-            for uid in users:
-                if uid is None:
-                    ratings.append(None)
-                    continue
-                r = db.scalar(select(Rating).where(Rating.user_id == uid, Rating.ruleset == room.rules.name))
-                if r is None:
-                    r = Rating(user_id=uid, ruleset=room.rules.name, points=0, games=0, mu=TS.mu, sigma=TS.sigma)
-                    db.add(r)
-                ratings.append(r)
-            if any(r is not None for r in ratings):
-                groups = [(TS.create_rating() if r is None else TS.create_rating(r.mu, r.sigma),) for r in ratings]
-                new = TS.rate(groups, ranks=[p - 1 for p in places])
-                for s, r in enumerate(ratings):
-                    if r is not None:
-                        r.mu, r.sigma = new[s][0].mu, new[s][0].sigma
-                        r.points += scores[s]
-                        r.games += 1
-            db.commit()
-            room.game_id = g.id
+        g = Game(table_id=room.id, ruleset=room.rules.name, rules=room.rules.to_options(), seed=room.seed,
+                 hands=len(m.results), record="\n".join(record_lines(m)) + "\n")
+        db.add(g)
+        users: list[int | None] = []
+        for s in range(4):
+            pl = room.places[m.player_at_seat[s]]
+            users.append(pl.user_id)
+            g.seats.append(GameSeat(seat=s, user_id=pl.user_id, name=names[s], is_bot=pl.bot is not None,
+                                    score=scores[s], place=places[s]))
+        ratings: list[Rating | None] = []
+        for uid in users:
+            if uid is None:
+                ratings.append(None)
+                continue
+            r = db.scalar(select(Rating).where(Rating.user_id == uid, Rating.ruleset == room.rules.name))
+            if r is None:
+                r = Rating(user_id=uid, ruleset=room.rules.name, points=0, games=0, mu=TS.mu, sigma=TS.sigma)
+                db.add(r)
+            ratings.append(r)
+        if any(r is not None for r in ratings):
+            groups = [(TS.create_rating() if r is None else TS.create_rating(r.mu, r.sigma),) for r in ratings]
+            new = TS.rate(groups, ranks=[p - 1 for p in places])
+            for s, r in enumerate(ratings):
+                if r is not None:
+                    r.mu, r.sigma = new[s][0].mu, new[s][0].sigma
+                    r.points += scores[s]
+                    r.games += 1
+        db.flush()
+        return g.id
 
     @app.get("/games/{gid}", response_class=HTMLResponse)
     async def game_page(request: Request, gid: int):
+        if not 0 < gid < 2**63:
+            return PlainTextResponse("no such game", status_code=404)
         with Session() as db:
             g = db.scalar(select(Game).options(selectinload(Game.seats)).where(Game.id == gid))
         if g is None:
@@ -410,6 +490,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/games/{gid}/record")
     async def game_record(gid: int):
+        if not 0 < gid < 2**63:
+            return PlainTextResponse("no such game", status_code=404)
         with Session() as db:
             g = db.get(Game, gid)
         if g is None:
@@ -447,7 +529,49 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                               "games": r.games, "points": r.points} for r, u in rows])
 
     app.state.store_game = store_game
+    app.state.store = store
+    lobby.on_finish = store_game
+
+    @app.exception_handler(RequestValidationError)
+    async def _not_found(request: Request, exc: RequestValidationError):
+        # a path id that is not valid names nothing: 404, not a 422 or a 500
+        return PlainTextResponse("not found", status_code=404)
+
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app for ``majiang serve --workers N``: each worker process builds it from the settings
+    the parent put in ``MAJIANG_SETTINGS`` (JSON)."""
+    raw = os.environ.get("MAJIANG_SETTINGS", "{}")
+    return create_app(Settings(**json.loads(raw)))
+
+
+def _depth(v: Any, limit: int = 8) -> int:
+    """Nesting depth of a parsed JSON value, stopping past ``limit``."""
+    if limit < 0:
+        return 1
+    if isinstance(v, dict):
+        return 1 + max((_depth(x, limit - 1) for x in v.values()), default=0)
+    if isinstance(v, list):
+        return 1 + max((_depth(x, limit - 1) for x in v), default=0)
+    return 0
+
+
+def _parse_frame(raw: str) -> tuple[dict, str | None]:
+    """A client message as an object, or the reason it is refused (not JSON, too deep, not an
+    object with a string ``type``)."""
+    if raw.count("[") + raw.count("{") > 200:
+        return {}, "message nested too deeply"
+    try:
+        msg = json.loads(raw)
+    except (json.JSONDecodeError, RecursionError):
+        return {}, "not JSON"
+    if _depth(msg) > 6:
+        return {}, "message nested too deeply"
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return {}, "a message is a JSON object with a string 'type'"
+    return msg, None
 
 
 def _same_origin(headers: Any) -> bool:

@@ -71,3 +71,157 @@ class RateLimiter:
     def reset(self, key: str) -> None:
         with self._lock:
             self._hits.pop(key, None)
+
+
+# ---------------------------------------------------------------------- server-side sessions
+def _digest(token: str) -> str:
+    import hashlib
+
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_session(Session, user_id: int, address: str, agent: str) -> str:
+    """Open a session for ``user_id``; returns the token the (signed) cookie keeps. Only its
+    SHA-256 is stored, so a copy of the database holds no usable cookie."""
+    import secrets
+
+    from majiang.web.db import UserSession
+
+    token = secrets.token_urlsafe(32)
+    with Session() as db:
+        db.add(UserSession(id=_digest(token), user_id=user_id, address=address[:64], agent=agent[:200]))
+        db.commit()
+    return token
+
+
+def session_user(Session, token: str):
+    """The :class:`~majiang.web.db.User` of a live session, else ``None`` (revoked or unknown)."""
+    import datetime as dt
+
+    from majiang.web.db import User, UserSession, utcnow
+
+    with Session() as db:
+        s = db.get(UserSession, _digest(token))
+        if s is None or s.revoked:
+            return None
+        now = utcnow()
+        if now - s.last_seen > dt.timedelta(minutes=5):
+            s.last_seen = now
+            db.commit()
+        return db.get(User, s.user_id)
+
+
+def revoke_session(Session, token: str) -> None:
+    from majiang.web.db import UserSession
+
+    with Session() as db:
+        s = db.get(UserSession, _digest(token))
+        if s is not None:
+            s.revoked = True
+            db.commit()
+
+
+def revoke_session_id(Session, user_id: int, sid: str) -> bool:
+    """Revoke one of ``user_id``'s sessions by its listed id (the stored digest); False if none."""
+    from majiang.web.db import UserSession
+
+    with Session() as db:
+        s = db.get(UserSession, sid[:64])
+        if s is None or s.user_id != user_id:
+            return False
+        s.revoked = True
+        db.commit()
+        return True
+
+
+def list_sessions(Session, user_id: int, current: str | None = None) -> list[dict]:
+    """A user's live sessions, newest first: ``id`` (for revoking), times, address, browser, and
+    whether it is the one asking."""
+    from sqlalchemy import select
+
+    from majiang.web.db import UserSession
+
+    cur = _digest(current) if current else None
+    with Session() as db:
+        rows = db.scalars(select(UserSession).where(UserSession.user_id == user_id, UserSession.revoked.is_(False))
+                          .order_by(UserSession.created_at.desc())).all()
+        return [{"id": s.id, "created_at": s.created_at.isoformat(), "last_seen": s.last_seen.isoformat(),
+                 "address": s.address, "agent": s.agent, "current": s.id == cur} for s in rows]
+
+
+class LoginThrottle:
+    """Failed log-ins, kept in the database (shared by every server process).
+
+    * per account: after 3 failures each further attempt waits ``0.25 * 2**(n-3)`` seconds (at most
+      8) before the password is checked: a guesser is slowed, the owner is never locked out;
+    * per client address: more than ``ip_limit`` failures within ``window`` seconds are refused
+      (HTTP 429) until the window passes -- that blocks the guessing address, not the account;
+    * sign-ups: at most ``ip_limit`` per address and window.
+    A success clears the account's count; counts older than 15 minutes start again.
+    """
+
+    RESET = 15 * 60.0
+
+    def __init__(self, Session, *, ip_limit: int = 30, window: float = 60.0) -> None:
+        self.Session = Session
+        self.ip_limit = ip_limit
+        self.window = window
+
+    def _get(self, key: str) -> tuple[int, float]:
+        from majiang.web.db import LoginFailure
+
+        with self.Session() as db:
+            r = db.get(LoginFailure, key[:100])
+            if r is None:
+                return 0, 0.0
+            return r.failures, r.last
+
+    def _bump(self, key: str, reset_after: float) -> None:
+        from sqlalchemy.exc import IntegrityError
+
+        from majiang.web.db import LoginFailure
+
+        now = time.time()
+        for _ in range(3):
+            with self.Session() as db:
+                r = db.get(LoginFailure, key[:100])
+                if r is None:
+                    db.add(LoginFailure(key=key[:100], failures=1, last=now))
+                else:
+                    r.failures = 1 if now - r.last > reset_after else r.failures + 1
+                    r.last = now
+                try:
+                    db.commit()
+                    return
+                except IntegrityError:
+                    db.rollback()
+
+    def delay(self, account: str) -> float:
+        n, last = self._get(f"user:{account}")
+        if n < 3 or time.time() - last > self.RESET:
+            return 0.0
+        return min(8.0, 0.25 * 2 ** (n - 3))
+
+    def address_allowed(self, address: str) -> bool:
+        n, last = self._get(f"ip:{address}")
+        return n < self.ip_limit or time.time() - last > self.window
+
+    def failed(self, account: str, address: str) -> None:
+        self._bump(f"user:{account}", self.RESET)
+        self._bump(f"ip:{address}", self.window)
+
+    def succeeded(self, account: str) -> None:
+        from sqlalchemy import delete
+
+        from majiang.web.db import LoginFailure
+
+        with self.Session() as db:
+            db.execute(delete(LoginFailure).where(LoginFailure.key == f"user:{account}"[:100]))
+            db.commit()
+
+    def allow_signup(self, address: str) -> bool:
+        n, last = self._get(f"signup:{address}")
+        if n >= self.ip_limit and time.time() - last <= self.window:
+            return False
+        self._bump(f"signup:{address}", self.window)
+        return True

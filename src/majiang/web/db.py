@@ -82,6 +82,76 @@ class Rating(Base):
     sigma: Mapped[float] = mapped_column(Float)
 
 
+class LiveTable(Base):
+    """A table of the lobby, open or in play (or finished, until pruned): its fixed settings and
+    the seats as they stand. What happened at it is its log (:class:`TableLogRow`); the state is
+    rebuilt by replaying that log (:mod:`majiang.web.store`)."""
+
+    __tablename__ = "live_tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    creator_id: Mapped[int] = mapped_column(Integer, index=True)
+    creator: Mapped[str] = mapped_column(String(64))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    rules: Mapped[dict] = mapped_column(JSON)
+    options_text: Mapped[str] = mapped_column(String(400), default="")
+    max_hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    turn_time: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16), index=True, default="open")
+    places: Mapped[list] = mapped_column(JSON)
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+
+
+class TableLogRow(Base):
+    """One accepted change at a table, in order (``seq`` from 1): a seat taken, the deal, an action,
+    a hand-end continue... (:mod:`majiang.web.rooms` documents the kinds). Written in the same
+    transaction that acknowledges the change; ``(table_id, seq)`` is unique, so two processes
+    cannot both write the same step."""
+
+    __tablename__ = "table_log"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("live_tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    row: Mapped[dict] = mapped_column(JSON)
+
+
+class TableLease(Base):
+    """Which server process runs a table's clock and bots, until ``expires`` (epoch seconds)."""
+
+    __tablename__ = "table_leases"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    owner: Mapped[str] = mapped_column(String(64))
+    expires: Mapped[float] = mapped_column(Float)
+
+
+class UserSession(Base):
+    """A log-in: the cookie holds only ``id``'s token; logging out (or revoking) ends it here."""
+
+    __tablename__ = "user_sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the cookie's token
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    last_seen: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    address: Mapped[str] = mapped_column(String(64), default="")
+    agent: Mapped[str] = mapped_column(String(200), default="")
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class LoginFailure(Base):
+    """Failed log-ins per key (an account or a client address): their count and the last one's
+    time (epoch seconds), for the increasing delay of :mod:`majiang.web.auth`."""
+
+    __tablename__ = "login_failures"
+
+    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer, default=0)
+    last: Mapped[float] = mapped_column(Float, default=0.0)
+
+
 def default_url() -> str:
     """SQLite in the user's data folder (created if missing)."""
     import platformdirs
@@ -114,6 +184,10 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":  # several processes may start at once
+            from sqlalchemy import text
+
+            conn.execute(text("SELECT pg_advisory_xact_lock(720401)"))
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

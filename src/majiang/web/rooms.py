@@ -1,20 +1,43 @@
-"""Tables in the lobby and the game loop of each (in process, on the server's event loop).
+"""Tables in the lobby and the game loop of each.
 
 A :class:`Room` holds four places (a user, a bot, or empty). When all four are taken the creator's
 rules start a :class:`~majiang.engine.Match`; the match seats the players by its own draw, so a
 place ``p`` (player ``p``) sits at ``match.seat_of_player[p]``.
 
-The room's task drives the match: bots answer at once (or after ``bot_delay``), a human seat has
-``turn_time`` seconds from the moment it is awaited; when that runs out the server plays for it
-(discard the drawn tile, else the first offered discard; pass in a claim window), so the game never
-stalls. Every action goes through :meth:`Match.apply`: an illegal one raises
-:class:`~majiang.engine.IllegalActionError` and changes nothing. After every change each
-connection is sent its own seat's state (:mod:`majiang.web.state`).
+**The log is the state.** Every change at a table is a *row* appended to its log in the database
+(:class:`~majiang.web.store.TableStore`) before anyone is told of it; the room's state is what
+replaying its rows in order gives, so a restarted server (or another process) rebuilds the table
+exactly. The kinds of row:
 
-Auto-win (听牌, "the system wins for me"): a seated player whose hand is ready may switch it on
-(:meth:`Room.set_auto_win`); for the rest of that hand, whenever a win is among the seat's legal
-actions (self-drawn, on a discard, robbing a kong) the server declares it at once, without waiting
-for the click. It is off again at the next hand.
+========== ==================================================================================
+``join``     ``place``, ``user_id``, ``name``: a user takes an empty place (before the start)
+``leave``    ``place``: a user gives a place up (before the start)
+``bots``     ``kind``: every empty place gets a bot of that kind
+``start``    ``seed``, ``walls``: the match is dealt (the match seed; explicit walls, if any)
+``act``      ``seat``, ``action`` ``[kind, tile, low]``, ``by`` (``user``/``bot``/``clock``/``auto``)
+``continue`` ``seat``, ``hand``: a person pressed "continue" at the end of hand ``hand``
+``next``     ``hand``: the hand-end pause of ``hand`` ran out
+``autoplay`` ``seat``: the seat ran out of time and is played by the server (托管)
+``back``     ``seat``: the person took the seat back from 托管
+``auto_win`` ``seat``, ``on``, ``hand``: "win for me" switched on or off
+========== ==================================================================================
+
+**A clock per decision.** Each decision a person is offered (a turn, a claim window) has its own
+deadline, ``turn_time`` seconds from the moment it is offered, dropped when the seat acts or is no
+longer awaited; only that seat is told its ``time_left``. Out of time, the server plays the seat's
+safe default (:func:`auto_action`) and marks it 托管 (auto-play): its later decisions are played at
+once until the person acts or sends ``back``. A hand's end is a pause: no seat is offered anything
+until every seated person has pressed "continue" or ``hand_pause`` seconds have passed. After a
+restart every clock starts afresh.
+
+**No side channel.** While a claim window is open, an answer that does not close it is told to the
+answering seat only (the others' version does not move); bots answer only after every person in
+the window has, so neither the messages nor the window's length tell a seat that cannot claim who
+else could.
+
+One process runs a table's clock and bots (the holder of its lease, see :class:`Lobby`); any
+process can accept a person's action for it: its append either succeeds (and all processes hear
+of it) or conflicts, in which case the room catches up from the log and the action is judged again.
 """
 
 from __future__ import annotations
@@ -29,12 +52,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from majiang.engine import PASS, Action, ActionKind, IllegalActionError, Match, RuleSet
+from majiang.engine import Match as _EngineMatch
+from majiang.engine.actions import Phase
+from majiang.errors import MajiangError
 from majiang.players import make_bot
-from majiang.web.state import hand_results, seat_state, seat_waits
+from majiang.web.state import hand_results, meld_json, seat_state, seat_waits
+from majiang.web.store import LogConflict, TableStore
 
 log = logging.getLogger("majiang.web")
 
 BOT_KINDS = ("efficiency", "random")
+HAND_PAUSE = 15.0
+
+
+class RoomError(ValueError):
+    """A change a room refuses (a taken seat, a started game, an unknown bot kind...)."""
 
 
 @dataclass
@@ -44,11 +76,13 @@ class Place:
     user_id: int | None = None
     name: str = ""
     bot: str | None = None
-    player: Any = None
 
     @property
     def empty(self) -> bool:
         return self.user_id is None and self.bot is None
+
+    def to_json(self) -> dict:
+        return {"user_id": self.user_id, "name": self.name, "bot": self.bot}
 
 
 @dataclass
@@ -59,6 +93,7 @@ class Conn:
     user_id: int | None
     event: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: list[dict] = field(default_factory=list)
+    closing: int | None = None  # a close code to send (the table is gone, the server stops)
 
     def push(self, msg: dict | None = None) -> None:
         if msg is not None:
@@ -76,23 +111,33 @@ class Room:
     max_hands: int | None
     turn_time: float
     bot_delay: float = 0.0
+    hand_pause: float = HAND_PAUSE
+    store: TableStore | None = None
     places: list[Place] = field(default_factory=lambda: [Place() for _ in range(4)])
     match: Match | None = None
     seed: int = 0
     conns: list[Conn] = field(default_factory=list)
     deadlines: dict[int, float] = field(default_factory=dict)
     version: int = 0
+    seq: int = 0
     game_id: int | None = None
     on_finish: Callable[[Room], Any] | None = None
+    leader: bool = False
+    auto_play: set[int] = field(default_factory=set)
+    auto_win: dict[int, int] = field(default_factory=dict)  # seat -> the hand number it was switched on in
+    pause: dict | None = None  # {"hand": k, "deadline": monotonic, "waiting": set of seats}
+    hand_ends: dict[int, dict] = field(default_factory=dict)  # hand -> {"hands": [...], "melds": [...]}
+    timeouts: int = 0
+    auto_wins: int = 0
+    created: float = field(default_factory=time.time)
+    finished_at: float = 0.0
+    _bots: dict[int, Any] = field(default_factory=dict)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task | None = None
     _results: list[dict] = field(default_factory=list)
     _results_n: int = -1
-    timeouts: int = 0
-    auto_win: dict[int, int] = field(default_factory=dict)  # seat -> the hand number it was switched on in
-    auto_wins: int = 0
-    created: float = field(default_factory=time.time)
-    finished_at: float = 0.0
+    _replaying: bool = False
+    _private: int | None = None  # set while applying a row only its own seat may hear of
 
     # ------------------------------------------------------------------ places
     @property
@@ -122,96 +167,315 @@ class Room:
             return None
         return self.match.seat_of_player[p]
 
+    def is_human(self, seat: int) -> bool:
+        m = self.match
+        return m is not None and self.places[m.player_at_seat[seat]].user_id is not None
+
+    def human_seats(self) -> list[int]:
+        m = self.match
+        return [] if m is None else [s for s in range(4) if self.is_human(s)]
+
     def join(self, place: int, user_id: int, name: str) -> None:
         if self.started:
-            raise ValueError("the game has started")
+            raise RoomError("the game has started")
         if not 0 <= place < 4:
-            raise ValueError("no such seat")
+            raise RoomError("no such seat")
         if self.place_of(user_id) is not None:
-            raise ValueError("you already sit at this table")
+            raise RoomError("you already sit at this table")
         if not self.places[place].empty:
-            raise ValueError("that seat is taken")
-        self.places[place] = Place(user_id=user_id, name=name)
+            raise RoomError("that seat is taken")
+        self.commit({"kind": "join", "place": place, "user_id": user_id, "name": name})
 
     def leave(self, user_id: int) -> None:
         p = self.place_of(user_id)
         if p is not None and not self.started:
-            self.places[p] = Place()
+            self.commit({"kind": "leave", "place": p})
 
     def fill_bots(self, kind: str = "efficiency") -> None:
         if kind not in BOT_KINDS:
-            raise ValueError(f"bot kind must be one of {BOT_KINDS}")
+            raise RoomError(f"bot kind must be one of {BOT_KINDS}")
         if self.started:
-            raise ValueError("the game has started")
-        n = 0
-        for p, pl in enumerate(self.places):
-            if pl.empty:
-                n += 1
-                self.places[p] = Place(bot=kind, name=f"{kind}-bot-{n}")
+            raise RoomError("the game has started")
+        self.commit({"kind": "bots", "bot": kind})
 
     def names_by_seat(self) -> list[str]:
         if self.match is None:
             return [pl.name for pl in self.places]
         return [self.places[self.match.player_at_seat[s]].name for s in range(4)]
 
-    # ------------------------------------------------------------------ start and loop
-    def maybe_start(self) -> bool:
-        if self.started or any(pl.empty for pl in self.places):
+    # ------------------------------------------------------------------ the log
+    def commit(self, row: dict) -> None:
+        """Judge ``row``, write it to the log, apply it. Raises (and changes nothing) when the row is
+        refused; a conflict with another process is resolved by catching up and judging again."""
+        if self.store is not None and self.store.postgres and not self.leader:
+            self.catch_up()
+        for _attempt in range(5):
+            self._check(row)
+            if self.store is None:
+                self._apply(row)
+                return
+            status = "playing" if row["kind"] == "start" else None
+            places = None
+            if row["kind"] in ("join", "leave", "bots"):
+                places = [p.to_json() for p in self._places_after(row)]
+            try:
+                self.store.append(self.id, self.seq + 1, row, status=status, places=places)
+            except LogConflict:
+                self.catch_up()
+                continue
+            self._apply(row)
+            return
+        raise RoomError("the table is busy; try again")
+
+    def catch_up(self) -> bool:
+        """Apply the rows other processes wrote since ours; True if there were any."""
+        if self.store is None:
             return False
-        self.seed = secrets.randbelow(2**62)
-        self.match = Match(self.rules, seed=self.seed, names=[pl.name for pl in self.places],
-                           max_hands=self.max_hands)
-        for p, pl in enumerate(self.places):
-            if pl.bot is not None:
-                pl.player = _bot(pl.bot, self.rules, self.seed + p)
+        rows = self.store.rows_after(self.id, self.seq)
+        for r in rows:
+            try:
+                self._apply(r)
+            except Exception:  # pragma: no cover - a log row this version cannot apply
+                log.exception("table %s: log row %d cannot be applied", self.id, self.seq + 1)
+                self.seq += 1
+        return bool(rows)
+
+    def replay_rows(self, rows: list[dict]) -> None:
+        """Rebuild the room from its whole log (a new process, a restart)."""
+        self._replaying = True
+        try:
+            for r in rows:
+                self._apply(r)
+        finally:
+            self._replaying = False
+        self.deadlines.clear()
+        if self.pause is not None:
+            self.pause["deadline"] = time.monotonic() + self.hand_pause
+
+    def _places_after(self, row: dict) -> list[Place]:
+        places = [Place(p.user_id, p.name, p.bot) for p in self.places]
+        k = row["kind"]
+        if k == "join":
+            places[row["place"]] = Place(user_id=row["user_id"], name=row["name"])
+        elif k == "leave":
+            places[row["place"]] = Place()
+        elif k == "bots":
+            n = 0
+            for p, pl in enumerate(places):
+                if pl.empty:
+                    n += 1
+                    places[p] = Place(bot=row["bot"], name=f"{row['bot']}-bot-{n}")
+        return places
+
+    def _check(self, row: dict) -> None:
+        """Raise if ``row`` cannot be applied now (nothing is changed)."""
+        k = row["kind"]
+        m = self.match
+        if k in ("join", "leave", "bots"):
+            if self.started:
+                raise RoomError("the game has started")
+            if k == "join" and not self.places[row["place"]].empty:
+                raise RoomError("that seat is taken")
+            return
+        if k == "start":
+            if self.started or any(pl.empty for pl in self.places):
+                raise RoomError("the table cannot start")
+            return
+        if m is None or m.finished:
+            raise IllegalActionError("the game is not in play")
+        if k == "act":
+            if self.pause is not None:
+                raise IllegalActionError("the hand is over: press continue for the next one")
+            seat = row["seat"]
+            a = _action(row["action"])
+            legal = m.legal_actions(seat)
+            if not legal:
+                raise IllegalActionError(f"seat {seat} is not to act now", seat=seat, action=a)
+            if a not in legal:
+                raise IllegalActionError(f"seat {seat} cannot {a}; legal: {', '.join(map(str, legal))}",
+                                         seat=seat, action=a)
+            if a.kind is ActionKind.WIN and m.table is not None:
+                m.table.check_may_win(seat, a)
+        elif k == "continue":
+            if self.pause is None or self.pause["hand"] != row["hand"]:
+                raise RoomError("no hand end to continue from")
+        elif k == "next":
+            if self.pause is None or self.pause["hand"] != row["hand"]:
+                raise RoomError("no hand end to close")
+
+    def _apply(self, row: dict) -> None:
+        """Apply one row (already judged, or read from the log) and tell the connections."""
+        k = row["kind"]
+        self.seq += 1
+        self._private = None
+        if k in ("join", "leave", "bots"):
+            self.places = self._places_after(row)
+            self._after_change()
+            if not self._replaying and not any(pl.empty for pl in self.places) and self.leader:
+                self._start_new()
+            return
+        if k == "start":
+            self._deal(row)
+            self._after_change()
+            if self.leader and not self._replaying:
+                with contextlib.suppress(RuntimeError):  # no running loop: started by the lobby later
+                    self.maybe_start()
+            return
+        m = self.match
+        assert m is not None
+        if k == "act":
+            seat = row["seat"]
+            a = _action(row["action"])
+            t = m.table
+            window = t.phase in (Phase.CLAIM, Phase.ROB) if t is not None else False
+            before_hand = m.hand_number
+            m.apply(seat, a)
+            self.deadlines.pop(seat, None)
+            by = row.get("by", "user")
+            if by == "user":
+                self.auto_play.discard(seat)
+            if window and m.table is t and t is not None and t.phase in (Phase.CLAIM, Phase.ROB) \
+                    and seat in t.answers:
+                self._private = seat  # an answer that leaves the window open
+            if m.hand_number != before_hand or m.finished:
+                self._hand_over(t, before_hand)
+        elif k == "continue":
+            assert self.pause is not None
+            self.pause["waiting"].discard(row["seat"])
+            if not self.pause["waiting"]:
+                self.pause = None
+        elif k == "next":
+            self.pause = None
+        elif k == "autoplay":
+            self.auto_play.add(row["seat"])
+        elif k == "back":
+            self.auto_play.discard(row["seat"])
+        elif k == "auto_win":
+            if row["on"]:
+                self.auto_win[row["seat"]] = row["hand"]
+            else:
+                self.auto_win.pop(row["seat"], None)
+        self._after_change()
+
+    def _hand_over(self, table: Any, hand: int) -> None:
+        """Keep what the hand that just ended showed (every hand revealed), and open the pause."""
+        m = self.match
+        assert m is not None
+        if table is not None:
+            self.hand_ends[hand] = {
+                "hands": [list(table.hand_tuple(s)) for s in range(4)],
+                "melds": [[meld_json(x) for x in table.melds[s]] for s in range(4)],
+            }
+        self.deadlines.clear()
+        if not m.finished and self.hand_pause > 0 and self.human_seats():
+            self.pause = {"hand": hand, "deadline": time.monotonic() + self.hand_pause,
+                          "waiting": set(self.human_seats())}
+        if m.finished:
+            self.finished_at = time.time()
+            self._bots.clear()
+
+    def _deal(self, row: dict) -> None:
+        names = [pl.name for pl in self.places]
+        walls = row.get("walls")
+        self.seed = row.get("room_seed", row["seed"])
+        self.match = _EngineMatch(self.rules, seed=row["seed"], walls=walls, names=names, max_hands=self.max_hands)
+
+    def _start_new(self) -> None:
+        """All four places are taken: deal (the match seed drawn here, written to the log)."""
+        seed = secrets.randbelow(2**62)
+        probe = Match(self.rules, seed=seed, names=[pl.name for pl in self.places], max_hands=self.max_hands)
+        self.commit({"kind": "start", "seed": probe.seed, "room_seed": seed, "walls": probe.explicit_walls})
+
+    def _after_change(self) -> None:
+        """Clocks for the decisions now offered, then tell the connections."""
+        if self.match is not None and not self.match.finished and not self._replaying:
+            self._sync_clocks(time.monotonic())
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._private is None:
+            self.version += 1
+        self._wake.set()
+        if not self._replaying:
+            self.notify(self._private)
+
+    # ------------------------------------------------------------------ the table's clock and bots
+    def maybe_start(self) -> bool:
+        """Start the room's loop (this process holds the lease) if the match is on."""
+        if self.match is None or self.match.finished or self._task is not None:
+            return False
+        self.leader = True
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"table-{self.id}")
         return True
+
+    def _sync_clocks(self, now: float) -> None:
+        """One deadline per pending decision of a person (not in 托管); none during a pause."""
+        m = self.match
+        assert m is not None
+        pending = set(m.pending_seats()) if self.pause is None else set()
+        for s in list(self.deadlines):
+            if s not in pending:
+                del self.deadlines[s]
+        for s in pending:
+            if s not in self.deadlines and self.is_human(s) and s not in self.auto_play:
+                self.deadlines[s] = now + self.turn_time
 
     async def _run(self) -> None:
         m = self.match
         assert m is not None
         try:
             while not m.finished:
+                now = time.monotonic()
+                self._sync_clocks(now)
+                if self.pause is not None:
+                    if now >= self.pause["deadline"]:
+                        self._try({"kind": "next", "hand": self.pause["hand"]})
+                        continue
+                    await self._sleep(self.pause["deadline"] - now)
+                    continue
                 pending = m.pending_seats()
                 if self._auto_wins(pending):
-                    self._changed()
                     continue
-                bots = [s for s in pending if self.places[m.player_at_seat[s]].bot is not None]
-                if bots:
+                # seats in 托管 are played at once
+                auto = [s for s in pending if self.is_human(s) and s in self.auto_play]
+                if auto:
+                    for s in auto:
+                        if s in m.pending_seats() and self.pause is None:
+                            self._try({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
+                                       "by": "auto"})
+                    continue
+                due = [s for s in pending if s in self.deadlines and self.deadlines[s] <= now]
+                if due:
+                    for s in due:
+                        if s in m.pending_seats() and self.pause is None:
+                            self.timeouts += 1
+                            if self._try({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
+                                          "by": "clock"}):
+                                self._try({"kind": "autoplay", "seat": s})
+                    continue
+                humans = [s for s in pending if self.is_human(s)]
+                bots = [s for s in pending if not self.is_human(s)]
+                if bots and not humans:  # bots' claims wait for every person in the window
+                    version = self.seq
                     if self.bot_delay:
                         await asyncio.sleep(self.bot_delay)
+                        if self.seq != version:
+                            continue
                     for s in bots:
-                        if s in m.pending_seats():
+                        if s in m.pending_seats() and self.pause is None and not m.finished:
                             self._bot_move(s)
-                    self._changed()
                     if not self.bot_delay:
                         await asyncio.sleep(0)  # let connections and other tables run
                     continue
-                now = time.monotonic()
-                for s in list(self.deadlines):
-                    if s not in pending:
-                        del self.deadlines[s]
-                fresh = False
-                for s in pending:
-                    if s not in self.deadlines:
-                        self.deadlines[s] = now + self.turn_time
-                        fresh = True
-                if fresh:
-                    self.notify()
-                due = [s for s in pending if self.deadlines[s] <= now]
-                if due:
-                    for s in due:
-                        if s in m.pending_seats():
-                            self.timeouts += 1
-                            m.apply(s, auto_action(m, s))
-                    self._changed()
+                if not self.deadlines:  # pragma: no cover - nothing to wait for
+                    await self._sleep(1.0)
                     continue
-                self._wake.clear()
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), min(self.deadlines[s] for s in pending) - now)
+                await self._sleep(min(self.deadlines.values()) - now)
             self.deadlines.clear()
-            self.finished_at = time.time()
-            if self.on_finish is not None:
+            self._bots.clear()
+            if self.finished_at == 0.0:
+                self.finished_at = time.time()
+            if self.on_finish is not None and self.game_id is None:
                 try:
                     r = self.on_finish(self)
                     if asyncio.iscoroutine(r):
@@ -223,6 +487,22 @@ class Room:
             raise
         except Exception:  # pragma: no cover - logged, the table is then abandoned
             log.exception("table %s crashed", self.id)
+        finally:
+            self._task = None
+
+    async def _sleep(self, seconds: float) -> None:
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), max(0.0, seconds))
+
+    def _try(self, row: dict) -> bool:
+        """Commit a row of the server's own (clock, bots); False if it no longer applies."""
+        try:
+            self.commit(row)
+            return True
+        except (MajiangError, ValueError) as e:
+            log.debug("table %s: %s refused: %s", self.id, row.get("kind"), e)
+            return False
 
     def _auto_wins(self, pending: list[int]) -> bool:
         """Declare the win for every pending seat with auto-win on that is offered one."""
@@ -233,8 +513,7 @@ class Room:
             if not self.auto_win_on(s) or s not in m.pending_seats():
                 continue
             win = next((a for a in m.legal_actions(s) if a.kind is ActionKind.WIN), None)
-            if win is not None:
-                m.apply(s, win)
+            if win is not None and self._try({"kind": "act", "seat": s, "action": _row_action(win), "by": "auto"}):
                 self.auto_wins += 1
                 done = True
         return done
@@ -244,20 +523,20 @@ class Room:
         is played instead (the table never stalls)."""
         m = self.match
         assert m is not None
-        pl = self.places[m.player_at_seat[seat]]
+        p = m.player_at_seat[seat]
+        bot = self._bots.get(p)
+        if bot is None:
+            bot = self._bots[p] = make_bot(self.places[p].bot or "efficiency", self.rules, self.seed + p)
         try:
-            m.apply(seat, pl.player.choose(m.view(seat), m.legal_actions(seat)))
-            return
+            a = bot.choose(m.view(seat), m.legal_actions(seat))
+            if self._try({"kind": "act", "seat": seat, "action": _row_action(a), "by": "bot"}):
+                return
         except Exception:
             log.exception("table %s: bot at seat %d failed; playing the default move", self.id, seat)
-        m.apply(seat, auto_action(m, seat))
+        if seat in m.pending_seats():
+            self._try({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)), "by": "auto"})
 
-    def _changed(self) -> None:
-        self.version += 1
-        self._wake.set()
-        self.notify()
-
-    # ------------------------------------------------------------------ human actions
+    # ------------------------------------------------------------------ people's actions
     def act(self, user_id: int | None, action: Action) -> None:
         """Apply a user's action for his own seat. Raises ``PermissionError`` for a spectator and
         :class:`IllegalActionError` (nothing changed) for anything the engine refuses."""
@@ -267,8 +546,24 @@ class Room:
         seat = self.seat_of(user_id)
         if seat is None:
             raise PermissionError("you have no seat at this table")
-        m.apply(seat, action)
-        self._changed()
+        self.commit({"kind": "act", "seat": seat, "action": _row_action(action), "by": "user"})
+
+    def press_continue(self, user_id: int | None) -> None:
+        """The person at ``user_id``'s seat is ready for the next hand."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise PermissionError("you have no seat at this table")
+        if self.pause is None or seat not in self.pause["waiting"]:
+            return
+        self.commit({"kind": "continue", "seat": seat, "hand": self.pause["hand"]})
+
+    def take_back(self, user_id: int | None) -> None:
+        """End 托管 for the user's seat."""
+        seat = self.seat_of(user_id)
+        if seat is None:
+            raise PermissionError("you have no seat at this table")
+        if seat in self.auto_play:
+            self.commit({"kind": "back", "seat": seat})
 
     def auto_win_on(self, seat: int) -> bool:
         """Whether auto-win is on for ``seat`` in the hand now in play."""
@@ -284,13 +579,9 @@ class Room:
         seat = self.seat_of(user_id)
         if seat is None:
             raise PermissionError("you have no seat at this table")
-        if not on:
-            self.auto_win.pop(seat, None)
-        else:
-            if not self.auto_win_on(seat) and seat_waits(m.view(seat), self.rules) is None:
-                raise ValueError("auto-win can be switched on once your hand is ready (听牌)")
-            self.auto_win[seat] = m.hand_number
-        self._changed()
+        if on and not self.auto_win_on(seat) and seat_waits(m.view(seat), self.rules) is None:
+            raise RoomError("auto-win can be switched on once your hand is ready (听牌)")
+        self.commit({"kind": "auto_win", "seat": seat, "on": bool(on), "hand": m.hand_number})
 
     # ------------------------------------------------------------------ connections
     def state_for(self, user_id: int | None) -> dict[str, Any]:
@@ -300,7 +591,7 @@ class Room:
             "type": "state", "table": self.id, "version": self.version, "status": self.status,
             "seat": seat, "place": self.place_of(user_id), "names": self.names_by_seat(),
             "bots": [None] * 4, "rules": self.rules.name, "max_hands": self.max_hands,
-            "turn_time": self.turn_time, "game_id": self.game_id,
+            "turn_time": self.turn_time, "game_id": self.game_id, "pause": None,
         }
         if m is None:
             out["places"] = [{"name": pl.name, "bot": pl.bot, "empty": pl.empty} for pl in self.places]
@@ -309,14 +600,34 @@ class Room:
         out["scores"] = list(m.scores)
         if self._results_n != len(m.events):
             self._results = hand_results(m.events, self.rules)
+            for r in self._results:
+                end = self.hand_ends.get(r.get("hand"))
+                if end is not None:
+                    r.update(end)
             self._results_n = len(m.events)
         out["results"] = self._results
-        out["live"] = seat_state(m, seat, deadlines=self.deadlines, now=time.monotonic(),
-                                 auto_win=seat is not None and self.auto_win_on(seat))
+        now = time.monotonic()
+        if self.pause is not None:
+            out["pause"] = {"hand": self.pause["hand"], "time_left": max(0.0, round(self.pause["deadline"] - now, 1)),
+                            "waiting": sorted(self.pause["waiting"])}
+        own = {seat: self.deadlines[seat]} if seat is not None and seat in self.deadlines else {}
+        live = seat_state(m, seat, deadlines=own, now=now, auto_win=seat is not None and self.auto_win_on(seat))
+        if live:
+            if self.pause is not None:
+                live["legal"] = []
+                live["time_left"] = None
+            live["auto_play"] = seat is not None and seat in self.auto_play
+        out["live"] = live
         return out
 
-    def notify(self) -> None:
-        """Tell every connection that the state changed."""
+    def notify(self, only_seat: int | None = None) -> None:
+        """Tell every connection (or only those of ``only_seat``'s user) that the state changed."""
+        if only_seat is not None and self.match is not None:
+            uid = self.places[self.match.player_at_seat[only_seat]].user_id
+            for c in self.conns:
+                if c.user_id is not None and c.user_id == uid:
+                    c.event.set()
+            return
         for c in self.conns:
             c.event.set()
 
@@ -325,10 +636,17 @@ class Room:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
+        self._task = None
+        self.leader = False
 
 
-def _bot(kind: str, rules: RuleSet, seed: int) -> Any:
-    return make_bot(kind, rules, seed)
+def _action(a: list | tuple) -> Action:
+    kind, tile, low = a
+    return Action(ActionKind(kind), tile, low)
+
+
+def _row_action(a: Action) -> list:
+    return [a.kind.value, a.tile, a.low]
 
 
 def auto_action(m: Match, seat: int) -> Action:
@@ -348,35 +666,158 @@ def auto_action(m: Match, seat: int) -> Action:
 
 
 class Lobby:
-    """Every table of this server process."""
+    """The tables this process knows, backed by the database (:class:`TableStore`).
 
-    def __init__(self, *, bot_delay: float = 0.0) -> None:
+    Every unfinished table of the database is served by every process (loaded on first use);
+    the one holding its lease runs it. ``max_tables`` counts unfinished tables only; a finished
+    table frees its bots and engine at once and is forgotten from memory a minute later (its game
+    is in the database).
+    """
+
+    def __init__(self, *, bot_delay: float = 0.0, store: TableStore | None = None,
+                 hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None) -> None:
         self.rooms: dict[str, Room] = {}
         self.bot_delay = bot_delay
+        self.store = store
+        self.hand_pause = hand_pause
+        self.on_finish = on_finish
+        self._task: asyncio.Task | None = None
+
+    def _room(self, row: Any) -> Room:
+        from majiang.engine import RuleSet as _RS
+
+        rules = _RS.from_options(row.rules)
+        return Room(row.id, row.creator_id, row.creator, rules, row.options_text, row.max_hands, row.turn_time,
+                    self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish)
 
     def create(self, *, creator_id: int, creator: str, rules: RuleSet, options_text: str,
                max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None) -> Room:
-        self.prune()
         rid = secrets.token_urlsafe(6)
         room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
-                    on_finish=on_finish)
+                    self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish)
+        room.leader = True
+        if self.store is not None:
+            self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
+                              rules=rules.to_options(), options_text=options_text, max_hands=max_hands,
+                              turn_time=turn_time, places=[p.to_json() for p in room.places])
+            self.store.acquire(rid)
         self.rooms[rid] = room
         return room
 
-    def prune(self, *, finished_after: float = 600.0, open_after: float = 6 * 3600.0) -> None:
-        """Forget tables finished (and stored) a while ago, and tables left open too long."""
-        now = time.time()
-        for rid, r in list(self.rooms.items()):
-            if (r.finished and r.game_id is not None and now - r.finished_at > finished_after) or \
-                    (not r.started and now - r.created > open_after):
-                del self.rooms[rid]
-
     def get(self, rid: str) -> Room | None:
-        return self.rooms.get(rid)
+        """The table ``rid``: from memory, else rebuilt from the database (``None`` if unknown)."""
+        room = self.rooms.get(rid)
+        if room is not None:
+            return room
+        if self.store is None or not isinstance(rid, str) or not 1 <= len(rid) <= 32:
+            return None
+        loaded = self.store.load(rid)
+        if loaded is None:
+            return None
+        row, rows = loaded
+        room = self._room(row)
+        try:
+            room.replay_rows(rows)
+        except Exception:
+            log.exception("table %s: its log cannot be replayed", rid)
+            return None
+        room.game_id = row.game_id if row.game_id and row.game_id > 0 else None
+        room.created = row.created_at.timestamp() if row.created_at else time.time()
+        self.rooms[rid] = room
+        return room
 
     def open_tables(self) -> list[Room]:
+        """Unfinished tables, oldest first (every process's, from the database)."""
+        if self.store is not None:
+            out = []
+            for row in self.store.listing():
+                r = self.get(row.id)
+                if r is not None and not r.finished:
+                    out.append(r)
+            return out
         return sorted((r for r in self.rooms.values() if not r.finished), key=lambda r: r.created)
 
+    def unfinished(self) -> int:
+        if self.store is not None:
+            return self.store.count_unfinished()
+        return sum(1 for r in self.rooms.values() if not r.finished)
+
+    # ------------------------------------------------------------------ leases and upkeep
+    def take_leases(self) -> None:
+        """Run every unfinished table whose lease this process holds or can take."""
+        if self.store is None:
+            for r in self.rooms.values():
+                if r.started and not r.finished:
+                    r.maybe_start()
+            return
+        for rid in self.store.unfinished_ids():
+            known = self.rooms.get(rid)
+            if known is not None and (known._task is not None or (known.leader and not known.started)):
+                continue  # ours already
+            room = self.get(rid)
+            if room is None:
+                continue
+            if self.store.acquire(rid):
+                room.leader = True
+                room.catch_up()
+                if room.started and not room.finished:
+                    room.maybe_start()
+                elif not room.started and not any(pl.empty for pl in room.places):
+                    with contextlib.suppress(MajiangError, ValueError):
+                        room._start_new()
+                    room.maybe_start()
+
+    def upkeep(self) -> None:
+        """Renew leases, give up tables lost, take lapsed ones, forget finished tables."""
+        now = time.time()
+        if self.store is not None:
+            mine = [rid for rid, r in self.rooms.items() if r.leader]
+            held = self.store.renew(mine)
+            for rid in mine:
+                if rid not in held:
+                    r = self.rooms[rid]
+                    if r._task is not None:
+                        r._task.cancel()
+                    r.leader = False
+            if self.store.postgres:  # another process's tables may need a new runner
+                self.take_leases()
+        for rid, r in list(self.rooms.items()):
+            if r.finished and r._task is None and r.game_id is not None and now - r.finished_at > 60 and not r.conns:
+                del self.rooms[rid]
+                if self.store is not None:
+                    self.store.release([rid])
+
+    def heard(self, table_id: str, payload: str) -> None:
+        """A notification from another process: catch the table (or every table) up."""
+        rooms = list(self.rooms.values()) if table_id == "*" else [self.rooms.get(table_id)]
+        for r in rooms:
+            if r is None:
+                continue
+            if payload == "finished" and self.store is not None:
+                r.game_id = self.store.game_id(r.id)
+            r.catch_up()
+            r.notify()
+
+    async def run_upkeep(self, every: float = 2.0) -> None:
+        while True:
+            try:
+                self.upkeep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - logged and retried
+                log.exception("lobby upkeep failed")
+            await asyncio.sleep(every)
+
+    def start(self) -> None:
+        self.take_leases()
+        self._task = asyncio.get_running_loop().create_task(self.run_upkeep(), name="lobby-upkeep")
+
     async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
         for r in self.rooms.values():
             await r.close()
+        if self.store is not None:
+            self.store.release(list(self.rooms))

@@ -128,6 +128,8 @@ def seat_waits(view: PlayerView, rules: RuleSet) -> dict[str, Any] | None:
 def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], now: float,
                auto_win: bool = False) -> dict[str, Any]:
     """The live part of the state for ``seat`` (``None`` = spectator). Empty dict once finished.
+    ``time_left`` is the seconds left for the seat's own pending decision (``deadlines[seat]``, a
+    monotonic time), ``None`` when it has none.
     ``waits`` (:func:`seat_waits`) and ``auto_win`` are the seat's own: ``None``/``False`` for a
     spectator."""
     t = match.table
@@ -155,9 +157,9 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
     if phase in ("claim", "rob") and not legal:
         # a seat not asked (or a spectator) must not learn that someone else may claim
         phase = "wait"
-    mine = seat is not None and seat in deadlines
-    dl_seat = seat if mine else turn
-    left = deadlines.get(dl_seat) if dl_seat is not None else None
+    # the clock of the seat's own pending decision only (another seat's clock says nothing useful
+    # and, in a claim window, would tell that someone else may claim)
+    left = deadlines.get(seat) if seat is not None else None
     return {
         "phase": phase, "dealer": v.dealer, "dealer_streak": v.dealer_streak,
         "prevalent_wind": v.prevalent_wind, "hand": hand, "last_draw": last_draw, "hand_counts": counts,
