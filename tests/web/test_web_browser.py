@@ -50,7 +50,8 @@ def server(database_url):
 
 def _mcr_table_with_bots(browser, base: str, user: str, bot_kind: str | None = None):
     """Sign up ``user``, create a one-hand MCR table and fill the other seats with bots; the page."""
-    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US",
+                            extra_http_headers={"Accept-Language": "en"})
     page.set_default_timeout(10_000)
     page.goto(base + "/signup")
     page.fill("#username", user)

@@ -317,3 +317,39 @@ def test_pages_in_both_languages(server, browser):
             assert not errors, errors
         finally:
             page.context.close()
+
+
+def test_hand_end_pause_then_continue(server, browser):
+    """Two hands: play stops at the first hand's end (no legal action, the dialog's countdown runs);
+    pressing continue starts the next hand, dealt sorted, with the dialog gone."""
+    base, app = server
+    page, errors = _page(browser, "en", "desktop")
+    try:
+        _signup(page, base, "pauser")
+        page.select_option("#preset", "shandong")
+        page.fill("#max_hands", "2")
+        page.fill("#turn_time", "120")
+        page.click("#create")
+        page.wait_for_selector("#fill-bots")
+        rid = page.url.rsplit("/", 1)[1]
+        page.click("#fill-bots")
+        page.wait_for_selector("#hand svg.tile")
+        _play_hand(page, app, rid, "ui_pause")
+        assert page.is_visible("#result")
+        room = app.state.lobby.rooms[rid]
+        st = room.state_for(room.places[0].user_id)
+        if st.get("pause") is None:
+            pytest.skip("the server has no hand-end pause")
+        assert st["live"]["legal"] == [] and st["seat"] in st["pause"]["waiting"]
+        page.wait_for_function("() => /\\(\\d+\\)/.test(document.getElementById('countdown').textContent)")
+        left = int(re.search(r"\d+", page.inner_text("#countdown")).group())
+        assert 0 < left <= 15
+        _shot(page, "ui_pause_en_desktop_end")
+        page.click("#result-close")
+        page.wait_for_selector("#result", state="hidden")
+        page.wait_for_function("() => document.querySelectorAll('#hand svg.tile').length >= 13")
+        assert room.state_for(None).get("pause") is None
+        _check_sorted(page, app, rid)
+        assert not errors, errors
+    finally:
+        page.context.close()
