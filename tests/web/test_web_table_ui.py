@@ -170,7 +170,9 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         _signup(page, base, f"{preset[:7]}_{lang}_{size}")
         assert page.get_attribute("html", "lang") == ("zh-CN" if lang == "zh" else "en")
         if preset == "mcr":
-            _shot(page, name + "_lobby")
+            page.click("#rule-options summary")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"{name}_lobby.png"), full_page=True)
         # the rules form: generated controls, the preset's defaults put in
         page.select_option("#preset", preset)
         from majiang.engine import RuleSet
