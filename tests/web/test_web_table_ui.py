@@ -83,7 +83,7 @@ def _page(browser, lang: str, size: str):
                               extra_http_headers={"Accept-Language": "zh-CN,zh;q=0.9" if lang == "zh" else "en-US,en;q=0.9"},
                               reduced_motion="reduce", has_touch=size == "phone", is_mobile=size == "phone")
     page = ctx.new_page()
-    page.set_default_timeout(10_000)
+    page.set_default_timeout(20_000)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     return page, errors
@@ -100,9 +100,10 @@ def _hand_order(page) -> list[int]:
 
 def _check_sorted(page, app, rid: str) -> None:
     """The hand is the wildcard(s) first (badged), then ascending; the drawn tile apart."""
-    order = _hand_order(page)
-    room = app.state.lobby.rooms[rid]
-    live = room.state_for(room.places[0].user_id)["live"]
+    order, live = page.evaluate("""() => [[...document.querySelectorAll('#hand svg.tile')].map(e => +e.dataset.tile),
+                                          window.__mj.live]""")
+    if not live or "hand" not in live:
+        return
     wf = live.get("wild_face")
     wild = [t for t in order if t == wf]
     rest = [t for t in order if t != wf]

@@ -26,6 +26,7 @@ app.innerHTML = boardHTML() + `
 
 const timer = {turn: null, pause: null};
 window.__mjRenderTimes = [];
+window.__mj = S;  // read by the browser tests (the state the page drew)
 let shownResults = null;
 
 const conn = connect(app.dataset.table, {
