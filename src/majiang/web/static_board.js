@@ -87,7 +87,7 @@ export function drawCentre(st, live, me) {
     return `<span class="edge e-${POS[k]}${live.turn === s ? " on" : ""}">${t(WIND_SHORT[windOf(s, live.dealer ?? 0)])}</span>`;
   }).join("");
   const wild = live.wild_face !== null && live.wild_face !== undefined
-    ? `<div class="c-wild"><span>${t("table.wildcard")}</span>${tileSVG(live.wild_face, {cls: "c-tile"})}` +
+    ? `<div class="c-wild"><span>${t(st.rules === "seed000" ? "table.wildcard_baida" : "table.wildcard")}</span>${tileSVG(live.wild_face, {cls: "c-tile"})}` +
       (live.indicator !== null && live.indicator !== undefined ? `<span class="ind">${t("table.indicator")}</span>${tileSVG(live.indicator, {cls: "c-tile"})}` : "") + `</div>` : "";
   const bao = (live.bao || []).length ? `<div class="c-wild"><span>${t("table.bao")}</span>${tilesSVG(live.bao, {cls: "c-tile"})}</div>` : "";
   const dice = (live.dice || []).length ? `<div class="c-dice">${live.dice.map(dieSVG).join("")}</div>` : "";

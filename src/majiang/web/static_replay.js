@@ -49,7 +49,7 @@ function render() {
   document.getElementById("step").textContent = `${step} / ${events.length} — ${note}`;
   const b = document.getElementById("board");
   if (!st) { b.innerHTML = ""; return; }
-  const wild = st.wild !== null ? `<p class="rwild">${t("table.wildcard")} ${tilesSVG([st.wild])}</p>` : "";
+  const wild = st.wild !== null ? `<p class="rwild">${t(rec.header.rules && rec.header.rules.name === "seed000" ? "table.wildcard_baida" : "table.wildcard")} ${tilesSVG([st.wild])}</p>` : "";
   const bao = st.bao.length ? `<p class="rwild">${t("table.bao")} ${tilesSVG(st.bao)}</p>` : "";
   b.innerHTML = wild + bao + [0, 1, 2, 3].map(s => `<div class="rseat"><div class="name">${t(WIND[(s - st.dealer + 4) % 4])} ${esc(names[s])} · <b>${scores[s]}</b></div>` +
     `<div class="rhand">${tilesSVG(st.hands[s].slice().sort((x, y) => ((y === st.wild) - (x === st.wild)) || x - y))}` +
