@@ -181,14 +181,22 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         rs = RuleSet.preset(preset)
         assert page.is_checked("#opt-flowers") == rs.flowers
         assert page.input_value("#opt-shapes") == rs.shapes
+        bao = preset == "taiwan" and size == "desktop"
+        if bao:  # 宝牌加台, a switch of the rules form
+            page.click("#rule-options summary")
+            page.check("#opt-bao_pai")
         page.fill("#max_hands", "1")
         page.fill("#turn_time", "120")
         page.click("#create")
         page.wait_for_selector("#fill-bots")
         rid = page.url.rsplit("/", 1)[1]
+        assert app.state.lobby.rooms[rid].rules.bao_pai is bao
         page.click("#fill-bots")
         page.wait_for_selector("#hand svg.tile")
         page.wait_for_timeout(150)
+        if bao:  # the 宝牌 shown in the centre
+            assert page.locator("#centre .c-wild svg.tile").count() >= 1
+            assert "Bao" in page.inner_text("#centre")
         _check_sorted(page, app, rid)
         _shot(page, name + "_table")
         # nothing scrolls on the desktop; on the phone the hand is in view and tiles are tappable

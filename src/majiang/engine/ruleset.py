@@ -111,6 +111,8 @@ class WinContext:
             discard was the tile he had just drawn (his dealt hand was that ready hand).
         earthly_ready: 地聽 -- declared with his own first discard before anyone called, not 天聽
             (ready right after his own first discard, RULES.md §3.2).
+        bao: the 宝牌 faces revealed so far this hand (``RuleSet.bao_pai``, RULES.md §3.4), one entry
+            per revealed tile (a face may repeat); empty without the option.
     """
 
     hand: Hand
@@ -135,6 +137,7 @@ class WinContext:
     declared_ready: bool = False
     heavenly_ready: bool = False
     earthly_ready: bool = False
+    bao: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,6 +390,11 @@ class RuleSet:
             draw (大相公, one too many) -- replays, the player is marked, may not win, and his kongs
             still count (小相公) or are void (大相公: left out of the win context's ``kongs``, so no kong
             money); no extra penalty. Off: such a record is refused as corrupt.
+        bao_pai: 宝牌加台 (RULES.md §3.4, seed 001 platform extra; off in every preset): after the deal
+            the tile at the wall's tail is turned up and taken out of play, its face a 宝牌; one more
+            after each kong's replacement draw, at most five (a ``"bao"`` event each). Each copy of a
+            宝牌 face held at a win is 1 tai for the Taiwan scorer, given as the score's ``bonus`` so
+            that it never counts toward ``min_score`` (三台起胡: ``min_score=3``).
 
     Wall and match:
         reserve: tiles left in the wall when the hand is drawn (MCR 0; Taiwan 16).
@@ -431,6 +439,7 @@ class RuleSet:
     followed_penalty: int = 0
     wild_discard_penalty: int = 0
     xianggong: bool = False
+    bao_pai: bool = False
     reserve: int = 0
     dice: int = 2
     dealer_keeps_on_win: bool = False
@@ -572,7 +581,7 @@ class RuleSet:
         return s
 
 
-_WRITTEN_WHEN_ON = frozenset({"xianggong"})
+_WRITTEN_WHEN_ON = frozenset({"xianggong", "bao_pai"})
 """Options left out of :meth:`RuleSet.to_options` while off (added after records were being kept)."""
 
 _WILD_TABLE = dict(wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False)

@@ -207,6 +207,7 @@ class HandTable:
         self.rivers: list[list[int]] = [[] for _ in range(4)]
         self.won_tiles: list[int] = []
         self.indicator: int | None = None  # the indicator taken out of play
+        self.bao: list[int] = []  # 宝牌 turned up (RuleSet.bao_pai), out of play
         self.indicator_in_wall: int | None = None  # or left in the wall, face up
         self.wild_face: int | None = rules.wild_tile if rules.wild_mode == "fixed" else None
         self.white_face: int | None = None  # the face a White plays (白板代), set with the wildcard
@@ -367,6 +368,8 @@ class HandTable:
                     "tehais": [[tile_str(t) for t in dealt[s]] for s in range(4)]})
         if self.rules.wild_mode == "indicator":
             self._choose_wild()
+        if self.rules.bao_pai:
+            self._reveal_bao()
         for s in range(4):
             for t in dealt[s]:
                 if is_flower(t):
@@ -429,6 +432,22 @@ class HandTable:
         if not self.rules.wild_indicator_out:
             ev["in_wall"] = True  # the indicator stays in play: four live copies
         self._emit(ev)
+
+    def _reveal_bao(self) -> None:
+        """宝牌 (RULES.md §3.4, ``rules.bao_pai``): the tile at the wall's tail (a flower is passed over
+        toward the front) is turned up and taken out of play; its face is a 宝牌. At most five; none
+        once no live tile is left. Writes a ``bao`` event."""
+        if len(self.bao) >= 5 or self.live <= 0:
+            return
+        pos = self.tail - 1
+        while pos > self.head and is_flower(self.wall[pos]):
+            pos -= 1
+        if is_flower(self.wall[pos]):
+            return
+        t = self.wall.pop(pos)
+        self.tail -= 1
+        self.bao.append(t)
+        self._emit({"type": "bao", "pai": tile_str(t)})
 
     # ------------------------------------------------------------------ draws
     def _draw(self, seat: int, from_tail: bool) -> bool:
@@ -570,7 +589,7 @@ class HandTable:
             chow_feeds=self._chow_feeds(), wild_counts=self._wild_counts(),
             kongs=self._kongs(robbed=(discarder, tile) if robbing else None),
             declared_ready=self.ready[seat], heavenly_ready=self.ready_kind[seat] == "heavenly",
-            earthly_ready=self.ready_kind[seat] == "earthly")
+            earthly_ready=self.ready_kind[seat] == "earthly", bao=tuple(self.bao))
 
     def _chow_feeds(self) -> tuple[tuple[int, int], ...]:
         """``(feeder, eater)`` for every chow claimed this hand (Wenzhou 统包, RULES.md §4.6)."""
@@ -841,7 +860,8 @@ class HandTable:
         """The replacement draw after a kong -- or, when the record leaves it out (``replacement=False``),
         none: the seat discards one short and is marked (小相公, RULES.md §2.4)."""
         if self._no_replacement != seat:
-            self._draw(seat, True)
+            if self._draw(seat, True) and self.rules.bao_pai and self.phase is Phase.TURN:
+                self._reveal_bao()  # one more 宝牌 with each kong's replacement draw (RULES.md §3.4)
             return
         self._no_replacement = None
         self.kong_chain = False
@@ -1119,6 +1139,7 @@ class HandTable:
         out += self.won_tiles
         if self.indicator is not None:
             out.append(self.indicator)
+        out += self.bao
         return sorted(out)
 
 

@@ -169,6 +169,7 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         "hand_number": v.hand_number, "round": v.round, "turn": turn, "legal": legal,
         "time_left": None if left is None else max(0.0, round(left - now, 1)),
         "waits": waits, "auto_win": bool(auto_win), "dice": list(getattr(t, "dice", ()) or ()),
+        "bao": list(getattr(t, "bao", ()) or ()),
     }
 
 

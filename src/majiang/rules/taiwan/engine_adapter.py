@@ -80,6 +80,7 @@ def win_from_engine(ctx: Any) -> TaiwanWin:
         declared_ready=bool(getattr(ctx, "declared_ready", False)),
         heavenly_ready=bool(getattr(ctx, "heavenly_ready", False)),
         earthly_ready=bool(getattr(ctx, "earthly_ready", False)),
+        bao_pai=tuple(getattr(ctx, "bao", ()) or ()),
     )
 
 
@@ -111,6 +112,8 @@ class TaiwanEngineAdapter:
         o = self.options
         if getattr(ctx, "declared_ready", False) and "tw.baoting" not in o.enabled:
             o = replace(o, enabled=o.enabled | {"tw.baoting"})
+        if getattr(ctx, "bao", ()) and "tw.baopai" not in o.enabled:  # RuleSet.bao_pai (RULES.md §3.4)
+            o = replace(o, enabled=o.enabled | {"tw.baopai"})
         return o
 
     def score(self, ctx: Any):
@@ -123,8 +126,9 @@ class TaiwanEngineAdapter:
         if not r.meets_minimum:
             return ScoreResult(REJECTED, 0, ())
         opts = self._options_for(ctx)
-        return ScoreResult(r.total_tai, 0, tuple((pc.pattern.id, opts.tai(pc.pattern.id), pc.count)
-                                                 for pc in r.patterns))
+        # 宝牌 tai are the bonus: they never count toward the table's minimum (RULES.md §3.4)
+        return ScoreResult(r.total_tai - r.bao_tai, r.bao_tai,
+                           tuple((pc.pattern.id, opts.tai(pc.pattern.id), pc.count) for pc in r.patterns))
 
     def settle(self, win: Any, players: int) -> list[int]:
         deltas = settle(self.result(win.ctx), self.stakes).deltas
