@@ -40,7 +40,7 @@ export function drawActions(st, live) {
   html += claims.map(([a, idx]) => `<button class="act act-${a.kind}" data-kind="${a.kind}" data-idx="${idx}">` +
     `<span class="an">${actionName(a.kind)}</span>${tilesSVG(actionTiles(a))}` +
     `<kbd>${KEYS[a.kind] || ""}</kbd></button>`).join("");
-  if (canDiscard) html += `<span class="hint">${t("hand.hint_discard")}</span>`;
+  if (canDiscard) html += `<span class="hint">${t(matchMedia("(pointer: coarse)").matches ? "hand.hint_discard_touch" : "hand.hint_discard")}</span>`;
   document.getElementById("actions").innerHTML = html;
 }
 
