@@ -6,6 +6,8 @@ import {t} from "./i18n.js";
 import {esc, meldSVG, tileSVG, tilesSVG} from "./tiles.js";
 
 const POS = ["bottom", "right", "top", "left"];
+// Assign markup only when it changed: a state update redraws just what moved.
+export function setHTML(el, html) { if (el && el._html !== html) { el.innerHTML = html; el._html = html; } }
 export function boardHTML() {
   return `<div id="board">
     <div class="opp opp-top" id="opp-2"></div><div class="opp opp-left" id="opp-3"></div>
@@ -59,27 +61,27 @@ export function drawBoard(st, live, prev) {
     const el = document.getElementById("opp-" + k);
     const fresh = ((live.melds || [])[s] || []).length > (prevMelds[s] || []).length;
     if (k === 0) {
-      el.innerHTML = seatPlate(st, live, s, me) + `<div class="melds">${meldsHTML(st, live, s, fresh)}</div>` +
-        (st.seat === null || st.seat === undefined ? `<div class="backs">${tilesSVG(Array((live.hand_counts || [])[s] || 0).fill(null))}</div>` : "");
+      setHTML(el, seatPlate(st, live, s, me) + `<div class="melds">${meldsHTML(st, live, s, fresh)}</div>` +
+        (st.seat === null || st.seat === undefined ? `<div class="backs">${tilesSVG(Array((live.hand_counts || [])[s] || 0).fill(null))}</div>` : ""));
     } else {
       const n = (live.hand_counts || [])[s] || 0;
-      el.innerHTML = seatPlate(st, live, s, me) + `<div class="backs">${tilesSVG(Array(n).fill(null))}</div>` +
-        `<div class="melds">${meldsHTML(st, live, s, fresh)}</div>`;
+      setHTML(el, seatPlate(st, live, s, me) + `<div class="backs">${tilesSVG(Array(n).fill(null))}</div>` +
+        `<div class="melds">${meldsHTML(st, live, s, fresh)}</div>`);
     }
     const river = (live.rivers || [])[s] || [];
     const grew = river.length > (prevRivers[s] || []).length;
     const lastSeat = live.discarder;
-    document.getElementById("river-" + k).innerHTML = river.map((x, i) => {
+    setHTML(document.getElementById("river-" + k), river.map((x, i) => {
       const last = i === river.length - 1 && s === lastSeat;
       return tileSVG(x, {cls: (last ? "last" : "") + (grew && i === river.length - 1 ? " fresh" : "")});
-    }).join("");
+    }).join(""));
   }
   drawCentre(st, live, me);
 }
 
 export function drawCentre(st, live, me) {
   const el = document.getElementById("centre");
-  if (!live || live.round === undefined) { el.innerHTML = `<div class="c-wait">${t("table.waiting")}</div>`; return; }
+  if (!live || live.round === undefined) { setHTML(el, `<div class="c-wait">${t("table.waiting")}</div>`); return; }
   const round = t(WIND_KEYS[((live.prevalent_wind ?? 27) - 27 + 4) % 4]);
   const handNo = (live.hand_number ?? 0) + 1;
   const edges = [0, 1, 2, 3].map(k => {
@@ -91,8 +93,8 @@ export function drawCentre(st, live, me) {
       (live.indicator !== null && live.indicator !== undefined ? `<span class="ind">${t("table.indicator")}</span>${tileSVG(live.indicator, {cls: "c-tile"})}` : "") + `</div>` : "";
   const bao = (live.bao || []).length ? `<div class="c-wild"><span>${t("table.bao")}</span>${tilesSVG(live.bao, {cls: "c-tile"})}</div>` : "";
   const dice = (live.dice || []).length ? `<div class="c-dice">${live.dice.map(dieSVG).join("")}</div>` : "";
-  el.innerHTML = edges + `<div class="c-in"><div class="c-round">${t("table.round_hand", {round, hand: handNo})}` +
+  setHTML(el, edges + `<div class="c-in"><div class="c-round">${t("table.round_hand", {round, hand: handNo})}` +
     (st.max_hands ? ` / ${st.max_hands}` : "") + `</div>` +
     `<div class="c-wall">${t("table.wall")} <b id="wall">${live.wall_live ?? 0}</b></div>` + dice + wild + bao +
-    `<div class="c-clock" id="timer"></div></div>`;
+    `<div class="c-clock" id="timer"></div></div>`);
 }

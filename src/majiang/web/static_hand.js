@@ -5,6 +5,7 @@
 import {t, lang} from "./i18n.js";
 import {hand, isWild, arrange, swap} from "./state.js";
 import {esc, tileSVG, tilesSVG} from "./tiles.js";
+import {setHTML} from "./board.js";
 
 const KEYS = {win: "H", pung: "P", chow: "C", "exposed-kong": "K", "concealed-kong": "K", "added-kong": "K", ready: "R", pass: "Esc"};
 
@@ -12,13 +13,13 @@ export function wildBadge(rules) { return rules === "seed000" ? t("hand.badge_ba
 
 export function drawHand(st, live) {
   const handEl = document.getElementById("hand"), drawnEl = document.getElementById("drawn");
-  if (st.seat === null || st.seat === undefined) { handEl.innerHTML = ""; drawnEl.innerHTML = ""; return; }
+  if (st.seat === null || st.seat === undefined) { setHTML(handEl, ""); setHTML(drawnEl, ""); return; }
   const badge = wildBadge(st.rules);
-  handEl.innerHTML = hand.order.map((k, i) => tileSVG(k, {i, cls: (hand.selected === i ? "sel" : "") + (isWild(k, live) ? " wild" : ""),
-    badge: isWild(k, live) ? badge : ""})).join("");
+  setHTML(handEl, hand.order.map((k, i) => tileSVG(k, {i, cls: (hand.selected === i ? "sel" : "") + (isWild(k, live) ? " wild" : ""),
+    badge: isWild(k, live) ? badge : ""})).join(""));
   const d = live.last_draw;
-  drawnEl.innerHTML = d !== null && d !== undefined
-    ? tileSVG(d, {i: "d", cls: "drawn-tile" + (hand.selected === "d" ? " sel" : "") + (isWild(d, live) ? " wild" : ""), badge: isWild(d, live) ? badge : ""}) : "";
+  setHTML(drawnEl, d !== null && d !== undefined
+    ? tileSVG(d, {i: "d", cls: "drawn-tile" + (hand.selected === "d" ? " sel" : "") + (isWild(d, live) ? " wild" : ""), badge: isWild(d, live) ? badge : ""}) : "");
 }
 
 function actionTiles(a) {
@@ -41,7 +42,7 @@ export function drawActions(st, live) {
     `<span class="an">${actionName(a.kind)}</span>${tilesSVG(actionTiles(a))}` +
     `<kbd>${KEYS[a.kind] || ""}</kbd></button>`).join("");
   if (canDiscard) html += `<span class="hint">${t(matchMedia("(pointer: coarse)").matches ? "hand.hint_discard_touch" : "hand.hint_discard")}</span>`;
-  document.getElementById("actions").innerHTML = html;
+  setHTML(document.getElementById("actions"), html);
 }
 
 // Why a tile may not be discarded now (the server's legal list does not offer it).
