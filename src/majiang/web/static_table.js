@@ -75,7 +75,8 @@ function onState(st) {
   render(prevLive);
   // the hand end: open the dialog once per result; close it when the pause is over
   const res = st.results || [];
-  if (shownResults === null) shownResults = st.pause ? res.length - 1 : res.length;
+  // arriving during a hand-end pause or after the game: show the last hand's end too
+  if (shownResults === null) shownResults = st.pause || st.status === "finished" ? Math.max(0, res.length - 1) : res.length;
   if (res.length > shownResults) {
     const r = res[res.length - 1];
     shownResults = res.length;
