@@ -319,6 +319,9 @@ def test_pages_in_both_languages(server, browser):
             color = page.eval_on_selector("#board td, #board th", "e => getComputedStyle(e).color")
             bg = page.eval_on_selector(".card", "e => getComputedStyle(e).backgroundColor")
             assert color != bg and bg == "rgb(255, 255, 255)"
+            head = page.locator("#board thead").bounding_box()
+            row = page.locator("#board tbody tr").first.bounding_box()
+            assert row["y"] >= head["y"] + head["height"] - 1  # rows under the header, not beside it
             _shot(page, f"ui_leaderboard_{lang}_{size}")
             with app.state.db() as db:
                 from sqlalchemy import select
