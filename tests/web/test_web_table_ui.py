@@ -386,3 +386,34 @@ def test_hand_end_pause_then_continue(server, browser):
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_auto_play_banner_and_taking_the_seat_back(server, browser):
+    """Out of time, the seat goes to 托管 (the server's ``live.auto_play``): the page says so and its
+    button sends ``back``, which returns the seat."""
+    base, app = server
+    page, errors = _page(browser, "zh", "phone")
+    try:
+        _signup(page, base, "sleeper")
+        page.select_option("#preset", "mcr")
+        page.fill("#max_hands", "4")  # more than one hand: the bots may end one before the clock runs out
+        page.fill("#turn_time", "5")
+        page.click("#create")
+        page.wait_for_selector("#fill-bots")
+        rid = page.url.rsplit("/", 1)[1]
+        page.click("#fill-bots")
+        page.wait_for_selector("#hand svg.tile, #result:not([hidden])")
+        try:
+            page.wait_for_selector("#autoplay:not([hidden])", timeout=45_000)
+        except sync_api.TimeoutError:
+            room = app.state.lobby.rooms[rid]
+            if "auto_play" not in (room.state_for(room.places[0].user_id).get("live") or {}):
+                pytest.skip("the server has no 托管")
+            raise
+        assert "托管" in page.inner_text("#autoplay")
+        _shot(page, "ui_autoplay_zh_phone")
+        page.click("#take-back")
+        page.wait_for_selector("#autoplay", state="hidden")
+        assert not errors, errors
+    finally:
+        page.context.close()
