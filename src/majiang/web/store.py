@@ -163,11 +163,14 @@ class TableStore:
 
     # ------------------------------------------------------------------ leases
     def acquire(self, table_id: str, *, seconds: float = LEASE_SECONDS) -> bool:
-        """Take or renew the lease of a table; ``False`` while another process holds a live one."""
+        """Take or renew the lease of a table; ``False`` while another process holds a live one.
+        With SQLite there is only this process: a lease left by a process that died is taken at once."""
         now = time.time()
         with self.Session() as db:
-            res = db.execute(update(TableLease).where(TableLease.table_id == table_id,
-                                                      (TableLease.owner == self.owner) | (TableLease.expires < now))
+            cond = (TableLease.owner == self.owner) | (TableLease.expires < now)
+            if not self.postgres:
+                cond = TableLease.table_id == table_id
+            res = db.execute(update(TableLease).where(TableLease.table_id == table_id, cond)
                              .values(owner=self.owner, expires=now + seconds))
             if res.rowcount == 1:
                 db.commit()
