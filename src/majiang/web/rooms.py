@@ -794,9 +794,11 @@ class Lobby:
             if r is None:
                 continue
             if payload == "finished" and self.store is not None:
-                r.game_id = self.store.game_id(r.id)
-            r.catch_up()
-            r.notify()
+                if r.game_id is None:
+                    r.game_id = self.store.game_id(r.id)
+                    r.notify()
+                continue
+            r.catch_up()  # each row caught up tells the connections
 
     async def run_upkeep(self, every: float = 2.0) -> None:
         while True:
