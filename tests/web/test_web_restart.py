@@ -190,3 +190,54 @@ def test_a_restart_loses_nothing(database_url, tmp_path, sig):
 def test_an_unknown_table_is_reported_gone(client):
     with client.websocket_connect("/ws/tables/nosuchtable") as ws:
         assert ws.receive_json() == {"type": "gone", "message": "no such table"}
+
+
+def test_two_processes_share_a_table_and_survive_the_loss_of_its_runner(database_url, tmp_path):
+    """Two servers on one PostgreSQL: a person on each at the same table; the process holding the
+    table's lease is killed; the other takes the table over and the game ends, stored once."""
+    if not database_url.startswith("postgresql"):
+        pytest.skip("several processes need PostgreSQL (DATABASE_URL)")
+    pa, pb = _free_port(), _free_port()
+    a, b = Server(database_url, pa, tmp_path), Server(database_url, pb, tmp_path)
+    a.start()
+    b.start()
+    try:
+        alice = _signup(f"http://127.0.0.1:{pa}", "alice")
+        bob = _signup(f"http://127.0.0.1:{pb}", "bob")  # signed up on the other process
+        with httpx.Client(follow_redirects=False) as c:
+            r = c.post(f"http://127.0.0.1:{pa}/tables", headers={"Cookie": alice},
+                       data={"preset": "mcr", "max_hands": "1", "turn_time": "30", "sit": "1"})
+            rid = r.headers["location"].rsplit("/", 1)[1]
+            # the table page and the seat work on the other process too
+            assert c.get(f"http://127.0.0.1:{pb}/tables/{rid}", headers={"Cookie": bob}).status_code == 200
+            assert c.post(f"http://127.0.0.1:{pb}/tables/{rid}/join", data={"place": "1"},
+                          headers={"Cookie": bob}).status_code == 303
+            assert c.post(f"http://127.0.0.1:{pa}/tables/{rid}/bots", data={"kind": "efficiency"},
+                          headers={"Cookie": alice}).status_code == 303
+        # alice plays through A, bob through B; after A dies, alice's client reconnects to B
+        people = [Person(pa, rid, alice), Person(pb, rid, bob)]
+        people[0].fallback = f"ws://127.0.0.1:{pb}/ws/tables/{rid}"
+        for p in people:
+            p.start()
+        assert wait_for(lambda: sum(p.acted for p in people) >= 6, 60), "the game did not get going"
+        a.stop(signal.SIGKILL)
+        people[0].url = people[0].fallback
+        for p in people:
+            p.join(120)
+            assert p.exc is None, p.exc
+            assert p.final is not None, "the game did not finish on the other process"
+        gid = people[0].final["game_id"]
+        record = httpx.get(f"http://127.0.0.1:{pb}/games/{gid}/record").text
+        m = replay(record.splitlines())
+        assert sum(m.scores) == 0 and m.scores == people[1].final["scores"]
+    finally:
+        for s in (a, b):
+            if s.proc is not None and s.proc.poll() is None:
+                s.stop(signal.SIGKILL)
+    from sqlalchemy import create_engine, text
+
+    eng = create_engine(database_url)
+    with eng.connect() as conn:
+        n = conn.execute(text("SELECT count(*) FROM games WHERE table_id = :t"), {"t": rid}).scalar()
+    eng.dispose()
+    assert n == 1

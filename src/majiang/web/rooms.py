@@ -760,7 +760,12 @@ class Lobby:
             if self.store.acquire(rid):
                 room.leader = True
                 room.catch_up()
-                if room.started and not room.finished:
+                if room.finished and room.game_id is None and room.on_finish is not None:
+                    try:  # its runner died between the last action and storing the game
+                        room.on_finish(room)
+                    except Exception:  # pragma: no cover - logged, retried at the next upkeep
+                        log.exception("table %s: storing the finished game failed", rid)
+                elif room.started and not room.finished:
                     room.maybe_start()
                 elif not room.started and not any(pl.empty for pl in room.places):
                     with contextlib.suppress(MajiangError, ValueError):
