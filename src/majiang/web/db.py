@@ -172,6 +172,8 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: durable across a crash of the process
+            cur.execute("PRAGMA busy_timeout=5000")
             cur.close()
     return eng
 

@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -44,6 +44,7 @@ class TableStore:
 
     def __init__(self, Session: sessionmaker, *, postgres: bool) -> None:
         self.Session = Session
+        self.engine = Session.kw["bind"]
         self.postgres = postgres
         self.owner = f"{uuid.uuid4().hex[:12]}"
 
@@ -78,22 +79,20 @@ class TableStore:
                places: list[dict] | None = None) -> None:
         """Write step ``seq`` of the log (and the table's new status/places) in one transaction;
         :class:`LogConflict` when that step exists already."""
-        with self.Session() as db:
-            db.add(TableLogRow(table_id=table_id, seq=seq, row=row))
-            values: dict[str, Any] = {}
-            if status is not None:
-                values["status"] = status
-            if places is not None:
-                values["places"] = places
-            if values:
-                db.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
-            if self.postgres:
-                db.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {seq}"})
-            try:
-                db.commit()
-            except IntegrityError:
-                db.rollback()
-                raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = status
+        if places is not None:
+            values["places"] = places
+        try:
+            with self.engine.begin() as conn:  # Core statements: one short transaction per step
+                conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
+                if values:
+                    conn.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
+                if self.postgres:
+                    conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {seq}"})
+        except IntegrityError:
+            raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
 
     def unfinished_ids(self) -> list[str]:
         with self.Session() as db:
