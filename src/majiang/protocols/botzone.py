@@ -338,6 +338,14 @@ class SeatState:
     def win_fan(self, win: int, *, self_drawn: bool, robbing: bool = False, last: bool = False) -> int | None:
         """The Botzone fan total (flowers included) of winning on ``win`` now, or ``None`` if the
         tiles do not win. ``self_drawn``: ``win`` is already in :attr:`hand`."""
+        r = self.win_result(win, self_drawn=self_drawn, robbing=robbing, last=last)
+        return None if r is None else r.total
+
+    def win_result(self, win: int, *, self_drawn: bool, robbing: bool = False, last: bool = False) -> Any:
+        """The MCR scoring (:class:`majiang.rules.mcr.McrResult`) of winning on ``win`` now, or
+        ``None`` if the tiles do not win. Flags as the Botzone judge sets them: 和绝张 when three
+        copies are in sight, 杠上开花 on the replacement draw after any own kong, 妙手回春/海底捞月
+        when the next draw cannot happen (:meth:`is_last_after`), 抢杠和 on a robbed added kong."""
         from majiang.rules.mcr import WinConditions, score
 
         conc = list(self.hand)
@@ -356,10 +364,9 @@ class SeatState:
                                  last_wall_tile=last and not robbing,
                                  kong_replacement=self_drawn and self.kong_draw, robbing_kong=robbing,
                                  seat_wind=self.seat, prevalent_wind=self.quan)
-            r = score(hand, cond)
+            return score(hand, cond)
         except MajiangError:
             return None
-        return r.total
 
     def legal_responses(self) -> list[str]:
         """Every response this seat may give to the current request, ``PASS`` first when allowed.
