@@ -537,7 +537,7 @@ def play_game(players: Sequence[JudgePlayer], wall: Sequence[int], quan: int = 0
 
 
 # ------------------------------------------------------------------------------ records
-def record_match(log_text: str) -> Any:
+def record_match(log_text: str, names: Sequence[str] | None = None) -> Any:
     """Our engine's :class:`~majiang.engine.match.Match` of a duplicate-format game log, for a
     JSON-lines record (``majiang.records.jsonl.write_record``, ``majiang replay``).
 
@@ -564,7 +564,7 @@ def record_match(log_text: str) -> Any:
     wall, reserve = round_wall(rnd)
     rules = RuleSet.preset("mcr", flowers=False, seat_draw=False, reserve=reserve, min_score=0,
                            claim_last_discard=True)
-    m = Match(rules, seed=0, walls=[wall], names=[f"P{s}" for s in range(4)], max_hands=1)
+    m = Match(rules, seed=0, walls=[wall], names=list(names) if names else [f"P{s}" for s in range(4)], max_hands=1)
     claim_kind = {"Chi": ActionKind.CHOW, "Peng": ActionKind.PUNG, "Gang": ActionKind.EXPOSED_KONG,
                   "Hu": ActionKind.WIN}
     first = True
