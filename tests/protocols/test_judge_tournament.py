@@ -1,0 +1,148 @@
+"""The local judge's faults, tournaments (both protocols), records that read back (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from majiang.cli import main
+from majiang.engine.ruleset import RuleSet
+from majiang.players import make_bot
+from majiang.protocols.judge import BotzoneProcess, EnginePlayer, play_game, record_match, shuffled_wall
+from majiang.records.botzone import parse_log, replay_hands
+from majiang.records.jsonl import record_lines, replay
+from majiang.tournament import run_tournament
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
+PY = sys.executable
+
+
+def _script(tmp_path, name, body):
+    p = tmp_path / name
+    p.write_text(body, encoding="utf-8")
+    return f"{PY} {p}"
+
+
+BAD_BOTS = {
+    "crash": "import sys\nsys.exit(3)\n",
+    "hang": "import time\ntime.sleep(30)\n",
+    "garbage": "import sys\nsys.stdin.readline()\nprint('hello there')\n",
+    # well-formed but illegal: a pung in its own turn (after passing the first two requests)
+    "illegal": ("import json, sys\nfirst = json.loads(sys.stdin.readline())\n"
+                "print(json.dumps({'response': 'PASS'}))\nprint('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"
+                "for line in sys.stdin:\n"
+                "    r = 'PENG W1' if line.startswith('2 ') else 'PASS'\n"
+                "    print(json.dumps({'response': r}))\n"
+                "    print('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_BOTS))
+def test_a_faulty_bot_is_charged_and_the_game_goes_on(tmp_path, kind):
+    rs = RuleSet.preset("mcr")
+    bad = BotzoneProcess("bad", _script(tmp_path, f"{kind}.py", BAD_BOTS[kind]), time_limit=0.5)
+    players = [EnginePlayer("e0", make_bot("efficiency", rs)), bad,
+               EnginePlayer("e2", make_bot("efficiency", rs)), EnginePlayer("r3", make_bot("random", rs, 3))]
+    r = play_game(players, shuffled_wall(random.Random(5)), 0)
+    want = {"crash": "crash", "hang": "timeout", "garbage": "garbage", "illegal": "illegal"}[kind]
+    assert [(f.seat, f.kind) for f in r.faults] == [(1, want)]
+    assert sum(r.scores) == 0
+    # the fault's charge, then the hand played out by the others (the bad seat auto-plays)
+    clean = play_game([EnginePlayer("e0", make_bot("efficiency", rs)), EnginePlayer("x", _AutoLike()),
+                       EnginePlayer("e2", make_bot("efficiency", rs)),
+                       EnginePlayer("r3", make_bot("random", rs, 3))], shuffled_wall(random.Random(5)), 0)
+    assert r.scores == [a + b for a, b in zip(clean.scores, [10, -30, 10, 10])]
+    assert r.log[2:-1] == clean.log[2:-1]  # the same play; only the Score line differs
+
+
+class _AutoLike:
+    """Passes every claim and discards what it draws -- the judge's stand-in after a fault."""
+
+    def choose(self, view, actions):
+        from majiang.engine.actions import PASS, ActionKind
+
+        if PASS in actions:
+            return PASS
+        return next((a for a in actions if a.kind is ActionKind.DISCARD and a.tile == view.last_draw),
+                    next(a for a in actions if a.kind is ActionKind.DISCARD))
+
+
+def test_end_mode_stops_at_the_first_fault(tmp_path):
+    rs = RuleSet.preset("mcr")
+    bad = BotzoneProcess("bad", _script(tmp_path, "crash.py", BAD_BOTS["crash"]), time_limit=0.5)
+    r = play_game([bad] + [EnginePlayer(f"e{s}", make_bot("efficiency", rs)) for s in (1, 2, 3)],
+                  shuffled_wall(random.Random(1)), 2, on_fault="end")
+    assert r.scores == [-30, 10, 10, 10]
+    assert r.log[-1] == "Score -30 10 10 10"
+
+
+FIELDS = ["name", "games", "score", "mean", "ci95", "rank_points", "wins", "deal_ins", "illegal", "timeouts",
+          "ms_per_decision"]
+
+
+def test_duplicate_tournament_of_builtins_json(tmp_path):
+    res = CliRunner().invoke(main, ["tournament", "--bot", "efficiency", "--bot", "random", "--bot", "eff2=eff",
+                                    "--bot", "random", "--walls", "1", "--seed", "3", "--records", str(tmp_path),
+                                    "--json"])
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["games"] == 24
+    assert [b["name"] for b in out["bots"]] == ["efficiency", "random", "eff2", "random#2"]
+    for b in out["bots"]:
+        assert all(k in b for k in FIELDS)
+        assert b["games"] == 24
+        assert b["ci95"][0] <= b["mean"] <= b["ci95"][1]
+    assert sum(b["score"] for b in out["bots"]) == 0
+    assert sum(b["rank_points"] for b in out["bots"]) == 24 * 10
+    assert sum(b["wins"] for b in out["bots"]) >= sum(b["deal_ins"] for b in out["bots"])
+    # every game's Botzone log reads back through `majiang botzone`, every record through `majiang replay`
+    logs = sorted(tmp_path.glob("*.botzone.txt"))
+    assert len(logs) == 24
+    check = CliRunner().invoke(main, ["botzone", str(logs[0]), "--json"])
+    assert check.exit_code == 0, check.output
+    both = tmp_path / "all.txt"
+    both.write_text("".join(p.read_text(encoding="utf-8") for p in logs), encoding="utf-8")
+    summary = json.loads(CliRunner().invoke(main, ["botzone", str(both), "--json"]).output)["summary"]
+    assert summary["rounds"] == 24 and summary["failures"] == 0
+    for p in sorted(tmp_path.glob("*.jsonl"))[:6]:
+        rep = CliRunner().invoke(main, ["replay", str(p), "--json"])
+        assert rep.exit_code == 0 and json.loads(rep.output)["identical"], rep.output
+
+
+def test_duplicate_needs_four_bots():
+    res = CliRunner().invoke(main, ["tournament", "--bot", "efficiency", "--bot", "random", "--walls", "1"])
+    assert res.exit_code != 0 and "exactly four bots" in res.output
+
+
+def test_external_bots_both_protocols():
+    bz = f"{PY} {EXAMPLES / 'botzone_random.py'}"
+    res = run_tournament("botzone", ["efficiency", "random", f"ext={bz}", f"ext2={bz}"], walls=1, seed=1,
+                         fmt="random", time_limit=5.0)
+    assert res["games"] == 1 and sum(b["score"] for b in res["bots"]) == 0
+    assert all(b["illegal"] == b["timeouts"] == b["crashes"] == 0 for b in res["bots"])
+    jl = f"{PY} {EXAMPLES / 'jsonl_random.py'}"
+    for rules in ("wenzhou", "taiwan"):
+        res = run_tournament("jsonl", ["efficiency", "random", f"j={jl}", f"j2={jl}"], walls=2, seed=2,
+                             fmt="random", rules=rules, time_limit=5.0)
+        assert res["games"] == 2
+        assert sum(b["score"] for b in res["bots"]) == 0
+        assert all(b["illegal"] == b["timeouts"] == b["crashes"] == 0 for b in res["bots"]), res
+
+
+def test_random_games_zero_sum_and_records_replay():
+    """Property run (small in CI; benchmarks/bench_bot.py --games 1000 for the full count)."""
+    rs = RuleSet.preset("mcr")
+    for g in range(30):
+        players = [EnginePlayer(f"r{s}", make_bot("random", rs, 100 * g + s)) for s in range(4)]
+        r = play_game(players, shuffled_wall(random.Random(g)), g % 4, match_id=f"p{g}")
+        assert sum(r.scores) == 0 and not r.faults
+        (rnd,) = parse_log(r.log_text)
+        replay_hands(rnd)
+        m = record_match(r.log_text)
+        lines = record_lines(m)
+        assert record_lines(replay(lines)) == lines
