@@ -218,7 +218,8 @@ class JsonlProcess:
             try:
                 if events is not None:
                     self.flush(events, seat)
-                    self._send({"type": "end_game", "scores": list(scores or [])})
+                    if not events or events[-1].get("type") != "end_game":
+                        self._send({"type": "end_game", "scores": list(scores or [])})
             except MajiangError:
                 pass
             self.proc.close()
