@@ -606,19 +606,23 @@ def replay_state(requests: Sequence[str], responses: Sequence[str], mode: str | 
 
 
 def _one_request(line: str) -> str:
+    """One keep-running request: a plain line, a JSON string, or a JSON object whose ``requests``
+    is the request or a list ending with it (Botzone's forms vary by game; all are accepted)."""
     s = line.strip()
-    if s.startswith("{"):
-        t = parse_json_input(s) if '"responses"' in s else None
-        if t is None:
-            obj = json.loads(s)
-            reqs = obj.get("requests") if isinstance(obj, dict) else None
-            if not reqs:
-                raise BotzoneProtocolError("a keep-running JSON input needs 'requests'")
-            return str(reqs[-1])
-        return t.requests[-1]
-    if s.startswith('"'):
-        return str(json.loads(s))
-    return s
+    if s[:1] not in ("{", '"'):
+        return s
+    try:
+        obj = json.loads(s)
+    except json.JSONDecodeError as e:
+        raise BotzoneProtocolError(f"keep-running input is not JSON ({e.msg}): {s[:40]!r}") from None
+    if isinstance(obj, str):
+        return obj
+    reqs = obj.get("requests") if isinstance(obj, dict) else None
+    if isinstance(reqs, list) and reqs and isinstance(reqs[-1], str):
+        return reqs[-1]
+    if isinstance(reqs, str):
+        return reqs
+    raise BotzoneProtocolError(f"keep-running input has no request: {s[:40]!r}")
 
 
 def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None = None, *,
@@ -645,11 +649,9 @@ def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None
         except ValueError:
             raise BotzoneProtocolError(f"the first line must be the turn number, got {first.strip()[:40]!r}") from None
         lines = [first] + [fin.readline() for _ in range(max(2 * n - 1, 0))]
-        if keep_running:
-            extra = []  # data and globaldata: read what is there without blocking on a pipe kept open
-            turn = parse_simple_input(lines + extra)
-        else:
-            turn = parse_simple_input(lines + fin.readlines())
+        # data and globaldata follow; with keep-running the pipe stays open, so they are not awaited
+        # here: the request loop below skips them (blank, or not starting with 0-3)
+        turn = parse_simple_input(lines if keep_running else lines + fin.readlines())
     else:
         first = fin.readline()
         if not first.strip():
@@ -670,6 +672,8 @@ def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None
     for line in fin:
         if not line.strip():
             continue
+        if simple and line.split()[0] not in ("0", "1", "2", "3"):
+            continue  # the first turn's data/globaldata lines, never a request
         t0 = time.perf_counter()
         state.feed(_one_request(line))
         answer = adapter.respond(state)
