@@ -743,3 +743,30 @@ def requests_from_log(rnd: Any, seat: int) -> Iterable[tuple[str, str | None]]:
         else:
             raise BotzoneProtocolError(f"log line {a.line}: unknown action {a.verb}")
         i += 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m majiang.protocols.botzone [--bot NAME] [--simple] [--no-keep-running]``: the
+    same as ``majiang bot --protocol botzone`` with a lighter start (no command-line framework),
+    for Botzone's process-per-turn mode. Bad input: a one-line error on stderr, exit status 2."""
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m majiang.protocols.botzone")
+    ap.add_argument("--bot", default="efficiency")
+    ap.add_argument("--simple", action="store_true")
+    ap.add_argument("--no-keep-running", action="store_true")
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args(argv)
+    from majiang.engine.ruleset import RuleSet
+    from majiang.players.simulate import make_bot
+
+    try:
+        return run_bot(make_bot(a.bot, RuleSet.preset("mcr"), a.seed), simple=a.simple,
+                       keep_running=not a.no_keep_running)
+    except MajiangError as e:
+        print(f"majiang bot: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover - exercised through subprocesses
+    sys.exit(main())
