@@ -146,3 +146,26 @@ def test_random_games_zero_sum_and_records_replay():
         m = record_match(r.log_text)
         lines = record_lines(m)
         assert record_lines(replay(lines)) == lines
+
+
+def test_subprocess_bots_both_protocols_property_run(tmp_path):
+    """Random external-style bots as subprocesses through both protocols: every game ends, zero-sum,
+    every record replays. A small run in CI (the full 1,000 games: benchmarks/bench_bot.py --property 1000)."""
+    from majiang.records.jsonl import replay_file
+
+    bz = f"{PY} {EXAMPLES / 'botzone_random.py'}"
+    jl = f"{PY} {EXAMPLES / 'jsonl_random.py'}"
+    runs = [("botzone", "mcr", bz, 8), ("jsonl", "wenzhou", jl, 4), ("jsonl", "taiwan", jl, 4), ("jsonl", "mcr", jl, 4)]
+    total = 0
+    for protocol, rules, cmd, walls in runs:
+        d = tmp_path / f"{protocol}-{rules}"
+        res = run_tournament(protocol, [f"a={cmd}", f"b={cmd}", "random", f"c={cmd}"], walls=walls, seed=11,
+                             fmt="random", rules=rules, records=d, time_limit=10.0)
+        assert res["games"] == walls and sum(b["score"] for b in res["bots"]) == 0
+        assert not any(b["illegal"] or b["timeouts"] or b["crashes"] for b in res["bots"]), res
+        recs = sorted(d.glob("*.jsonl"))
+        assert len(recs) == walls
+        for p in recs:
+            replay_file(p)
+        total += walls
+    assert total == 20
