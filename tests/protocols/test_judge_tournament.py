@@ -39,6 +39,20 @@ BAD_BOTS = {
                 "    r = 'PENG W1' if line.startswith('2 ') else 'PASS'\n"
                 "    print(json.dumps({'response': r}))\n"
                 "    print('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"),
+    # plays a tile it lacks: at its first draw, a tile neither dealt to it nor drawn
+    "lacks": ("import json, sys\nfirst = json.loads(sys.stdin.readline())\n"
+              "print(json.dumps({'response': 'PASS'}))\nprint('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"
+              "codes = [s + str(n) for s in 'WBT' for n in range(1, 10)] + ['F1', 'F2', 'F3', 'F4', 'J1', 'J2', 'J3']\n"
+              "held = []\n"
+              "for line in sys.stdin:\n"
+              "    r = line.split()\n"
+              "    if r[0] == '1':\n"
+              "        held = r[5:18]\n"
+              "    ans = 'PASS'\n"
+              "    if r[0] == '2':\n"
+              "        ans = 'PLAY ' + next(c for c in codes if c not in held + [r[1]])\n"
+              "    print(json.dumps({'response': ans}))\n"
+              "    print('>>>BOTZONE_REQUEST_KEEP_RUNNING<<<', flush=True)\n"),
 }
 
 
@@ -49,7 +63,7 @@ def test_a_faulty_bot_is_charged_and_the_game_goes_on(tmp_path, kind):
     players = [EnginePlayer("e0", make_bot("efficiency", rs)), bad,
                EnginePlayer("e2", make_bot("efficiency", rs)), EnginePlayer("r3", make_bot("random", rs, 3))]
     r = play_game(players, shuffled_wall(random.Random(5)), 0)
-    want = {"crash": "crash", "hang": "timeout", "garbage": "garbage", "illegal": "illegal"}[kind]
+    want = {"crash": "crash", "hang": "timeout", "garbage": "garbage", "illegal": "illegal", "lacks": "illegal"}[kind]
     assert [(f.seat, f.kind) for f in r.faults] == [(1, want)]
     assert sum(r.scores) == 0
     # the fault's charge, then the hand played out by the others (the bad seat auto-plays)
@@ -169,3 +183,31 @@ def test_subprocess_bots_both_protocols_property_run(tmp_path):
             replay_file(p)
         total += walls
     assert total == 20
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 3), st.sampled_from(["duplicate", "classic"]))
+def test_judge_games_are_zero_sum_and_logs_round_trip(seed, quan, mode):
+    """Any wall, any wind, both wall formats: the game ends, scores sum to zero, every tile is
+    accounted for in the log, and a duplicate-format log rebuilds through the reader and the engine."""
+    rs = RuleSet.preset("mcr")
+    players = [EnginePlayer(f"p{s}", make_bot("efficiency" if s % 2 else "random", rs, seed + s)) for s in range(4)]
+    r = play_game(players, shuffled_wall(random.Random(seed), mode), quan, mode=mode)
+    assert sum(r.scores) == 0 and not r.faults
+    deals = [ln for ln in r.log if " Deal " in ln]
+    assert len(deals) == 4 and all(len(ln.split()) == 3 + 13 for ln in deals)
+    if mode == "duplicate":
+        (rnd,) = parse_log(r.log_text)
+        replay_hands(rnd)
+        m = record_match(r.log_text)
+        res = m.results[0]
+        if r.winner is None:
+            assert res.drawn and list(m.scores) == r.scores == [0, 0, 0, 0]
+        else:  # the same winner and discarder (the record's values are the engine's, see record_match)
+            assert (res.wins[0].winner, res.wins[0].discarder) == (r.winner, r.discarder)
+        lines = record_lines(m)
+        assert record_lines(replay(lines)) == lines
