@@ -40,6 +40,9 @@ Input forms read by :func:`run_bot`: the one-line JSON (``{"requests": [...], "r
 response on the first output line), and keep-running (after the answer the bot prints
 ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` and then reads one request per turn: a plain request line, a
 JSON string, or a JSON object whose last request is taken).
+
+Entry points: ``majiang bot --protocol botzone`` and, lighter to start for Botzone's
+process-per-turn mode, ``python -m majiang.protocols.botzone`` (:func:`main`).
 """
 
 from __future__ import annotations
@@ -381,12 +384,8 @@ class SeatState:
         if who == self.seat or verb in ("DRAW", "BUHUA", "GANG"):
             return ["PASS"]
         if verb == "BUGANG":
-            t = parse_tile(p[3])
-            out = ["PASS"]
-            if self.win_fan(t, self_drawn=False, robbing=True) is not None and \
-                    self.win_fan(t, self_drawn=False, robbing=True) >= 8:
-                out.append("HU")
-            return out
+            fan = self.win_fan(parse_tile(p[3]), self_drawn=False, robbing=True)
+            return ["PASS", "HU"] if fan is not None and fan >= 8 else ["PASS"]
         # a discard by another seat: PLAY, PENG, CHI
         assert self.last_discard is not None
         giver, t = self.last_discard
