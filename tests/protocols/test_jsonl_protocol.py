@@ -19,7 +19,6 @@ from majiang.protocols.jsonl import (
     request_json,
     seat_event,
     view_from_json,
-    view_json,
 )
 
 

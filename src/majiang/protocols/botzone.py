@@ -463,7 +463,8 @@ def response_action(resp: str, state: SeatState) -> tuple[Action, Action | None]
         return PASS, None
     if verb == "HU":
         t = state.last_draw if state.request[:1] == ["2"] else (
-            parse_tile(state.request[3]) if state.request[2] == "BUGANG" else state.last_discard[1])  # type: ignore[index]
+            parse_tile(state.request[3]) if state.request[2] == "BUGANG"
+            else state.last_discard[1])  # type: ignore[index]
         return Action(ActionKind.WIN, t), None
     if verb == "PLAY":
         return Action(ActionKind.DISCARD, parse_tile(r[1])), None
