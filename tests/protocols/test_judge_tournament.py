@@ -211,3 +211,17 @@ def test_judge_games_are_zero_sum_and_logs_round_trip(seed, quan, mode):
             assert (res.wins[0].winner, res.wins[0].discarder) == (r.winner, r.discarder)
         lines = record_lines(m)
         assert record_lines(replay(lines)) == lines
+
+
+def test_last_tile_wins_read_back_through_the_checker(tmp_path):
+    """A 海底捞月 win under the duplicate rule (the next seat's quarter empty) is rescored the same by
+    `majiang botzone`, which counts each seat's 21 draws."""
+    run_tournament("botzone", ["efficiency", "random", "eff", "random"], walls=1, seed=0, records=tmp_path)
+    last = [p for p in sorted(tmp_path.glob("*.botzone.txt"))
+            if any(ln.startswith("Fan") and ("海底捞月" in ln or "妙手回春" in ln) for ln in p.read_text("utf-8").splitlines())]
+    assert last, "seed 0 has 海底捞月 wins (found when this test was written)"
+    for p in last:
+        (rnd,) = parse_log(p.read_text("utf-8"))
+        assert replay_hands(rnd).last_wall_tile
+        res = CliRunner().invoke(main, ["botzone", str(p), "--json"])
+        assert res.exit_code == 0 and json.loads(res.output)["summary"]["scored"] == 1, res.output
