@@ -21,7 +21,11 @@
 * **Results** per bot: games, total score and mean with a 95% confidence interval (normal
   approximation, 1.96 standard errors), ranking points (4/3/2/1 per game by score, ties by seat
   order as on Botzone), wins, deal-ins, illegal answers, timeouts, crashes, mean and max
-  milliseconds per request answered. Scores sum to zero over the bots.
+  milliseconds per request answered. Scores sum to zero over the bots. ``--json`` prints
+  ``{"games": N, "bots": [{"name", "games", "score", "mean", "ci95": [low, high], "rank_points",
+  "wins", "deal_ins", "illegal", "timeouts", "ms_per_decision", ...}], ...}`` (plus ``crashes``,
+  ``ms_max_decision``, ``command`` per bot and ``seconds``, ``protocol``, ``format``, ``walls``,
+  ``seed``, ``rules`` for the run).
 """
 
 from __future__ import annotations
