@@ -493,8 +493,9 @@ class EngineBotAdapter:
     def __init__(self, player: Player) -> None:
         self.player = player
 
-    def respond(self, state: SeatState) -> str:
-        legal = state.legal_responses()
+    def respond(self, state: SeatState, legal: Sequence[str] | None = None) -> str:
+        """The bot's answer in ``state`` (``legal``: its legal responses, if already known)."""
+        legal = list(legal) if legal is not None else state.legal_responses()
         if legal == ["PASS"]:
             return "PASS"
         by_action: dict[Action, list[str]] = {}

@@ -101,6 +101,14 @@ class EnginePlayer:
         self.state.note_response(ans)
         return ans
 
+    def answer_state(self, state: SeatState, legal: Sequence[str]) -> str:
+        """The answer from the judge's own state of this seat (in-process players only: the same
+        requests, fed once, legal responses computed once)."""
+        try:
+            return self.adapter.respond(state, legal)
+        except MajiangError as e:
+            raise BotFault(f"{self.name}: {e}", kind="crash") from None
+
     def close(self) -> None:
         pass
 
@@ -334,7 +342,8 @@ class BotzoneGame:
             else:
                 t0 = time.perf_counter()
                 try:
-                    ans = self.players[s].ask(requests[s])
+                    shared = getattr(self.players[s], "answer_state", None)
+                    ans = shared(st, legal) if shared is not None else self.players[s].ask(requests[s])
                     dt = time.perf_counter() - t0
                     limit = self.players[s].time_limit
                     if limit is not None and dt > limit * (2 if self.first[s] else 1):
