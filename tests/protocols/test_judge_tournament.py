@@ -225,3 +225,61 @@ def test_last_tile_wins_read_back_through_the_checker(tmp_path):
         assert replay_hands(rnd).last_wall_tile
         res = CliRunner().invoke(main, ["botzone", str(p), "--json"])
         assert res.exit_code == 0 and json.loads(res.output)["summary"]["scored"] == 1, res.output
+
+
+class _Scripted:
+    """Answers from a table {request: answer}; otherwise discards what it draws, or passes."""
+
+    time_limit = None
+
+    def __init__(self, name, script):
+        self.name, self.script = name, script
+
+    def start(self, seat):
+        pass
+
+    def close(self):
+        pass
+
+    def ask(self, req):
+        if req in self.script:
+            return self.script[req]
+        return "PLAY " + req.split()[1] if req.startswith("2 ") else "PASS"
+
+
+def test_robbing_an_added_kong_is_paid_by_the_konger(tmp_path):
+    """Seat 1 pungs W5, draws the fourth and adds it; seat 2, waiting on W5, robs the kong (抢杠和):
+    winner 24+fan, the konger 8+fan, the others 8 (Botzone wiki scoring)."""
+    from majiang.protocols.botzone import parse_tile
+
+    def tiles(text):
+        return [parse_tile(x) for x in text.split()]
+
+    deals = [tiles("W5 W1 W1 W1 W9 W9 W9 B9 B9 B9 F2 F2 F3"),
+             tiles("W5 W5 F1 J1 J1 J1 J2 J2 J2 B7 B7 B7 F4"),
+             tiles("W3 W4 B1 B2 B3 B4 B5 B6 T1 T2 T3 T7 T7"),
+             tiles("T4 T4 T4 T5 T5 T5 T6 T6 T6 T8 T8 T8 F3")]
+    draws = [tiles("F4 F3"), tiles("W5"), tiles("F3"), tiles("F1")]
+    used = [t for d in deals for t in d] + [t for d in draws for t in d]
+    rest = [t for t in range(34) for _ in range(4 - used.count(t))]
+    random.Random(0).shuffle(rest)
+    wall = []
+    for d, x in zip(deals, draws):
+        q = d + x
+        while len(q) < 34:
+            q.append(rest.pop())
+        wall += q
+    players = [_Scripted("s0", {"2 F4": "PLAY W5"}), _Scripted("s1", {"3 0 PLAY W5": "PENG F1", "2 W5": "BUGANG W5"}),
+               _Scripted("s2", {"3 1 BUGANG W5": "HU"}), _Scripted("s3", {})]
+    r = play_game(players, wall, 0, on_fault="end")
+    assert not r.faults, r.faults
+    assert (r.winner, r.discarder, r.self_drawn) == (2, 1, False)
+    assert ("抢杠和", 1) in r.fans
+    f = r.fan
+    assert r.scores == [-8, -(8 + f), 24 + f, -8]
+    p = tmp_path / "rob.txt"
+    p.write_text(r.log_text, encoding="utf-8")
+    res = CliRunner().invoke(main, ["botzone", str(p), "--json"])
+    assert res.exit_code == 0 and json.loads(res.output)["rounds"][0]["robbed_kong"], res.output
+    lines = record_lines(record_match(r.log_text))
+    assert record_lines(replay(lines)) == lines
