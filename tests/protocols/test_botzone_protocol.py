@@ -262,3 +262,40 @@ def test_input_forms_parse_the_same_turn():
     assert (a.requests, a.responses) == (b.requests, b.responses) == (reqs, resps)
     with pytest.raises(BotzoneProtocolError):
         parse_simple_input(["3", "0 1 0"])
+
+
+class _OpenPipe:
+    """stdin whose further reads would block (a judge keeping the pipe open): only readline of the given lines."""
+
+    def __init__(self, text):
+        self.lines = text.splitlines(keepends=True)
+
+    def readline(self):
+        if not self.lines:
+            raise AssertionError("the bot waited for more input than one turn")
+        return self.lines.pop(0)
+
+    def readlines(self):
+        raise AssertionError("the bot waited for end of input")
+
+    def __iter__(self):
+        raise AssertionError("the bot waited for end of input")
+
+
+@pytest.mark.parametrize("simple", [False, True], ids=["json", "simple"])
+def test_one_turn_bot_does_not_wait_for_end_of_input(simple):
+    import io
+
+    from majiang.players import make_bot
+    from majiang.protocols.botzone import run_bot
+    from majiang.engine.ruleset import RuleSet
+
+    reqs, resps, st = _draw_history(2)
+    text = _history_simple(reqs, resps) if simple else _history_json(reqs, resps) + "\n"
+    if simple:
+        text = text.rstrip("\n") + "\n"  # the turn's lines, without data/globaldata
+    out = io.StringIO()
+    run_bot(make_bot("efficiency", RuleSet.preset("mcr")), _OpenPipe(text), out, simple=simple, keep_running=False)
+    first = out.getvalue().splitlines()[0]
+    answer = first if simple else json.loads(first)["response"]
+    assert answer in st.legal_responses() and answer.startswith("PLAY ")

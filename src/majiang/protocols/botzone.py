@@ -650,9 +650,10 @@ def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None
         except ValueError:
             raise BotzoneProtocolError(f"the first line must be the turn number, got {first.strip()[:40]!r}") from None
         lines = [first] + [fin.readline() for _ in range(max(2 * n - 1, 0))]
-        # data and globaldata follow; with keep-running the pipe stays open, so they are not awaited
-        # here: the request loop below skips them (blank, or not starting with 0-3)
-        turn = parse_simple_input(lines if keep_running else lines + fin.readlines())
+        # data and globaldata follow; they are not awaited (a judge may keep the pipe open, and this
+        # bot keeps no data): with keep-running the request loop below skips them (blank, or not
+        # starting with 0-3)
+        turn = parse_simple_input(lines)
     else:
         first = fin.readline()
         if not first.strip():
