@@ -54,6 +54,11 @@ class _Recorder(EnginePlayer):
         self.log.append((request, ans))
         return ans
 
+    def answer_state(self, state, legal):  # the judge feeds in-process players its own state
+        ans = super().answer_state(state, legal)
+        self.log.append((" ".join(state.request), ans))
+        return ans
+
 
 def request_streams(games: int) -> list[list[tuple[str, str]]]:
     rs = RuleSet.preset("mcr")
