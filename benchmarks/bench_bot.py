@@ -9,7 +9,8 @@ Figures:
   request per line; latency from writing a request to reading the keep-running line, p50 / p99
   (target: p99 under 5 ms). The requests are those seat 0 received in judge games of four
   efficiency bots, so the (deterministic) bot under test answers as in those games and the stream
-  stays consistent.
+  stays consistent. Also the bot's own time per request in-process (no pipes, no scheduling), from
+  empty analysis tables, without and with the first-turn warm-up.
 * **process per turn**: the JSON form, a fresh ``python -m majiang.cli bot --no-keep-running`` (and
   the lighter ``python -m majiang.protocols.botzone --no-keep-running``) per turn with the whole
   history, start-up included (target: under 300 ms).
@@ -106,6 +107,30 @@ def bench_keep_running(n: int) -> dict:
             "max_ms": 1000 * max(lat)}
 
 
+def bench_compute(n: int, warm: float) -> dict:
+    """The same keep-running loop in this process over in-memory streams: the bot's own time per
+    request (tables emptied before each game, ``warm`` seconds of warm-up in the first turn), no pipes."""
+    import io
+
+    from majiang.analysis.tables import clear_caches
+    from majiang.protocols.botzone import run_bot
+
+    streams = request_streams(max(1, n // 150 + 1))
+    lat: list[float] = []
+    for stream in streams:
+        clear_caches()  # each game a fresh bot process
+        text = json.dumps({"requests": [stream[0][0]], "responses": []}) + "\n"
+        text += "".join(r + "\n" for r, _ in stream[1:])
+        ts: list[float] = []
+        run_bot(make_bot("efficiency", RuleSet.preset("mcr")), io.StringIO(text), io.StringIO(), warm=warm,
+                on_answer=ts.append)
+        lat += ts[1:]
+        if len(lat) >= n:
+            break
+    return {"requests": len(lat), "p50_ms": 1000 * pct(lat, 0.5), "p99_ms": 1000 * pct(lat, 0.99),
+            "max_ms": 1000 * max(lat)}
+
+
 def bench_per_turn(turns: int, module: str = "majiang.cli") -> dict:
     stream = request_streams(1)[0]
     idx = [i for i, (r, _) in enumerate(stream) if r.startswith("2 ")][:turns]
@@ -181,6 +206,11 @@ def main() -> None:
     k = bench_keep_running(a.requests)
     print(f"keep-running, efficiency bot: {k['requests']} requests, p50 {k['p50_ms']:.2f} ms, p99 {k['p99_ms']:.2f} ms "
           f"(target 5 ms: {k['p99_ms'] / 5:.2f}x), max {k['max_ms']:.1f} ms")
+    for warm in (0.0, 1.0):
+        c = bench_compute(a.requests, warm)
+        print(f"  the bot's own time per request (in-process, fresh tables, warm-up {warm:.0f} s): p50 "
+              f"{c['p50_ms']:.2f} ms, p99 {c['p99_ms']:.2f} ms (target 5 ms: {c['p99_ms'] / 5:.2f}x), "
+              f"max {c['max_ms']:.1f} ms")
     for module in ("majiang.cli", "majiang.protocols.botzone"):
         t = bench_per_turn(a.turns, module)
         print(f"process per turn (JSON form, start-up included), python -m {module}: mean {t['mean_ms']:.0f} ms, "

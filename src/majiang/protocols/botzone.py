@@ -626,15 +626,49 @@ def _one_request(line: str) -> str:
     raise BotzoneProtocolError(f"keep-running input has no request: {s[:40]!r}")
 
 
+def warm_up(player: Player, seconds: float) -> int:
+    """Spend up to ``seconds`` building the analysis tables a shanten-based bot will use.
+
+    The hand-analysis tables (:mod:`majiang.analysis.tables`) are built lazily, a suit pattern at a
+    time, so a fresh process answers its first decisions slowly. A keep-running bot calls this in its
+    first turn (Botzone doubles the first turn's time limit): shanten of random 13-tile parts
+    under the bot's own shapes (``player.shapes``; bots without them are not warmed). Returns the
+    number of hands evaluated."""
+    import random
+    import time
+
+    from majiang.analysis import shanten
+
+    shapes = getattr(player, "shapes", None)
+    if shapes is None or seconds <= 0:
+        return 0
+    rng = random.Random(20260101)
+    deck = [t for t in range(NUM_KINDS) for _ in range(4)]
+    end = time.perf_counter() + seconds
+    n = 0
+    while time.perf_counter() < end:
+        c = [0] * NUM_KINDS
+        for t in rng.sample(deck, 14):
+            c[t] += 1
+        for t in range(NUM_KINDS):
+            if c[t]:
+                c[t] -= 1
+                shanten(c, 0, shapes)
+                c[t] += 1
+        n += 1
+    return n
+
+
 def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None = None, *,
             simple: bool = False, keep_running: bool = True, mode: str | None = None,
-            on_answer: Callable[[float], None] | None = None) -> int:
+            on_answer: Callable[[float], None] | None = None, warm: float = 1.0) -> int:
     """Play ``player`` as a Botzone bot over ``stdin``/``stdout``.
 
     The first turn comes in the JSON form (or the simple form with ``simple``); the answer is printed,
     then with ``keep_running`` the keep-running line, and each further line of input is one
     request. Returns 0 at end of input. Raises :class:`BotzoneProtocolError` on bad input (the
-    command prints it on stderr and exits 2).
+    command prints it on stderr and exits 2). ``warm``: seconds of :func:`warm_up` in the first
+    turn of a keep-running game (only when the input is turn 1, whose time limit is doubled).
     """
     import time
 
@@ -661,6 +695,8 @@ def run_bot(player: Player, stdin: IO[str] | None = None, stdout: IO[str] | None
         turn = parse_json_input(first)
     t0 = time.perf_counter()
     state = replay_state(turn.requests, turn.responses, mode)
+    if keep_running and len(turn.requests) == 1:
+        warm_up(player, warm)
     answer = adapter.respond(state)
     out.write(format_output(answer, simple=simple) + "\n")
     if on_answer:
@@ -748,7 +784,8 @@ def requests_from_log(rnd: Any, seat: int) -> Iterable[tuple[str, str | None]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m majiang.protocols.botzone [--bot NAME] [--simple] [--no-keep-running]``: the
+    """``python -m majiang.protocols.botzone [--bot NAME] [--simple] [--no-keep-running]
+    [--warm-up SECONDS]``: the
     same as ``majiang bot --protocol botzone`` with a lighter start (no command-line framework),
     for Botzone's process-per-turn mode. Bad input: a one-line error on stderr, exit status 2."""
     import argparse
@@ -758,13 +795,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--simple", action="store_true")
     ap.add_argument("--no-keep-running", action="store_true")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--warm-up", type=float, default=1.0)
     a = ap.parse_args(argv)
     from majiang.engine.ruleset import RuleSet
     from majiang.players.simulate import make_bot
 
     try:
         return run_bot(make_bot(a.bot, RuleSet.preset("mcr"), a.seed), simple=a.simple,
-                       keep_running=not a.no_keep_running)
+                       keep_running=not a.no_keep_running, warm=a.warm_up)
     except MajiangError as e:
         print(f"majiang bot: {e}", file=sys.stderr)
         return 2

@@ -19,7 +19,10 @@ from majiang.errors import MajiangError
 @click.option("--no-keep-running", is_flag=True, help="Botzone: answer one turn and exit (no keep-running line).")
 @click.option("--rules", default="mcr", show_default=True, help="jsonl: the rule set the bot plays (preset or spec).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of a random bot.")
-def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules: str, seed: int) -> None:
+@click.option("--warm-up", type=float, default=1.0, show_default=True,
+              help="Botzone, keep-running: seconds spent in the first turn building analysis tables.")
+def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules: str, seed: int,
+        warm_up: float) -> None:
     """Play a majiang bot over standard input/output.
 
     Botzone: upload a script that runs `majiang bot --protocol botzone` (keep-running by default;
@@ -36,7 +39,7 @@ def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules
         if protocol == "botzone":
             from majiang.protocols.botzone import run_bot
 
-            run_bot(player, simple=simple, keep_running=not no_keep_running)
+            run_bot(player, simple=simple, keep_running=not no_keep_running, warm=warm_up)
         else:
             from majiang.protocols.jsonl import run_bot as run_jsonl
 
