@@ -368,9 +368,10 @@ def _score_botzone_win(w, r, row: dict) -> bool:
 
     cond = WinConditions(self_drawn=w.self_drawn, kong_replacement=w.after_kong and w.self_drawn,
                          robbing_kong=w.robbed_kong, last_of_kind=w.last_of_kind, seat_wind=w.seat_wind,
-                         prevalent_wind=w.prevalent_wind)
+                         prevalent_wind=w.prevalent_wind, last_wall_tile=w.last_wall_tile)
     try:
         res = score(w.hand, cond)
+        settled = settle(res, w.seat, w.discarder)
     except MajiangError as e:
         row["error"] = f"scoring: {e}"
         return False
@@ -378,7 +379,7 @@ def _score_botzone_win(w, r, row: dict) -> bool:
     row["fan"] = res.total
     row["fans"] = [f"{n}*{c}" for n, c in ours.items()]
     row["fan_match"] = res.total == r.fan_total and ours == dict(r.fans)
-    row["score_match"] = r.scores is not None and settle(res, w.seat, w.discarder) == r.scores
+    row["score_match"] = r.scores is not None and settled == r.scores
     return row["fan_match"] and row["score_match"]
 
 
@@ -745,6 +746,8 @@ def _register_serve() -> None:
 
 
 _register_serve()
+from majiang.protocols.cli import bot as _bot, tournament as _tournament  # noqa: E402 (issue 14)
+main.add_command(_bot), main.add_command(_tournament)
 
 
 if __name__ == "__main__":  # pragma: no cover
