@@ -140,6 +140,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return request.client.host if request.client else "?"
 
     def current_user(request: Request | WebSocket) -> User | None:
+        bearer = request.headers.get("authorization", "")
+        if bearer.lower().startswith("bearer "):  # a bot account's API token
+            return auth.token_user(Session, bearer[7:].strip())
         token = request.session.get("sid")
         if not isinstance(token, str):
             return None
@@ -238,6 +241,54 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = request.session.get("sid")
         return JSONResponse(auth.list_sessions(Session, user.id, current=token))
 
+    # ------------------------------------------------------------------ bot accounts
+    def _my_bot(user: User, name: str) -> User | None:
+        with Session() as db:
+            b = db.scalar(select(User).where(User.username == name))
+        return b if b is not None and b.owner_id == user.id else None
+
+    @app.get("/account/bots")
+    async def my_bots(request: Request):
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        with Session() as db:
+            bots = db.scalars(select(User).where(User.owner_id == user.id).order_by(User.id)).all()
+        return JSONResponse([{"name": b.username, "id": b.id} for b in bots])
+
+    @app.post("/account/bots")
+    async def make_bot_account(request: Request):
+        """A bot account of the logged-in person: ``{"name", "id", "token"}``; the API token is shown
+        this once (only its hash is kept). The bot connects to a table's WebSocket with
+        ``Authorization: Bearer <token>`` and plays through the same messages as the page."""
+        user = current_user(request)
+        if user is None or user.owner_id is not None:
+            return PlainTextResponse("log in as a person first", status_code=401)
+        form = await request.form()
+        try:
+            bid, token = auth.new_bot_account(Session, user.id, str(form.get("name", "")).strip())
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse({"name": str(form.get("name", "")).strip(), "id": bid, "token": token}, status_code=201)
+
+    @app.post("/account/bots/{name}/token")
+    async def new_bot_token(request: Request, name: str):
+        """Revoke the bot's tokens and issue a new one (shown once)."""
+        user = current_user(request)
+        b = _my_bot(user, name) if user is not None else None
+        if b is None:
+            return PlainTextResponse("no such bot of yours", status_code=404)
+        auth.revoke_tokens(Session, b.id)
+        return JSONResponse({"name": b.username, "token": auth.new_token(Session, b.id)})
+
+    @app.post("/account/bots/{name}/revoke")
+    async def revoke_bot_tokens(request: Request, name: str):
+        user = current_user(request)
+        b = _my_bot(user, name) if user is not None else None
+        if b is None:
+            return PlainTextResponse("no such bot of yours", status_code=404)
+        return JSONResponse({"name": b.username, "revoked": auth.revoke_tokens(Session, b.id)})
+
     @app.post("/account/sessions/{sid}/revoke")
     async def revoke_one(request: Request, sid: str):
         user = current_user(request)
@@ -330,7 +381,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return PlainTextResponse("no such table", status_code=404)
         form = await request.form()
         try:
-            if op == "join":
+            if op == "join" and form.get("bot_account"):
+                b = _my_bot(user, str(form.get("bot_account")))
+                if b is None:
+                    return PlainTextResponse("no such bot of yours", status_code=404)
+                room.join(int(form.get("place", -1)), b.id, b.username)
+            elif op == "join":
                 room.join(int(form.get("place", -1)), user.id, user.username)
             elif op == "leave":
                 room.leave(user.id)
