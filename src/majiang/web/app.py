@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -477,6 +478,99 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     else:
                         conn.push({"type": "error", "message": "unknown message type"})
                 except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                    conn.push({"type": "error", "message": str(e)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            send_task.cancel()
+            if conn in room.conns:
+                room.conns.remove(conn)
+
+    @app.websocket("/ws/tables/{rid}/jsonl")
+    async def table_jsonl(ws: WebSocket, rid: str):
+        """Our JSON-lines bot protocol (docs/protocol.md) over a WebSocket, for a seated account
+        (a bot account's ``Authorization: Bearer`` token, or a person's cookie): one text message per
+        line -- the seat's events as it may see them, a ``request`` with ``possible_actions`` at each
+        of its decisions, ``end_game`` at the end; the bot answers each request with one action
+        object (or ``{"index": i}``). The hand-end pause is continued for it; the clock is the
+        table's."""
+        from majiang.protocols.jsonl import JsonlProtocolError, match_answer, request_json, seat_event
+
+        if not _same_origin(ws.headers):
+            await ws.close(code=1008)
+            return
+        room = lobby.get(rid)
+        await ws.accept()
+        if room is None:
+            await ws.send_json({"type": "gone", "message": "no such table"})
+            await ws.close(code=4404)
+            return
+        user = current_user(ws)
+        uid = user.id if user else None
+        if room.place_of(uid) is None:
+            await ws.send_json({"type": "error", "message": "you have no seat at this table"})
+            await ws.close(code=1008)
+            return
+        conn = Conn(user_id=uid)
+        room.conns.append(conn)
+        pending: dict[str, Any] = {"offered": None, "legal": None, "key": None}
+
+        async def sender() -> None:
+            sent = 0
+            try:
+                while True:
+                    await conn.event.wait()
+                    conn.event.clear()
+                    while conn.outbox:
+                        await ws.send_json(conn.outbox.pop(0))
+                    if conn.closing is not None:
+                        await ws.close(code=conn.closing)
+                        return
+                    m = room.match
+                    if m is None:
+                        continue
+                    seat = room.seat_of(uid)
+                    for ev in m.events[sent:]:
+                        await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
+                    sent = len(m.events)
+                    if m.finished:
+                        await ws.send_json({"type": "end_game", "scores": list(m.scores)})
+                        await ws.close(code=1000)
+                        return
+                    if room.pause is not None and seat in room.pause["waiting"]:
+                        with contextlib.suppress(ValueError, PermissionError, MajiangError):
+                            room.press_continue(uid)
+                        continue
+                    legal = m.legal_actions(seat) if room.pause is None else []
+                    key = (room.version, room.seq) if legal else None
+                    if legal and pending["legal"] != legal:
+                        req, offered = request_json(m, seat, legal)
+                        pending.update(offered=offered, legal=legal, key=key)
+                        await ws.send_text(json.dumps(req, ensure_ascii=False))
+                    elif not legal:
+                        pending.update(offered=None, legal=None, key=None)
+            except Exception:
+                return
+
+        send_task = asyncio.get_running_loop().create_task(sender())
+        conn.push()
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame.get("type") == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None or len(raw) > settings.max_frame:
+                    conn.push({"type": "error", "message": "send one JSON action object per text message"})
+                    continue
+                try:
+                    answer = json.loads(raw)
+                    if pending["offered"] is None:
+                        raise JsonlProtocolError("no request is open for your seat")
+                    i = match_answer(answer, pending["offered"])
+                    room.act(uid, pending["legal"][i])
+                    pending.update(offered=None, legal=None, key=None)
+                except (ValueError, PermissionError, MajiangError, RecursionError) as e:
                     conn.push({"type": "error", "message": str(e)})
         except WebSocketDisconnect:
             pass
