@@ -484,11 +484,11 @@ def _move_win_tile(hand, win: int, sets: int):
     return Hand(tuple(sorted(tiles)), hand.melds, win, hand.flowers, hand.wilds)
 
 
-def _parse_hand(text: str):
+def _parse_hand(text: str, wild: int | None = None):
     from majiang.hand import Hand
 
     try:
-        return Hand.parse(text)
+        return Hand.parse(text, wild=wild)
     except MajiangError as e:
         raise MajiangError(f"HAND {text!r}: {e}") from None
 
@@ -557,7 +557,8 @@ def _engine_ctx(rules: str, hand_text: str, o: dict):
 
     if o["win_tile"] is None:
         raise MajiangError("give the winning tile with --win-tile (HAND holds the other tiles)")
-    hand = _parse_hand(hand_text)
+    wild_face = None if o["wild"] is None else _one_tile(o["wild"], "--wild")
+    hand = _parse_hand(hand_text, wild_face if o["white_stands_in"] else None)
     hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile", allow_wild=True), _SETS[rules])
     n, fl = o["flower_count"], o["flower_tiles"]
     if fl:
@@ -567,11 +568,10 @@ def _engine_ctx(rules: str, hand_text: str, o: dict):
             raise MajiangError("give the flower tiles (e.g. --flowers 12f), not a number: Taiwan seat flowers "
                                "depend on which they are")
         hand = Hand(hand.concealed, hand.melds, hand.win_tile, tuple(range(34, 34 + n)), hand.wilds)
-    wild_face = None
     if o["wild"] is not None:
         if rules not in ("wenzhou", "wenzhou13", "wenzhou-w16", "seed000"):
             raise MajiangError("this rule set has no wildcards: drop --wild")
-        wild_face = _one_tile(o["wild"], "--wild")
+        assert wild_face is not None
         hand = natural_hand(hand, wild_face, white_stands_in=o["white_stands_in"])
     elif hand.total_wilds and rules == "wenzhou-w16":
         raise MajiangError("a hand with '*' wildcards needs --wild FACE (the 财神's face decides soft and "
@@ -631,7 +631,7 @@ def _score_wild(rules: str, hand_text: str, o: dict) -> dict:
         rows.append(_fan_row("Base points", "底分", base, 1))
     rows += [_fan_row(p.name_en, p.name_zh, p.value or 0, 1) for p in r.patterns]
     led = rules_module(rid).settle(r)
-    return {"rules": "wenzhou" if rules == "wenzhou13" else rules, "hand": str(ctx.hand), "unit": r.unit,
+    return {"rules": "wenzhou" if rules == "wenzhou13" else rules, "hand": ctx.hand.notation(), "unit": r.unit,
             "total": r.value, "fans": rows, "pattern_ids": [p.id for p in r.patterns], "shape": r.shape,
             "wild": None if ctx.wild_face is None else format_compact([ctx.wild_face]),
             "winner": ctx.seat, "dealer": ctx.dealer, "discarder": ctx.discarder, "streak": ctx.dealer_streak,

@@ -1100,6 +1100,10 @@ class HandTable:
                   "patterns": [[n, v, k] for n, v, k in res.patterns], "deltas": list(deltas)}
             if ctx.flower_win is not None:
                 ev["flower_win"] = ctx.flower_win
+            if any(m.stand_in is not None for m in ctx.hand.melds):
+                # the melds in physical form ([chi 5z23m]: a 白板 playing the wildcard's face), read back
+                # by Hand.parse(ev["notation"], wild=...); written only then (older records lack it)
+                ev["notation"] = ctx.hand.notation()
             self._emit(ev)
         self.result = HandResult(infos, total, self._xianggong_states())
         self.phase = Phase.END
