@@ -44,7 +44,9 @@ class McrScorer:
     def score(self, ctx: WinContext) -> ScoreResult:
         from majiang.rules.mcr import WinConditions, score
 
-        cond = WinConditions(self_drawn=ctx.self_drawn, last_of_kind=ctx.win_tile_seen >= 3,
+        win = ctx.hand.win_tile
+        own = ctx.hand.counts[win] if win is not None and 0 <= win < 34 else 0
+        cond = WinConditions(self_drawn=ctx.self_drawn, last_of_kind=ctx.win_tile_seen >= 3 and not own,
                              last_wall_tile=ctx.last_tile, kong_replacement=ctx.kong_replacement,
                              robbing_kong=ctx.robbing_kong, seat_wind=ctx.seat_wind - 27,
                              prevalent_wind=ctx.prevalent_wind - 27)
