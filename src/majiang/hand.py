@@ -338,3 +338,48 @@ class Hand:
         if self.win_tile is not None:
             s += " + " + format_compact([self.win_tile])
         return s
+
+
+# ------------------------------------------------------------------------------ 相公 (RULES.md §2.4)
+@dataclass(frozen=True, slots=True)
+class XiangGong:
+    """A player's 相公 state (RULES.md §2.4, SD0).
+
+    Attributes:
+        state: ``"ok"``, ``"short"`` (小相公, one tile short) or ``"long"`` (大相公, one too many).
+        may_win: a win may be declared (only ``"ok"``).
+        may_kong: kongs may still be declared (SD0: the 小相公 may; the 大相公's kongs are void, so
+            the engine may let him declare them but they count for nothing).
+        kongs_count: his kongs score (``False`` only for 大相公).
+        name_zh: 正常 / 小相公 / 大相公.
+    """
+
+    state: str
+    may_win: bool
+    may_kong: bool
+    kongs_count: bool
+    name_zh: str
+
+
+def xianggong(held: int, melds: int, *, sets: int = 4, in_turn: bool = False) -> XiangGong:
+    """Classify a tile count (RULES.md §2.4).
+
+    ``held``: concealed tiles including wildcards; ``melds``: declared melds (a kong counts as one);
+    ``in_turn``: the player has drawn and not yet discarded (3k+2 expected, else 3k+1);
+    ``sets``: 4 (13-tile) or 5 (16-tile). Raises :class:`~majiang.errors.TileCountError`
+    (``kind="size"``) for a count off by more than one or a bad ``sets``. The engine's table and
+    :func:`majiang.rules.seed000.xianggong` use it.
+    """
+    if sets not in (4, 5):
+        raise TileCountError(f"sets must be 4 or 5, got {sets!r}", kind="size", count=sets)
+    if not isinstance(melds, int) or not 0 <= melds <= sets:
+        raise TileCountError(f"{melds!r} declared melds: 0-{sets} expected", kind="size", count=melds)
+    want = 3 * (sets - melds) + (2 if in_turn else 1)
+    if held == want:
+        return XiangGong("ok", True, True, True, "正常")
+    if held == want - 1:
+        return XiangGong("short", False, True, True, "小相公")
+    if held == want + 1:
+        return XiangGong("long", False, True, False, "大相公")
+    raise TileCountError(f"{held} concealed tiles with {melds} melds: {want} expected (more than one off is "
+                         "no 相公, it is a broken hand)", kind="size", count=held)
