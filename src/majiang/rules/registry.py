@@ -149,13 +149,8 @@ def reload() -> None:
 
 def register(d: RuleSetDef, origin: str = "register()") -> RuleSetDef:
     """Add ``d`` without an entry point (kept across :func:`reload`); returns ``d``."""
+    _reg().add(d, origin)  # raises RuleSetError on a clash, before anything is kept
     _EXTRA.append((d, origin))
-    if _REG is not None:
-        try:
-            _REG.add(d, origin)
-        except RuleSetError:
-            _EXTRA.pop()
-            raise
     return d
 
 
