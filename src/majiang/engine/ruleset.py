@@ -265,7 +265,9 @@ class RuleSet:
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise bad(f"{name} must be an int >= 0, got {v!r}")
         if self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None:
-            raise bad(f"unknown scorer {self.scorer!r}; known: {sorted({*_SCORERS, *registry.scorer_names()})}")
+            hint = "" if registry.find(self.name) is not None else (
+                f" (is the package of rule set {self.name!r} installed? no majiang.rulesets entry point declares it)")
+            raise bad(f"unknown scorer {self.scorer!r}; known: {sorted({*_SCORERS, *registry.scorer_names()})}{hint}")
         if self.settlement not in _SETTLEMENTS and registry.settlement_factory(self.settlement) is None:
             raise bad(f"unknown settlement {self.settlement!r}; known: "
                       f"{sorted({*_SETTLEMENTS, *registry.settlement_names()})}")

@@ -10,8 +10,9 @@ of the rule sets of :data:`RULESETS`:
 
 Facts the engine's context may carry are read when present, else left empty:
 ``chow_feeds`` (W13 统包), ``wild_counts`` (W16 财神钱), ``kongs`` (W16 kong money);
-``bonus_tiles`` (Shandong) is the number of flowers in the winner's hand. Nothing here is imported
-by the rule sets themselves; the engine module is imported only when a method runs.
+``bonus_tiles`` (Shandong) is the number of flowers in the winner's hand. The protocol comes from
+:mod:`majiang.rules.base`; the rule-set declarations (``ruleset.py`` of each package) build the
+adapter with the rule set's options.
 
 What the table hands over, and what the adapter does with it:
 
