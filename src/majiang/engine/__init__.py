@@ -10,15 +10,14 @@ Public names:
 * :func:`arrange_wall` (explicit walls for scenarios), :func:`derive_seed`, :func:`parse_spec`
   (``"mcr,scorer=mcr"``).
 
-Layering (DESIGN.md): the engine imports tiles, hand and analysis; scoring plugs in through the rule
-set; records and players sit on top of it.
+Layering (DESIGN.md): the engine imports tiles, hand and analysis, and of the rules layer only the
+protocol (:mod:`majiang.rules.base`) and the registry (:mod:`majiang.rules.registry`); rule sets plug in
+through the ``majiang.rulesets`` entry points; records and players sit on top of it.
 """
 
 from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase, XiangGongError
 from majiang.engine.match import Match, Player, PlayerView, run_match
 from majiang.engine.ruleset import (
-    PRESET_ALIASES,
-    PRESET_NAMES,
     CompetitionSettlement,
     FixedScorer,
     FlatSettlement,
@@ -44,3 +43,12 @@ __all__ = [
     "arrange_wall", "deal_order", "derive_seed", "parse_spec", "register_scorer", "register_settlement", "resolve",
     "run_match", "XiangGongError",
 ]
+
+
+def __getattr__(name: str):
+    """``PRESET_NAMES`` / ``PRESET_ALIASES``, read from the rule-set registry when first used."""
+    if name in ("PRESET_NAMES", "PRESET_ALIASES"):
+        from majiang.engine import ruleset
+
+        return getattr(ruleset, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -140,6 +140,10 @@ class WinRecord:
         seat_wind / prevalent_wind (0-3); last_of_kind: three other copies of the winning tile were
         in sight before the win (discards still in the river and exposed melds; a concealed kong
         shows nothing) -- MCR 和绝张, which the log does not record.
+        last_wall_tile: the next draw could not have happened -- in Botzone's duplicate format each
+        seat draws from its own 34-tile quarter (13 dealt + 21 draws), so a win on a draw or a
+        discard after which the next seat's quarter is empty is 妙手回春 / 海底捞月 (never for a
+        robbed kong).
     """
 
     seat: int
@@ -151,6 +155,7 @@ class WinRecord:
     seat_wind: int
     prevalent_wind: int
     last_of_kind: bool = False
+    last_wall_tile: bool = False
 
 
 def replay_hands(rnd: Round) -> WinRecord | None:
@@ -165,6 +170,7 @@ def replay_hands(rnd: Round) -> WinRecord | None:
     last_draw: dict[int, int] = {}
     prev: Action | None = None
     kong_draw = [False] * 4
+    draws = [0, 0, 0, 0]
     seen = [0] * 34  # copies in sight: discards (a claimed one stays counted, in its meld) and exposed melds
 
     def take(seat: int, t: int, n: int, a: Action) -> None:
@@ -177,6 +183,7 @@ def replay_hands(rnd: Round) -> WinRecord | None:
         s = a.seat
         if a.verb == "Draw":
             hands[s].append(a.tile)
+            draws[s] += 1
             last_draw[s] = a.tile
             kong_draw[s] = prev is not None and prev.seat == s and prev.verb in ("Gang", "AnGang", "BuGang")
         elif a.verb == "Play":
@@ -234,9 +241,11 @@ def replay_hands(rnd: Round) -> WinRecord | None:
             in_sight = seen[win] - (0 if self_drawn or robbed else 1)  # not the winning discard itself
             if robbed:
                 in_sight -= 1
+            before_next = s if self_drawn else discarder
+            last = not robbed and before_next is not None and draws[(before_next + 1) % 4] >= 21
             return WinRecord(s, Hand(tuple(hands[s]), tuple(melds[s]), win), self_drawn, discarder, robbed,
                              self_drawn and kong_draw[s], seat_wind=s, prevalent_wind=rnd.wind,
-                             last_of_kind=in_sight >= 3)
+                             last_of_kind=in_sight >= 3, last_wall_tile=last)
         else:
             raise BotzoneLogError(f"line {a.line}: unknown action {a.verb!r}")
         prev = a

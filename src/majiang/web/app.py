@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -141,6 +142,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return request.client.host if request.client else "?"
 
     def current_user(request: Request | WebSocket) -> User | None:
+        bearer = request.headers.get("authorization", "")
+        if bearer.lower().startswith("bearer "):  # a bot account's API token
+            return auth.token_user(Session, bearer[7:].strip())
         token = request.session.get("sid")
         if not isinstance(token, str):
             return None
@@ -243,6 +247,54 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = request.session.get("sid")
         return JSONResponse(auth.list_sessions(Session, user.id, current=token))
 
+    # ------------------------------------------------------------------ bot accounts
+    def _my_bot(user: User, name: str) -> User | None:
+        with Session() as db:
+            b = db.scalar(select(User).where(User.username == name))
+        return b if b is not None and b.owner_id == user.id else None
+
+    @app.get("/account/bots")
+    async def my_bots(request: Request):
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        with Session() as db:
+            bots = db.scalars(select(User).where(User.owner_id == user.id).order_by(User.id)).all()
+        return JSONResponse([{"name": b.username, "id": b.id} for b in bots])
+
+    @app.post("/account/bots")
+    async def make_bot_account(request: Request):
+        """A bot account of the logged-in person: ``{"name", "id", "token"}``; the API token is shown
+        this once (only its hash is kept). The bot connects to a table's WebSocket with
+        ``Authorization: Bearer <token>`` and plays through the same messages as the page."""
+        user = current_user(request)
+        if user is None or user.owner_id is not None:
+            return PlainTextResponse("log in as a person first", status_code=401)
+        form = await request.form()
+        try:
+            bid, token = auth.new_bot_account(Session, user.id, str(form.get("name", "")).strip())
+        except ValueError as e:
+            return JSONResponse({"error": str(e)}, status_code=400)
+        return JSONResponse({"name": str(form.get("name", "")).strip(), "id": bid, "token": token}, status_code=201)
+
+    @app.post("/account/bots/{name}/token")
+    async def new_bot_token(request: Request, name: str):
+        """Revoke the bot's tokens and issue a new one (shown once)."""
+        user = current_user(request)
+        b = _my_bot(user, name) if user is not None else None
+        if b is None:
+            return PlainTextResponse("no such bot of yours", status_code=404)
+        auth.revoke_tokens(Session, b.id)
+        return JSONResponse({"name": b.username, "token": auth.new_token(Session, b.id)})
+
+    @app.post("/account/bots/{name}/revoke")
+    async def revoke_bot_tokens(request: Request, name: str):
+        user = current_user(request)
+        b = _my_bot(user, name) if user is not None else None
+        if b is None:
+            return PlainTextResponse("no such bot of yours", status_code=404)
+        return JSONResponse({"name": b.username, "revoked": auth.revoke_tokens(Session, b.id)})
+
     @app.post("/account/sessions/{sid}/revoke")
     async def revoke_one(request: Request, sid: str):
         user = current_user(request)
@@ -335,7 +387,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return PlainTextResponse("no such table", status_code=404)
         form = await request.form()
         try:
-            if op == "join":
+            if op == "join" and form.get("bot_account"):
+                b = _my_bot(user, str(form.get("bot_account")))
+                if b is None:
+                    return PlainTextResponse("no such bot of yours", status_code=404)
+                room.join(int(form.get("place", -1)), b.id, b.username)
+            elif op == "join":
                 room.join(int(form.get("place", -1)), user.id, user.username)
             elif op == "leave":
                 room.leave(user.id)
@@ -426,6 +483,99 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     else:
                         conn.push({"type": "error", "message": "unknown message type"})
                 except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                    conn.push({"type": "error", "message": str(e)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            send_task.cancel()
+            if conn in room.conns:
+                room.conns.remove(conn)
+
+    @app.websocket("/ws/tables/{rid}/jsonl")
+    async def table_jsonl(ws: WebSocket, rid: str):
+        """Our JSON-lines bot protocol (docs/protocol.md) over a WebSocket, for a seated account
+        (a bot account's ``Authorization: Bearer`` token, or a person's cookie): one text message per
+        line -- the seat's events as it may see them, a ``request`` with ``possible_actions`` at each
+        of its decisions, ``end_game`` at the end; the bot answers each request with one action
+        object (or ``{"index": i}``). The hand-end pause is continued for it; the clock is the
+        table's."""
+        from majiang.protocols.jsonl import JsonlProtocolError, match_answer, request_json, seat_event
+
+        if not _same_origin(ws.headers):
+            await ws.close(code=1008)
+            return
+        room = lobby.get(rid)
+        await ws.accept()
+        if room is None:
+            await ws.send_json({"type": "gone", "message": "no such table"})
+            await ws.close(code=4404)
+            return
+        user = current_user(ws)
+        uid = user.id if user else None
+        if room.place_of(uid) is None:
+            await ws.send_json({"type": "error", "message": "you have no seat at this table"})
+            await ws.close(code=1008)
+            return
+        conn = Conn(user_id=uid)
+        room.conns.append(conn)
+        pending: dict[str, Any] = {"offered": None, "legal": None, "key": None}
+
+        async def sender() -> None:
+            sent = 0
+            try:
+                while True:
+                    await conn.event.wait()
+                    conn.event.clear()
+                    while conn.outbox:
+                        await ws.send_json(conn.outbox.pop(0))
+                    if conn.closing is not None:
+                        await ws.close(code=conn.closing)
+                        return
+                    m = room.match
+                    if m is None:
+                        continue
+                    seat = room.seat_of(uid)
+                    for ev in m.events[sent:]:
+                        await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
+                    sent = len(m.events)
+                    if m.finished:
+                        await ws.send_json({"type": "end_game", "scores": list(m.scores)})
+                        await ws.close(code=1000)
+                        return
+                    if room.pause is not None and seat in room.pause["waiting"]:
+                        with contextlib.suppress(ValueError, PermissionError, MajiangError):
+                            room.press_continue(uid)
+                        continue
+                    legal = m.legal_actions(seat) if room.pause is None else []
+                    key = (room.version, room.seq) if legal else None
+                    if legal and pending["legal"] != legal:
+                        req, offered = request_json(m, seat, legal)
+                        pending.update(offered=offered, legal=legal, key=key)
+                        await ws.send_text(json.dumps(req, ensure_ascii=False))
+                    elif not legal:
+                        pending.update(offered=None, legal=None, key=None)
+            except Exception:
+                return
+
+        send_task = asyncio.get_running_loop().create_task(sender())
+        conn.push()
+        try:
+            while True:
+                frame = await ws.receive()
+                if frame.get("type") == "websocket.disconnect":
+                    break
+                raw = frame.get("text")
+                if raw is None or len(raw) > settings.max_frame:
+                    conn.push({"type": "error", "message": "send one JSON action object per text message"})
+                    continue
+                try:
+                    answer = json.loads(raw)
+                    if pending["offered"] is None:
+                        raise JsonlProtocolError("no request is open for your seat")
+                    i = match_answer(answer, pending["offered"])
+                    room.act(uid, pending["legal"][i])
+                    pending.update(offered=None, legal=None, key=None)
+                except (ValueError, PermissionError, MajiangError, RecursionError) as e:
                     conn.push({"type": "error", "message": str(e)})
         except WebSocketDisconnect:
             pass

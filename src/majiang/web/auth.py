@@ -225,3 +225,60 @@ class LoginThrottle:
             return False
         self._bump(f"signup:{address}", self.window)
         return True
+
+
+# ---------------------------------------------------------------------- bot accounts and API tokens
+def new_bot_account(Session, owner_id: int, name: str) -> tuple[int, str]:
+    """Create a bot account owned by ``owner_id`` and its first API token; returns (id, token).
+    The token is shown to the owner once: only its SHA-256 is kept. Raises ``ValueError`` for a bad
+    or taken name."""
+    from sqlalchemy import func, select
+
+    from majiang.web.db import User
+
+    err = check_username(name)
+    if err:
+        raise ValueError(err)
+    with Session() as db:
+        if db.scalar(select(User).where(func.lower(User.username) == name.lower())) is not None:
+            raise ValueError("that name is taken")
+        u = User(username=name, password_hash="!bot-account: tokens only", owner_id=owner_id)
+        db.add(u)
+        db.commit()
+        uid = u.id
+    return uid, new_token(Session, uid)
+
+
+def new_token(Session, bot_id: int) -> str:
+    import secrets
+
+    from majiang.web.db import ApiToken
+
+    token = "mj_" + secrets.token_urlsafe(32)
+    with Session() as db:
+        db.add(ApiToken(id=_digest(token), user_id=bot_id))
+        db.commit()
+    return token
+
+
+def token_user(Session, token: str):
+    """The bot account of a live API token, else ``None``."""
+    from majiang.web.db import ApiToken, User
+
+    with Session() as db:
+        t = db.get(ApiToken, _digest(token))
+        if t is None or t.revoked:
+            return None
+        return db.get(User, t.user_id)
+
+
+def revoke_tokens(Session, bot_id: int) -> int:
+    from sqlalchemy import update
+
+    from majiang.web.db import ApiToken
+
+    with Session() as db:
+        n = db.execute(update(ApiToken).where(ApiToken.user_id == bot_id, ApiToken.revoked.is_(False))
+                       .values(revoked=True)).rowcount
+        db.commit()
+        return n

@@ -26,12 +26,15 @@ import click
               help="Tables not yet finished that the server holds at most.")
 @click.option("--tables-per-user", default=3, show_default=True, type=click.IntRange(1, 1000),
               help="Open tables one user may have created at once.")
+@click.option("--tables-per-minute", default=10, show_default=True, type=click.IntRange(1, 100000),
+              help="Tables one user may create per minute.")
 @click.option("--hand-pause", default=15.0, show_default=True, type=click.FloatRange(0, 120),
               help="Seconds the end of a hand waits for every person to press continue.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
-          bot_delay: float, max_tables: int, tables_per_user: int, hand_pause: float, log_level: str) -> None:
+          bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
+          log_level: str) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
     The database is migrated to the newest schema at start; every unfinished table in it is
@@ -48,7 +51,7 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
         raise click.UsageError("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): "
                                "SQLite serves one process")
     settings = Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay, max_tables=max_tables,
-                        tables_per_user=tables_per_user, hand_pause=hand_pause, proxy_headers=proxy_headers)
+                        tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:

@@ -34,6 +34,19 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    # a bot account belongs to a person and logs in with API tokens only (no password)
+    owner_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True, default=None)
+
+
+class ApiToken(Base):
+    """An API token of a bot account: shown once, stored as its SHA-256, revocable."""
+
+    __tablename__ = "api_tokens"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)  # SHA-256 of the token
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
+    revoked: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Game(Base):
@@ -172,6 +185,8 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")  # WAL: durable across a crash of the process
+            cur.execute("PRAGMA busy_timeout=5000")
             cur.close()
     return eng
 

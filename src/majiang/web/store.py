@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, select, text, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -44,6 +44,7 @@ class TableStore:
 
     def __init__(self, Session: sessionmaker, *, postgres: bool) -> None:
         self.Session = Session
+        self.engine = Session.kw["bind"]
         self.postgres = postgres
         self.owner = f"{uuid.uuid4().hex[:12]}"
 
@@ -78,22 +79,20 @@ class TableStore:
                places: list[dict] | None = None) -> None:
         """Write step ``seq`` of the log (and the table's new status/places) in one transaction;
         :class:`LogConflict` when that step exists already."""
-        with self.Session() as db:
-            db.add(TableLogRow(table_id=table_id, seq=seq, row=row))
-            values: dict[str, Any] = {}
-            if status is not None:
-                values["status"] = status
-            if places is not None:
-                values["places"] = places
-            if values:
-                db.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
-            if self.postgres:
-                db.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {seq}"})
-            try:
-                db.commit()
-            except IntegrityError:
-                db.rollback()
-                raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+        values: dict[str, Any] = {}
+        if status is not None:
+            values["status"] = status
+        if places is not None:
+            values["places"] = places
+        try:
+            with self.engine.begin() as conn:  # Core statements: one short transaction per step
+                conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
+                if values:
+                    conn.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
+                if self.postgres:
+                    conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {seq}"})
+        except IntegrityError:
+            raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
 
     def unfinished_ids(self) -> list[str]:
         with self.Session() as db:
@@ -163,11 +162,14 @@ class TableStore:
 
     # ------------------------------------------------------------------ leases
     def acquire(self, table_id: str, *, seconds: float = LEASE_SECONDS) -> bool:
-        """Take or renew the lease of a table; ``False`` while another process holds a live one."""
+        """Take or renew the lease of a table; ``False`` while another process holds a live one.
+        With SQLite there is only this process: a lease left by a process that died is taken at once."""
         now = time.time()
         with self.Session() as db:
-            res = db.execute(update(TableLease).where(TableLease.table_id == table_id,
-                                                      (TableLease.owner == self.owner) | (TableLease.expires < now))
+            cond = (TableLease.owner == self.owner) | (TableLease.expires < now)
+            if not self.postgres:
+                cond = TableLease.table_id == table_id
+            res = db.execute(update(TableLease).where(TableLease.table_id == table_id, cond)
                              .values(owner=self.owner, expires=now + seconds))
             if res.rowcount == 1:
                 db.commit()
