@@ -183,12 +183,13 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         from majiang.engine import RuleSet
 
         rs = RuleSet.preset(preset)
-        assert page.is_checked("#opt-flowers") == rs.flowers
-        assert page.input_value("#opt-shapes") == rs.shapes
+        assert page.is_visible(f"fieldset.opts[data-preset='{preset}']")
+        assert page.input_value(f"#opt-{preset}-rounds") == str(rs.rounds)
+        assert page.is_checked(f"#opt-{preset}-rob_kong") == rs.rob_kong
         bao = preset == "taiwan" and size == "desktop"
         if bao:  # 宝牌加台, a switch of the rules form
             page.click("#rule-options summary")
-            page.check("#opt-bao_pai")
+            page.check("#opt-taiwan-bao_pai")
         page.fill("#max_hands", "1")
         page.fill("#turn_time", "120")
         page.click("#create")

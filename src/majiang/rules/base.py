@@ -336,6 +336,9 @@ TABLE_OPTIONS: dict[str, Option] = {o.name: o for o in (
        "Points to each other player for discarding a 财神 (RULES.md §4.6); 0 = off.", minimum=0),
     _t("xianggong", "bool", False, "相公", "Wrong tile count (相公)",
        "A record with a hand one tile short or long replays with the player marked (RULES.md §2.4)."),
+    _t("bao_pai", "bool", False, "宝牌加台", "Bao tiles (宝牌)",
+       "One 宝牌 turned up after the deal and one more after each kong's replacement draw (at most "
+       "five); each copy held at a win is 1 tai, not counted toward the minimum (RULES.md §3.4)."),
     _t("wild_next_face", "bool", False, "翻牌下一张为财神", "Wildcard is the next face",
        "The face after the turned-up indicator is wild (RULES.md §4.2)."),
     _t("wild_indicator_out", "bool", True, "财神牌不入墙", "Indicator out of play",

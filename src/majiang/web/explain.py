@@ -28,6 +28,15 @@ def _both(key: str, **kw: Any) -> dict[str, str]:
     return {lang: t(lang, key, **kw) for lang in LANGS}
 
 
+def _opt(rules: RuleSet, name: str, default: Any) -> Any:
+    """The rule set's own option ``name`` (``RuleSet.rule_option``), else ``default``."""
+    try:
+        v = rules.rule_option(name)
+    except Exception:  # noqa: BLE001 - an older RuleSet or an option this rule set does not have
+        return default
+    return default if v is None else v
+
+
 def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple[int, int, dict]] | None:
     """``(payer, amount, formula)`` per payment by the rule set's formula, or ``None`` when unknown."""
     w, d = win["actor"], win["target"]
@@ -48,7 +57,7 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
         from majiang.rules.taiwan.options import TaiwanOptions
         from majiang.rules.taiwan.settlement import Stakes
 
-        st, opts = Stakes(), TaiwanOptions()
+        st, opts = Stakes(_opt(rules, "base", 30), _opt(rules, "per_tai", 10)), TaiwanOptions()
         fw = win.get("flower_win")
         payers = others if (self_drawn and fw != "seven") else [d]
         for s in payers:
@@ -68,8 +77,9 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
             amt = b * total if with_dealer else total
             out.append((s, amt, _both("explain.wz13_dealer" if with_dealer else "explain.wz13", base=b,
                                       mult=total, amount=amt)))
-        if not self_drawn and opt.fanqiang_penalty and not win.get("robbing"):
-            out.append((d, opt.fanqiang_penalty, _both("explain.fanqiang", amount=opt.fanqiang_penalty)))
+        fq = _opt(rules, "fanqiang_penalty", opt.fanqiang_penalty)
+        if not self_drawn and fq and not win.get("robbing"):
+            out.append((d, fq, _both("explain.fanqiang", amount=fq)))
         return out
     if name == "wz16":
         from majiang.rules.wenzhou import w16

@@ -1,21 +1,23 @@
-"""The rules form of the lobby: one labelled control per rule-set option, generated from the
-:class:`~majiang.engine.ruleset.RuleSet` dataclass itself (field name, type, default), never from a
-hand-kept list.
+"""The rules form of the lobby: each rule set's own options as labelled controls.
 
-:func:`option_fields` introspects the fields: a ``bool`` becomes a switch, a ``str`` with a known set of
-values (``wild_mode``, ``shapes``, ``scorer``...) a choice, an ``int`` a number, ``int | None`` a number
-that may be left blank. Labels are the catalogues' ``opt.<name>`` entries (:mod:`majiang.web.i18n`).
-Each preset's defaults (:func:`preset_defaults`) let the page reset the controls when the preset changes.
+The options come from the rule set itself: :func:`majiang.rules.registry.describe` lists, for each
+rule set, its options with their type, default, choices, range and Chinese and English labels (the
+table options the rule set offers and its own scoring options). :func:`preset_fields` turns them into
+controls: a ``bool`` a switch, a ``str`` with choices a choice, an ``int`` a number (left blank for
+``None`` when nullable). A rule set the registry cannot describe falls back to the
+:class:`~majiang.engine.ruleset.RuleSet` dataclass fields (:func:`ruleset_fields`), labelled from the
+catalogues' ``opt.<name>`` entries.
 
-The form posts ``opt.<name>`` fields; :func:`options_text` turns those that differ from the preset into
-the ``key=value`` text the table keeps (``Room.options_text``) and :func:`majiang.engine.parse_spec`
-reads, so a form without them (or with the old free-text ``options`` field) works as before.
+The form posts ``opt.<preset>.<name>`` for the chosen preset's controls (every preset has its own
+group; the page shows only the chosen one); :func:`options_text` turns those that differ from the
+defaults into the ``key=value`` text the table keeps (``Room.options_text``) and
+:func:`majiang.engine.parse_spec` reads. A form without them (or with the old free-text ``options``
+field) works as before.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -23,97 +25,112 @@ from typing import Any
 from majiang.engine import PRESET_NAMES, RuleSet
 from majiang.engine import ruleset as _rs
 
-#: Options the form does not offer: the preset's name and the seat count are fixed by the table.
+#: RuleSet fields the form never offers: the preset's name and the seat count are fixed by the table.
 FIXED = ("name", "players")
-
-#: Numbers' ranges as the RuleSet validates them (RuleSet.__post_init__).
-RANGES: dict[str, tuple[int, int]] = {
-    "reserve": (0, 60), "rounds": (1, 16), "min_score": (0, 1000), "followed_penalty": (0, 100),
-    "wild_discard_penalty": (0, 100), "max_dealer_streak": (0, 100), "wild_tile": (0, 33),
-}
 
 
 @dataclass(frozen=True, slots=True)
 class OptionField:
-    """One control: ``name`` (the RuleSet field), ``kind`` (``"bool"``, ``"choice"``, ``"int"``,
-    ``"int?"`` = a number or blank for ``None``), ``choices`` (for ``"choice"``; values as strings),
-    ``lo``/``hi`` (for numbers)."""
+    """One control: ``name`` (the option), ``kind`` (``"bool"``, ``"choice"``, ``"int"``, ``"int?"`` = a
+    number or blank for ``None``), ``default`` as the form writes it, ``choices`` (values as strings),
+    ``lo``/``hi`` for numbers, labels ``label_zh``/``label_en`` (empty: use the catalogue) and ``help``."""
 
     name: str
     kind: str
+    default: str = ""
     choices: tuple[str, ...] = ()
     lo: int | None = None
     hi: int | None = None
+    label_zh: str = ""
+    label_en: str = ""
+    help: str = ""
+
+    def label(self, texts: Mapping[str, str], lang: str) -> str:
+        own = self.label_zh if lang == "zh" else self.label_en
+        return own or texts.get("opt." + self.name, self.name)
 
 
-def _choices(name: str) -> tuple[str, ...]:
-    known: dict[str, tuple[str, ...]] = {
-        "wild_mode": tuple(_rs.WILD_MODES),
-        "multiple_winners": tuple(_rs.MULTI_WIN),
-        "first_dealer": tuple(_rs.FIRST_DEALER),
-        "shapes": tuple(_rs._SHAPE_PRESETS),
-        "scorer": tuple(sorted(_rs._SCORERS)),
-        "settlement": tuple(sorted(_rs._SETTLEMENTS)),
-        "hand_size": ("13", "16"),
-        "dice": ("2", "3"),
-    }
-    return known.get(name, ())
-
-
-def option_fields() -> list[OptionField]:
-    """Every option of :class:`RuleSet` but :data:`FIXED`, in the dataclass's order."""
-    out = []
-    for f in dataclasses.fields(RuleSet):
-        if f.name.startswith("_") or f.name in FIXED:
-            continue
-        typ = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
-        ch = _choices(f.name)
-        if ch:
-            out.append(OptionField(f.name, "choice", ch))
-        elif typ == "bool":
-            out.append(OptionField(f.name, "bool"))
-        elif typ == "int":
-            lo, hi = RANGES.get(f.name, (0, 1000))
-            out.append(OptionField(f.name, "int", lo=lo, hi=hi))
-        elif typ in ("int | None", "Optional[int]"):
-            lo, hi = RANGES.get(f.name, (0, 1000))
-            out.append(OptionField(f.name, "int?", lo=lo, hi=hi))
-        else:  # a new kind of option: offered as free text through the choice of its default
-            out.append(OptionField(f.name, "choice", (str(f.default),)))
-    return out
-
-
-def _form_value(v: Any) -> str:
+def form_value(v: Any) -> str:
+    """A value as the form writes it: ``true``/``false``, the number, the text, blank for ``None``."""
     if isinstance(v, bool):
         return "true" if v else "false"
     return "" if v is None else str(v)
 
 
-def preset_defaults() -> dict[str, dict[str, str]]:
-    """``{preset: {option: value as the form writes it}}`` for every preset."""
-    return {p: {f.name: _form_value(getattr(RuleSet.preset(p), f.name)) for f in option_fields()}
-            for p in PRESET_NAMES}
+def _registry_fields(preset: str) -> list[OptionField] | None:
+    try:
+        from majiang.rules import registry
+
+        opts = registry.describe(preset)["options"]
+    except Exception:  # noqa: BLE001 - no registry, or a rule set it cannot describe: introspect below
+        return None
+    out = []
+    for o in opts:
+        typ, choices = o.get("type"), o.get("choices")
+        if choices:
+            kind = "choice"
+        elif typ == "bool":
+            kind = "bool"
+        elif typ == "int":
+            kind = "int?" if o.get("nullable") else "int"
+        else:
+            continue  # a kind of option a form cannot offer: still settable in the free-text field
+        out.append(OptionField(o["name"], kind, form_value(o.get("default")),
+                               tuple(str(c) for c in choices or ()), o.get("minimum"), o.get("maximum"),
+                               o.get("label_zh") or "", o.get("label_en") or "", o.get("help") or ""))
+    return out
 
 
-def preset_defaults_json() -> str:
-    return json.dumps(preset_defaults(), separators=(",", ":"))
+_KNOWN_CHOICES = {"wild_mode": _rs.WILD_MODES, "multiple_winners": _rs.MULTI_WIN, "first_dealer": _rs.FIRST_DEALER,
+                  "hand_size": ("13", "16"), "dice": ("2", "3")}
+
+
+def ruleset_fields(preset: str = "mcr") -> list[OptionField]:
+    """Every option of :class:`RuleSet` but :data:`FIXED`, from the dataclass fields and types, with
+    ``preset``'s defaults (the fallback when the registry cannot describe a rule set)."""
+    base = RuleSet.preset(preset)
+    names = RuleSet.option_names()
+    out = []
+    for f in dataclasses.fields(RuleSet):
+        if f.name not in names or f.name in FIXED:
+            continue
+        typ = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
+        default = form_value(getattr(base, f.name))
+        if f.name in _KNOWN_CHOICES:
+            out.append(OptionField(f.name, "choice", default, tuple(str(c) for c in _KNOWN_CHOICES[f.name])))
+        elif typ == "bool":
+            out.append(OptionField(f.name, "bool", default))
+        elif typ == "int":
+            out.append(OptionField(f.name, "int", default, lo=0))
+        elif typ in ("int | None", "Optional[int]"):
+            out.append(OptionField(f.name, "int?", default, lo=0))
+    return out
+
+
+def preset_fields(preset: str) -> list[OptionField]:
+    """The controls of ``preset``: its own option list (registry), else the RuleSet fields."""
+    got = _registry_fields(preset)
+    return got if got else ruleset_fields(preset)
+
+
+def all_preset_fields() -> dict[str, list[OptionField]]:
+    return {p: preset_fields(p) for p in PRESET_NAMES}
 
 
 def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> str:
-    """The ``key=value`` text of the form's ``opt.<name>`` fields that differ from ``preset``'s
-    defaults, after ``free_text`` (the old free-text field, still accepted). A switch not posted is
-    off only when the form says it carried the switches (``opt._form=1``): an unchecked checkbox is
-    not sent. Unknown presets give ``free_text`` back unchanged (the caller reports them)."""
+    """The ``key=value`` text of the form's ``opt.<preset>.<name>`` fields that differ from their
+    defaults, after ``free_text`` (the old free-text field, still accepted; an option written there
+    wins). A switch not posted is off only when the form says it carried the switches
+    (``opt._form=1``): an unchecked checkbox is not sent. An unknown preset gives ``free_text`` back
+    unchanged (the caller reports it)."""
     if preset not in PRESET_NAMES or form.get("opt._form") is None:
         return free_text
-    base = RuleSet.preset(preset)
     parts = [p for p in (s.strip() for s in free_text.split(",")) if p]
     given = {p.partition("=")[0].strip() for p in parts}
-    for f in option_fields():
+    for f in preset_fields(preset):
         if f.name in given:
             continue
-        key = "opt." + f.name
-        default = _form_value(getattr(base, f.name))
+        key = f"opt.{preset}.{f.name}"
         if f.kind == "bool":
             val = "true" if form.get(key) not in (None, "", "false", "0") else "false"
         else:
@@ -121,7 +138,7 @@ def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> s
             if raw is None:
                 continue
             val = str(raw).strip()
-        if val == default:
+        if val == f.default:
             continue
         if f.kind == "int?" and val == "":
             val = "null"

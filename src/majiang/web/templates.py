@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from jinja2 import DictLoader, Environment, select_autoescape
-from markupsafe import Markup
 
 from majiang.engine import PRESET_NAMES
 from majiang.web import i18n, rulesform
@@ -62,18 +61,18 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
 </div>
 <details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
-<div class="opts">
-{% for f in option_fields %}<label class="opt opt-{{ f.kind }}" title="{{ f.name }}">
-{% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ f.name }}" id="opt-{{ f.name }}" value="true"> <span>{{ _("opt." ~ f.name) }}</span>
-{% elif f.kind == "choice" %}<span>{{ _("opt." ~ f.name) }}</span> <select name="opt.{{ f.name }}" id="opt-{{ f.name }}">{% for c in f.choices %}<option value="{{ c }}">{{ option_value(f.name, c) }}</option>{% endfor %}</select>
-{% else %}<span>{{ _("opt." ~ f.name) }}</span> <input type="number" name="opt.{{ f.name }}" id="opt-{{ f.name }}" min="{{ f.lo }}" max="{{ f.hi }}"{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
-{% endif %}<small class="default" data-for="{{ f.name }}"></small></label>
-{% endfor %}</div>
+{% for p, fields in preset_fields.items() %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
+<legend>{{ preset_name(p) }}</legend>
+{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help }}">
+{% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="true"{% if f.default == "true" %} checked{% endif %}> <span>{{ f.label(texts, lang) }}</span>
+{% elif f.kind == "choice" %}<span>{{ f.label(texts, lang) }}</span> <select name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}">{% for c in f.choices %}<option value="{{ c }}"{% if c == f.default %} selected{% endif %}>{{ option_value(f.name, c) }}</option>{% endfor %}</select>
+{% else %}<span>{{ f.label(texts, lang) }}</span> <input type="number" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="{{ f.default }}"{% if f.lo is not none %} min="{{ f.lo }}"{% endif %}{% if f.hi is not none %} max="{{ f.hi }}"{% endif %}{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
+{% endif %}<small class="default">{{ _("lobby.default", value=default_text(f)) }}</small></label>
+{% endfor %}</fieldset>{% endfor %}
 <label class="free">{{ _("lobby.free_options") }} <input name="options" id="options" maxlength="300" placeholder="flowers=false"></label>
 </details>
 <button type="submit" id="create" class="primary">{{ _("lobby.create_button") }}</button>
 </form>
-<script id="preset-defaults" type="application/json">{{ preset_defaults }}</script>
 <script type="module" src="/static/lobby.js"></script></section>
 {% else %}<p class="card">{{ _("lobby.login_first_html")|safe }}</p>{% endif %}
 <section class="card"><h2>{{ _("lobby.recent") }}</h2>
@@ -142,8 +141,7 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
              "player.html": PLAYER, "game.html": GAME, "board.html": BOARD}
 
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
-env.globals["option_fields"] = rulesform.option_fields()
-env.globals["preset_defaults"] = Markup(rulesform.preset_defaults_json().replace("</", "<\\/"))
+env.globals["preset_fields"] = rulesform.all_preset_fields()
 
 
 def lang_context(lang: str) -> dict[str, Any]:
@@ -159,8 +157,16 @@ def lang_context(lang: str) -> dict[str, Any]:
     def option_value(name: str, value: str) -> str:
         return i18n.texts(lang).get(f"optv.{name}.{value}", value)
 
+    def default_text(f: rulesform.OptionField) -> str:
+        if f.kind == "bool":
+            return i18n.t(lang, "lobby.on" if f.default == "true" else "lobby.off")
+        if f.kind == "choice":
+            return option_value(f.name, f.default)
+        return f.default or i18n.t(lang, "lobby.none")
+
     return {"_": _, "lang": lang, "html_lang": i18n.HTML_LANG[lang],
-            "preset_name": preset_name, "option_value": option_value, "presets": PRESET_NAMES}
+            "preset_name": preset_name, "option_value": option_value, "default_text": default_text,
+            "texts": i18n.texts(lang), "presets": PRESET_NAMES}
 
 
 def render(template: str, lang: str, **ctx: Any) -> str:

@@ -17,13 +17,13 @@ from majiang.rules.base import Option, PatternInfo, RuleSetDef
 _BOOL_OPTIONS: tuple[tuple[str, bool, str, str, str], ...] = (
     ("all_flowers_count", False, "見花見台", "Every flower counts",
      "Every flower earns 1 tai, not only the seat flowers; 花槓 then replaces only the seat flower (RULES.md §3.2)."),
-    ("concealed_kong_breaks_menqing", False, "暗槓破門清", "A concealed kong breaks 門清",
+    ("concealed_kong_breaks_menqing", False, "暗槓破門清", "A concealed kong breaks a concealed hand (門清)",
      "The P2/P4 reading: any kong breaks the concealed hand (RULES.md §3.2)."),
     ("all_honours_add_all_pungs", True, "字一色計碰碰胡", "All honours also earns all pungs",
      "字一色 also earns 碰碰胡 (C1 default, RULES.md §3.2)."),
     ("little_four_winds_keep_wind_tai", False, "小四喜計風台", "Little four winds keeps wind tai",
      "小四喜 keeps 圈風/門風 (off: replaced, RULES.md §3.2 rule 1)."),
-    ("earthly_ready_excludes_concealed", False, "地聽不計門清", "Earthly ready excludes 門清",
+    ("earthly_ready_excludes_concealed", False, "地聽不計門清", "Earthly ready excludes concealed hand (門清)",
      "地聽 excludes 門清, 不求 and 報聽 but keeps 自摸 (P1, RULES.md §3.2)."),
     ("prefer_triplet_on_discard", False, "放槍優先刻子", "Prefer the triplet reading on a discard",
      "On a discard win, read the winning tile as completing a triplet when possible (C1, RULES.md §3.2 rule 6)."),
@@ -97,6 +97,6 @@ RULESET = RuleSetDef(
     ),
     table_options=("multiple_winners", "rob_kong", "flower_wins", "declare_ready", "reserve",
                    "dealer_keeps_on_win", "dealer_keeps_on_draw", "max_dealer_streak", "rounds", "first_dealer",
-                   "seat_draw"),
+                   "seat_draw", "bao_pai"),
     patterns=_patterns,
 )
