@@ -183,7 +183,8 @@ def test_a_hand_by_clicks(server, browser, preset, lang, size):
         from majiang.engine import RuleSet
 
         rs = RuleSet.preset(preset)
-        assert page.is_visible(f"fieldset.opts[data-preset='{preset}']")
+        shown = page.eval_on_selector_all("fieldset.opts", "fs => fs.filter(f => !f.hidden).map(f => f.dataset.preset)")
+        assert shown == [preset]
         assert page.input_value(f"#opt-{preset}-rounds") == str(rs.rounds)
         assert page.is_checked(f"#opt-{preset}-rob_kong") == rs.rob_kong
         bao = preset == "taiwan" and size == "desktop"
