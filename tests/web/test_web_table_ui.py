@@ -250,24 +250,39 @@ def test_swap_arrange_and_wildcard(server, browser, monkeypatch):
     try:
         _signup(page, base, "swapper")
         page.select_option("#preset", "wenzhou")
-        page.fill("#max_hands", "1")
+        page.fill("#max_hands", "3")  # up to three hands: a claim window and a wildcard in hand are chance
         page.fill("#turn_time", "120")
         page.click("#create")
         page.wait_for_selector("#fill-bots")
         rid = page.url.rsplit("/", 1)[1]
         page.click("#fill-bots")
         page.wait_for_selector("#hand svg.tile")
-        room = app.state.lobby.rooms[rid]
-        uid = room.places[0].user_id
-        wf = room.state_for(uid)["live"]["wild_face"]
-        found_wild = False
-        end = time.monotonic() + 40
-        while time.monotonic() < end and not page.is_visible("#result"):
+        found_wild = swapped = False
+        end = time.monotonic() + 60
+        while time.monotonic() < end and not (swapped and found_wild):
+            if page.is_visible("#result"):  # a hand's end: continue to the next one
+                if page.get_attribute("#app", "data-status") == "finished":
+                    break
+                if page.is_enabled("#result-close"):
+                    page.click("#result-close")
+                page.wait_for_timeout(100)
+                continue
             version = page.get_attribute("#app", "data-version")
+            wf = page.evaluate("window.__mj.live.wild_face")  # this hand's wildcard
             try:
                 if page.locator("#actions button[data-kind=win]").count():
                     page.click("#actions button[data-kind=win]", timeout=2000)
                 elif page.locator("#actions button[data-kind=pass]").count():
+                    # a claim window waits for this seat: a calm moment to swap two tiles and arrange
+                    before = _hand_order(page)
+                    n = len(before)
+                    if not swapped and n >= 2 and before[-1] != before[-2] and wf not in before[-2:]:
+                        page.locator("#hand svg.tile").nth(n - 2).click(timeout=1000)
+                        page.locator("#hand svg.tile").nth(n - 1).click(timeout=1000)
+                        assert _hand_order(page)[-2:] == [before[-1], before[-2]]
+                        page.click("#arrange")
+                        assert _hand_order(page) == before
+                        swapped = True
                     page.click("#actions button[data-kind=pass]", timeout=2000)
                 elif page.locator("#actions .hint").count():
                     wild = page.locator(f"#hand svg.tile[data-tile='{wf}']")
@@ -276,6 +291,7 @@ def test_swap_arrange_and_wildcard(server, browser, monkeypatch):
                         assert "财" in page.inner_html("#hand")  # the badge
                         wild.first.click()
                         assert "财神不能打出" in page.inner_text("#message")
+                        _shot(page, "ui_wildcard_zh_desktop")
                         found_wild = True
                     tile = page.locator("#drawn svg.tile:not(.wild)")
                     if not tile.count():
@@ -283,18 +299,6 @@ def test_swap_arrange_and_wildcard(server, browser, monkeypatch):
                     tile.click(timeout=2000)
                     tile.click(timeout=2000)
                 else:
-                    # off turn: swap the last two tiles, check, then arrange back
-                    before = _hand_order(page)
-                    n = len(before)
-                    if n >= 2 and before[-1] != before[-2] and before[-1] != wf and before[-2] != wf:
-                        page.locator("#hand svg.tile").nth(n - 2).click(timeout=1000)
-                        page.locator("#hand svg.tile").nth(n - 1).click(timeout=1000)
-                        after = _hand_order(page)
-                        if len(after) == n and sorted(after) == sorted(before):
-                            assert after[-2:] == [before[-1], before[-2]]
-                            page.click("#arrange")
-                            assert _hand_order(page) == before
-                            break
                     page.wait_for_timeout(20)
                     continue
             except sync_api.TimeoutError:
@@ -304,6 +308,7 @@ def test_swap_arrange_and_wildcard(server, browser, monkeypatch):
                                        timeout=3000)
             except sync_api.TimeoutError:
                 pass
+        assert swapped
         assert not errors, errors
     finally:
         page.context.close()
