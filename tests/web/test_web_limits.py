@@ -11,6 +11,7 @@ from web_helpers import create_table, fill_bots, signup, wait_for
 
 def test_finished_tables_do_not_count_toward_the_cap(make_app):
     with TestClient(make_app(max_tables=4, tables_per_user=4, tables_per_minute=20)) as client:
+        client.headers["accept-language"] = "en"  # the English messages (Chinese is the default)
         host = signup(client, "host")
         for _ in range(8):  # eight one-hand bot tables in a row, under a cap of four
             rid = create_table(client, host, max_hands=1, sit=False)
@@ -24,6 +25,7 @@ def test_finished_tables_do_not_count_toward_the_cap(make_app):
 
 def test_open_tables_per_user_and_the_server_cap(make_app):
     with TestClient(make_app(max_tables=8, tables_per_user=6, tables_per_minute=20)) as client:
+        client.headers["accept-language"] = "en"  # the English messages (Chinese is the default)
         alice, bob = signup(client, "alice"), signup(client, "bob")
         for _ in range(6):
             create_table(client, alice, sit=False)
@@ -39,6 +41,7 @@ def test_open_tables_per_user_and_the_server_cap(make_app):
 
 def test_table_creation_is_rate_limited_per_user(make_app):
     with TestClient(make_app(tables_per_user=50, tables_per_minute=3)) as client:
+        client.headers["accept-language"] = "en"  # the English messages (Chinese is the default)
         alice = signup(client, "alice")
         for _ in range(3):
             create_table(client, alice, sit=False)

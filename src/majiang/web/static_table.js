@@ -3,7 +3,7 @@ import {t, tm} from "./i18n.js";
 import {connect} from "./connection.js";
 import {S, hand, reconcile, arrange} from "./state.js";
 import {installSprite, tileSVG} from "./tiles.js";
-import {boardHTML, drawBoard} from "./board.js";
+import {boardHTML, drawBoard, setHTML} from "./board.js";
 import {drawHand, drawActions, handClick, keyAction} from "./hand.js";
 import {showResult, showFinal, hide, isOpen, updatePause} from "./dialogs.js";
 import {play, isMuted, setMuted} from "./sound.js";
@@ -111,10 +111,10 @@ function drawReady(st, live) {
       `<span class="wait" data-tile="${x.tile}">${tileSmall(x.tile)}<span class="unseen" title="${t("hand.unseen_title")}">×${x.unseen}</span></span>`).join("") + `</span>`;
     if (w || live.auto_win) html += `<label class="autowin"><input type="checkbox" id="auto-win"${live.auto_win ? " checked" : ""}> ${t("hand.auto_win")}</label>`;
   }
-  el.innerHTML = html;
+  setHTML(el, html);  // unchanged markup is left alone: a button or switch is not replaced under the finger
   const ap = document.getElementById("autoplay");
   ap.hidden = !live.auto_play;
-  if (live.auto_play) ap.innerHTML = `${t("hand.auto_play")} <button id="take-back" type="button">${t("hand.take_back")}</button>`;
+  if (live.auto_play) setHTML(ap, `${t("hand.auto_play")} <button id="take-back" type="button">${t("hand.take_back")}</button>`);
   const mute = document.getElementById("mute");
   mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
   mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
