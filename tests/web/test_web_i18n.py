@@ -33,6 +33,12 @@ def test_catalogues_have_the_same_keys_and_no_empty_text():
     assert latin_only == [], latin_only
 
 
+def test_english_texts_name_chinese_terms_only_in_brackets():
+    """English texts may give the Chinese term beside the English one, "Followed (被跟)", never instead."""
+    bare = {k: v for k, v in i18n.texts("en").items() if HAN.search(re.sub(r"\([^()]*\)", "", v))}
+    assert bare == {}
+
+
 def _used_keys() -> set[str]:
     keys: set[str] = set()
     for src in templates.TEMPLATES.values():
