@@ -22,7 +22,9 @@ import dataclasses
 from collections.abc import Sequence
 
 from majiang.analysis import ShapeRules, shanten
+from majiang.analysis.tables import HONOR_INFO, SUIT_INFO
 from majiang.analysis.wildcards import split_counts
+from majiang.analysis.win import shanten_with_infos
 from majiang.engine.actions import PASS, Action, ActionKind, chow_consumed
 from majiang.engine.match import PlayerView
 from majiang.engine.ruleset import RuleSet, resolve
@@ -41,6 +43,7 @@ class EfficiencyBot:
             shapes = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
         self.shapes: ShapeRules = shapes
         self._memo: dict[tuple[tuple[int, ...], int], int] = {}
+        self._useful_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     # --------------------------------------------------------------- shanten with wildcards
     def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
@@ -63,6 +66,51 @@ class EfficiencyBot:
 
     def _useful(self, counts: list[int], view: PlayerView, visible: Sequence[int]) -> int:
         """Unseen copies of tiles that lower the shanten of a 3k+1 part."""
+        if view.wild_face is not None:
+            return self._useful_wild(counts, view, visible)
+        key = tuple(counts)
+        tiles = self._useful_memo.get(key)
+        if tiles is None:
+            if len(self._useful_memo) > 50_000:
+                self._useful_memo.clear()
+            tiles = self._useful_memo[key] = self._useful_tiles(counts)
+        total = 0
+        for t in tiles:
+            n = 4 - counts[t] - visible[t]
+            if n > 0:
+                total += n
+        return total
+
+    def _useful_tiles(self, counts: list[int]) -> tuple[int, ...]:
+        """The tiles whose draw lowers the shanten of a 3k+1 part without wildcards.
+
+        Only one group (suit or honours) changes per drawn tile, so the other three groups'
+        records are looked up once (:func:`~majiang.analysis.win.shanten_with_infos`)."""
+        shapes = self.shapes
+        infos = _group_infos(counts)
+        total = sum(counts)
+        s = shanten_with_infos(counts, 0, total, shapes, infos)
+        total += 1
+        out = []
+        for g, lo, hi, table in _GROUPS:
+            base = infos[g]
+            key = counts[lo:hi]
+            for i, n in enumerate(key):
+                if n >= 4:
+                    continue
+                key[i] = n + 1
+                infos[g] = table[tuple(key)]
+                key[i] = n
+                counts[lo + i] = n + 1
+                sh = shanten_with_infos(counts, 0, total, shapes, infos)
+                counts[lo + i] = n
+                if sh < s:
+                    out.append(lo + i)
+            infos[g] = base
+        return tuple(out)
+
+    def _useful_wild(self, counts: list[int], view: PlayerView, visible: Sequence[int]) -> int:
+        """:meth:`_useful` where a wildcard face exists (tiles move between counts and wildcards)."""
         s = self._shanten(counts, view)
         total = 0
         for t in range(NUM_KINDS):
@@ -74,13 +122,35 @@ class EfficiencyBot:
             counts[t] -= 1
         return total
 
-    def _best_discard(self, counts: list[int], view: PlayerView, allowed: Sequence[int]) -> tuple[int, int]:
-        """(shanten after the best discard, the tile) among ``allowed`` discards."""
+    def _discard_shanten(self, counts: list[int], view: PlayerView, allowed: Sequence[int]) -> list[tuple[int, int]]:
+        """(shanten after discarding t, t) for each allowed t."""
+        if view.wild_face is not None:
+            scored = []
+            for t in allowed:
+                counts[t] -= 1
+                scored.append((self._shanten(counts, view), t))
+                counts[t] += 1
+            return scored
+        shapes = self.shapes
+        infos = _group_infos(counts)
+        total = sum(counts) - 1
         scored = []
         for t in allowed:
+            g = _GROUP_OF[t]
+            lo = _GROUP_LO[g]
+            base = infos[g]
+            key = counts[lo:lo + _GROUP_LEN[g]]
+            key[t - lo] -= 1
+            infos[g] = _GROUPS[g][3][tuple(key)]
             counts[t] -= 1
-            scored.append((self._shanten(counts, view), t))
+            scored.append((shanten_with_infos(counts, 0, total, shapes, infos), t))
             counts[t] += 1
+            infos[g] = base
+        return scored
+
+    def _best_discard(self, counts: list[int], view: PlayerView, allowed: Sequence[int]) -> tuple[int, int]:
+        """(shanten after the best discard, the tile) among ``allowed`` discards."""
+        scored = self._discard_shanten(counts, view, allowed)
         best = min(s for s, _ in scored)
         cands = [t for s, t in scored if s == best]
         if len(cands) > 1:
@@ -142,3 +212,15 @@ class EfficiencyBot:
             if s < best_s:
                 best_action, best_s = a, s
         return best_action
+
+
+_GROUPS = ((0, 0, 9, SUIT_INFO), (1, 9, 18, SUIT_INFO), (2, 18, 27, SUIT_INFO), (3, 27, 34, HONOR_INFO))
+_GROUP_OF = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+_GROUP_LO = (0, 9, 18, 27)
+_GROUP_LEN = (9, 9, 9, 7)
+
+
+def _group_infos(counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """The four group records (three suits, honours) of a count vector."""
+    return [SUIT_INFO[tuple(counts[0:9])], SUIT_INFO[tuple(counts[9:18])], SUIT_INFO[tuple(counts[18:27])],
+            HONOR_INFO[tuple(counts[27:34])]]
