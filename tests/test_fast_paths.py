@@ -179,3 +179,25 @@ def test_efficiency_bot_same_choices_in_games(preset):
     m = Match(rules, seed=11, max_hands=4)
     run_match(m, players)
     assert m.finished and sum(p.decisions for p in players) > 80
+
+
+@pytest.mark.parametrize("shapes", [
+    dict(seven_pairs=True, quad_as_two_pairs=False),
+    dict(thirteen_orphans=True),
+    dict(seven_pairs=True, thirteen_orphans=True, honors_and_knitted=True, knitted_straight=True),
+    dict(unconnected=True, seven_pairs=True),
+    dict(eight_pairs=True),
+])
+def test_efficiency_bot_same_choices_under_other_shapes(shapes):
+    from majiang.analysis import ShapeRules
+
+    rules = RuleSet.preset("mcr")
+    base = Match(rules, seed=1, max_hands=1)
+    view0 = base.view(base.pending_seats()[0])
+    new, ref = EfficiencyBot(rules), ReferenceEfficiencyBot(rules)
+    new.shapes = ref.shapes = ShapeRules(**shapes)
+    rng = random.Random(len(str(shapes)))
+    for i in range(60):
+        v = _random_view(view0, rng, "turn" if i % 3 else "claim", None)
+        acts = _actions(v)
+        assert new.choose(v, acts) == ref.choose(v, acts), v.hand
