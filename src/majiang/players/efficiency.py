@@ -41,9 +41,20 @@ class EfficiencyBot:
         shapes = self.rules.shape_rules
         if fast:  # the knitted shapes cost most of the shanten time and rarely decide a discard
             shapes = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
-        self.shapes: ShapeRules = shapes
+        self.shapes = shapes
         self._memo: dict[tuple[tuple[int, ...], int], int] = {}
-        self._useful_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    @property
+    def shapes(self) -> ShapeRules:
+        """The shapes the shanten counts (the rule set's, without the knitted ones with ``fast``)."""
+        return self._shapes
+
+    @shapes.setter
+    def shapes(self, shapes: ShapeRules) -> None:
+        self._shapes = shapes
+        self._memo = {}
+        # useful tiles depend only on the counts and the shapes: shared by every bot with these shapes
+        self._useful_memo = _USEFUL_MEMO.setdefault(shapes, {})
 
     # --------------------------------------------------------------- shanten with wildcards
     def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
@@ -287,6 +298,8 @@ class EfficiencyBot:
 
 
 _GROUPS = ((0, 0, 9, SUIT_INFO), (1, 9, 18, SUIT_INFO), (2, 18, 27, SUIT_INFO), (3, 27, 34, HONOR_INFO))
+_USEFUL_MEMO: dict[ShapeRules, dict[tuple[int, ...], tuple[int, ...]]] = {}
+"""Shapes → (34 counts of a 3k+1 part without wildcards → the tiles whose draw lowers its shanten)."""
 _TERMS = (4, 4, 4, 1)
 """Per group, the index in its record of: terminals (or honours) present."""
 _DUPS = (5, 5, 5, 2)
