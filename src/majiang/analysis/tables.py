@@ -260,27 +260,28 @@ def _used_moves(ci: int, chow: bool, mmax: int) -> tuple[tuple[tuple[int, int], 
     key = (ci, chow, mmax)
     r = _USED_MOVES.get(key)
     if r is None:
-        out = []
-        for a in range(3):
-            for bb in range(3):
-                for p in range(2):
-                    for m in range(MAX_SETS + 1):
-                        moves = []
-                        for k in range(3 if chow else 1):
-                            for t in (0, 1):
-                                for q in ((0, 1) if p == 0 else (0,)):
-                                    if ci == 0 and (t or q):
-                                        continue
-                                    u = a + bb + k + 3 * t + 2 * q
-                                    if u > 4 or m + k + t > mmax:
-                                        continue
-                                    s2 = (bb * 3 + k) * 2 + (p | q)
-                                    moves.append((6 * s2 + m + k + t, u if u < ci else ci))
-                        out.append(tuple(moves))
-        r = _USED_MOVES[key] = tuple(out)
+        base = _USED_BASE.get((ci, chow))
+        if base is None:
+            base = []
+            for s in range(18):
+                a, bb, p = s // 6, (s // 2) % 3, s & 1
+                moves = []
+                for k in range(3 if chow else 1):
+                    for t in (0, 1):
+                        for q in ((0, 1) if p == 0 else (0,)):
+                            if ci == 0 and (t or q):
+                                continue
+                            u = a + bb + k + 3 * t + 2 * q
+                            if u <= 4:
+                                moves.append((6 * ((bb * 3 + k) * 2 + (p | q)), k + t, u if u < ci else ci))
+                base.append(moves)
+            _USED_BASE[(ci, chow)] = base
+        r = _USED_MOVES[key] = tuple(tuple((d + m + dm, g) for d, dm, g in base[s] if m + dm <= mmax)
+                                     for s in range(18) for m in range(MAX_SETS + 1))
     return r
 
 
+_USED_BASE: dict[tuple[int, bool], list[list[tuple[int, int, int]]]] = {}
 _USED_MOVES: dict[tuple[int, bool, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
