@@ -14,8 +14,8 @@ Figures:
   thread's CPU time (on a shared, loaded machine the wall clock includes waiting for a core).
 * **process per turn**: the JSON form, a fresh ``python -m majiang.cli bot --no-keep-running`` (and
   the lighter ``python -m majiang.protocols.botzone --no-keep-running``) per turn with the whole
-  history, start-up included (target: under 300 ms); wall clock and the child's CPU time. Where
-  ``PYTHONDONTWRITEBYTECODE`` is set, also with ``.pyc`` files (as an installed package has them).
+  history, start-up included (target: under 300 ms); wall clock and the child's CPU time; with
+  ``.pyc`` files (as an installed package has them) and without (every start compiles the sources).
 * **tournament**: a duplicate tournament of four built-in bots in-process (games per second per
   core, target at least 20; after one warm-up wall, as the analysis tables are built lazily), and
   with ``--workers`` processes (scaling; each worker builds its own tables); also games per CPU
@@ -155,15 +155,25 @@ def _children_cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def bench_per_turn(turns: int, module: str = "majiang.cli", bytecode: bool = False) -> dict:
-    """``bytecode``: let the bot process read and write ``.pyc`` files even where the environment
-    says ``PYTHONDONTWRITEBYTECODE`` (an installed package has them; without them every start
-    compiles majiang's sources). CPU = the child's user + system time (unaffected by other load)."""
+def bench_per_turn(turns: int, module: str = "majiang.cli", bytecode: bool = True) -> dict:
+    """``bytecode``: the bot process reads ``.pyc`` files (written to a private cache by a first
+    run, as an installed package has them); else it runs a copy of majiang without them, so every
+    start compiles majiang's sources (the standard library keeps its own). CPU = the child's user +
+    system time (unaffected by other load)."""
+    import shutil
+
     stream = request_streams(1)[0]
     idx = [i for i, (r, _) in enumerate(stream) if r.startswith("2 ")][:turns]
     env = dict(os.environ)
+    tmp = tempfile.mkdtemp(prefix="majiang-bench-")
     if bytecode:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = tmp
+    else:
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        env.pop("PYTHONPYCACHEPREFIX", None)
+        shutil.copytree(ROOT / "src" / "majiang", Path(tmp) / "majiang", ignore=shutil.ignore_patterns("__pycache__"))
+        env["PYTHONPATH"] = tmp
     cmd = [sys.executable, "-m", module] + (["bot"] if module == "majiang.cli" else []) + ["--no-keep-running"]
     if bytecode:  # one run first, to write the .pyc files
         subprocess.run(cmd, input=json.dumps({"requests": ["0 0 0"], "responses": []}) + "\n", capture_output=True,
@@ -180,6 +190,7 @@ def bench_per_turn(turns: int, module: str = "majiang.cli", bytecode: bool = Fal
         times.append(time.perf_counter() - t0)
         cpus.append(_children_cpu() - c0)
         assert json.loads(out.stdout.splitlines()[0])["response"] == stream[i][1]
+    shutil.rmtree(tmp, ignore_errors=True)
     return {"turns": len(times), "mean_ms": 1000 * statistics.mean(times), "max_ms": 1000 * max(times),
             "cpu_mean_ms": 1000 * statistics.mean(cpus), "cpu_max_ms": 1000 * max(cpus)}
 
@@ -253,14 +264,10 @@ def main() -> None:
         print(f"  the bot's own time per request (in-process, fresh tables, warm-up {warm:.0f} s): p50 "
               f"{c['p50_ms']:.2f} ms, p99 {c['p99_ms']:.2f} ms (target 5 ms: {c['p99_ms'] / 5:.2f}x), "
               f"max {c['max_ms']:.1f} ms; CPU time p99 {c['cpu_p99_ms']:.2f} ms, max {c['cpu_max_ms']:.1f} ms")
-    runs = [("majiang.cli", False), ("majiang.protocols.botzone", False)]
-    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        runs += [("majiang.cli", True), ("majiang.protocols.botzone", True)]
-    for module, bytecode in runs:
+    for module, bytecode in [(m, b) for b in (True, False) for m in ("majiang.cli", "majiang.protocols.botzone")]:
         t = bench_per_turn(a.turns, module, bytecode)
-        how = ", .pyc files" if bytecode else (", no .pyc (PYTHONDONTWRITEBYTECODE)"
-                                               if os.environ.get("PYTHONDONTWRITEBYTECODE") else "")
-        print(f"process per turn (JSON form, start-up included{how}), python -m {module}: mean {t['mean_ms']:.0f} ms, "
+        how = ".pyc files" if bytecode else "no .pyc files: sources compiled at each start"
+        print(f"process per turn (JSON form, start-up included, {how}), python -m {module}: mean {t['mean_ms']:.0f} ms, "
               f"max {t['max_ms']:.0f} ms over {t['turns']} turns (target 300 ms: {t['mean_ms'] / 300:.2f}x); "
               f"CPU time mean {t['cpu_mean_ms']:.0f} ms, max {t['cpu_max_ms']:.0f} ms")
     b = bench_tournament(a.walls, a.workers)
