@@ -16,7 +16,9 @@ Tables are built lazily: a group's entry is computed the first time its counts a
 in a dict for the life of the process (the key is the tuple of counts). A suit is split into
 blocks separated by two or more empty faces (no chow spans such a gap), and blocks have their own
 cache, so a new suit key costs a few dict look-ups, and a new block a small dynamic programme over
-its faces. Nothing is precomputed at import: the first call costs microseconds.
+its faces (on precomputed move tables; a block and its mirror image share the entry). Nothing is
+precomputed at import: the first call costs microseconds. :func:`build_blocks` builds every block
+up to a size eagerly, for a process that can spend a moment first (a bot's warm-up).
 
 WLOG rules used by the dynamic programme (they keep it small and exact): three identical chows
 use the same faces as three pungs of their tiles, so at most two identical chows start at one face;
