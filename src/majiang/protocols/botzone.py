@@ -446,12 +446,24 @@ class SeatState:
 
 
 def _could_win(full: Sequence[int]) -> bool:
-    from majiang.analysis import MCR_SHAPES, is_winning
+    key = tuple(full)
+    r = _WINS.get(key)
+    if r is None:
+        from majiang.analysis import MCR_SHAPES, is_winning
 
-    try:
-        return is_winning(full, 0, MCR_SHAPES)
-    except MajiangError:
-        return False
+        try:
+            r = is_winning(full, 0, MCR_SHAPES)
+        except MajiangError:
+            r = False
+        if len(_WINS) > 100_000:
+            _WINS.clear()
+        _WINS[key] = r
+    return r
+
+
+_WINS: dict[tuple[int, ...], bool] = {}
+"""34 counts → whether they form an MCR winning shape (every seat checks every discard; in the
+duplicate format the same hands come back in each of a wall's 24 seatings)."""
 
 
 # ------------------------------------------------------------------------------------ responses
