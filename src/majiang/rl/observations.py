@@ -1,0 +1,307 @@
+"""Observation encodings by name and version: ``majiang-v1`` (and its ``oracle`` variant) and
+``botzone-v0`` (docs/rl.md, "Observations", lists every plane).
+
+Every encoding is a ``float32`` array of shape ``(C, 34)``: ``C`` planes, one column per tile in
+Botzone order (:data:`majiang.rl.actions.LAYOUT_TILES`: W1-9 characters, T1-9 bamboo, B1-9 dots,
+F1-4 winds, J1-3 Red Green White). A *scalar* plane holds one number in all 34 columns. Seats are
+relative to the observer: 0 = self, 1 = the next seat (下家, right), 2 = opposite, 3 = the previous
+seat (上家, left).
+
+An encoder reads only the seat's :class:`~majiang.engine.PlayerView` -- except the ``oracle``
+planes, which read the other concealed hands from the table (teacher training only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from majiang.analysis import shanten
+from majiang.analysis.wildcards import split_counts
+from majiang.engine import PlayerView, RuleSet
+from majiang.errors import MajiangError
+from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES
+from majiang.tiles import NUM_KINDS, WHITE
+
+RIVER_ORDER_SLOTS = 8
+"""How many of each seat's latest discards ``majiang-v1`` shows in order (one plane each)."""
+
+
+def _plane_spec(oracle: bool) -> list[tuple[str, int, str]]:
+    """``(name, planes, meaning)`` of ``majiang-v1`` in order (docs/rl.md is written from this)."""
+    spec = [
+        ("hand", 4, "own concealed tiles: plane k is 1 where the hand holds at least k+1 copies"),
+        ("last_draw", 1, "the tile the seat drew last (one-hot; zero before its first draw)"),
+        ("melds", 16, "per relative seat, 4 planes: copies (>= 1..4) of each tile in its declared melds "
+                      "(physical tiles: a White standing in is a White)"),
+        ("hidden_kongs", 4, "per relative seat, scalar: its concealed kongs the observer cannot see / 4"),
+        ("rivers", 16, "per relative seat, 4 planes: copies (>= 1..4) of each tile lying in its river"),
+        ("river_order", 4 * RIVER_ORDER_SLOTS, f"per relative seat, its last {RIVER_ORDER_SLOTS} discards "
+                                               "still in the river, most recent first, one-hot per plane"),
+        ("flowers", 4, "per relative seat, scalar: flowers set aside / 8"),
+        ("wild_face", 1, "the wildcard's face (财神/百搭; one-hot; zero without wildcards)"),
+        ("indicator", 1, "the wildcard indicator tile turned up (one-hot)"),
+        ("white_face", 1, "the face a White plays when it stands in (白板代; one-hot)"),
+        ("prevalent_wind", 1, "the prevalent wind (圈风; one-hot over F1-F4)"),
+        ("seat_wind", 1, "the seat wind (门风; one-hot over F1-F4)"),
+        ("dealer", 4, "per relative seat, scalar: 1 on the dealer's plane"),
+        ("dealer_streak", 1, "scalar: the dealer's 连庄 count / 8"),
+        ("wall", 1, "scalar: live tiles left in the wall / the rule set's tile count"),
+        ("scores", 4, "per relative seat, scalar: running match score / score_scale"),
+        ("phase", 3, "scalar planes: turn, claim window, robbing window"),
+        ("claim_tile", 1, "the discard (or added-kong tile) in an open window (one-hot)"),
+        ("offered_by", 4, "per relative seat, scalar: 1 on the plane of the seat that offered the claim tile"),
+        ("unseen", 4, "copies (>= 1..4) of each tile the seat cannot see (not in its hand, melds, rivers, indicator)"),
+        ("shanten", 1, "scalar: shanten (向听) of the concealed tiles with their wildcards / 8; "
+                       "-1/8 for a complete hand"),
+        ("discard_best", 1, "turn only: 1 on each held tile whose discard leaves the lowest shanten"),
+        ("discard_useful", 1, "turn only: on each such tile, the unseen copies of the tiles that would then "
+                              "lower the shanten / 34"),
+        ("waits", 1, "3n+1 hands (outside the turn): 1 on each tile that completes the hand (听牌)"),
+        ("useful", 1, "3n+1 hands: on each tile that lowers the shanten, its unseen copies / 4"),
+        ("round", 1, "scalar: prevalent-wind round (0-3) / 4"),
+    ]
+    if oracle:
+        spec.append(("oracle_hands", 12, "oracle only: per other relative seat 1-3, 4 planes of its concealed "
+                                         "tiles (>= 1..4)"))
+    return spec
+
+
+BOTZONE_V0_SPEC: list[tuple[str, int, str]] = [
+    ("seat_wind", 1, "the seat wind (one-hot over F1-F4), the baseline's plane 0"),
+    ("prevalent_wind", 1, "the prevalent wind (one-hot), plane 1"),
+    ("hand", 4, "own concealed tiles: plane k is 1 where the hand holds at least k+1 copies, planes 2-5"),
+]
+"""``botzone-v0``: the PKU baseline ``FeatureAgent``'s 6 planes (its ``(6, 4, 9)`` is this ``(6, 34)``
+padded to 36 columns; :func:`to_grid` does that)."""
+
+OBSERVATIONS = ("majiang-v1", "botzone-v0")
+"""Observation names accepted by the environments."""
+
+
+def plane_spec(name: str = "majiang-v1", oracle: bool = False) -> list[tuple[str, int, str]]:
+    """The planes of an observation: ``(name, count, meaning)`` in order."""
+    if name == "majiang-v1":
+        return _plane_spec(oracle)
+    if name == "botzone-v0":
+        if oracle:
+            raise MajiangError("botzone-v0 has no oracle variant")
+        return list(BOTZONE_V0_SPEC)
+    raise MajiangError(f"unknown observation {name!r}; known: {', '.join(OBSERVATIONS)}")
+
+
+def plane_offsets(name: str = "majiang-v1", oracle: bool = False) -> dict[str, tuple[int, int]]:
+    """``{plane name: (first plane, count)}``."""
+    out, i = {}, 0
+    for n, k, _ in plane_spec(name, oracle):
+        out[n] = (i, k)
+        i += k
+    return out
+
+
+def num_planes(name: str = "majiang-v1", oracle: bool = False) -> int:
+    return sum(k for _, k, _ in plane_spec(name, oracle))
+
+
+def to_grid(obs: np.ndarray) -> np.ndarray:
+    """``(..., C, 34)`` to the Botzone baseline's ``(..., C, 4, 9)`` (two zero columns appended)."""
+    pad = np.zeros(obs.shape[:-1] + (2,), dtype=obs.dtype)
+    return np.concatenate([obs, pad], axis=-1).reshape(obs.shape[:-1] + (4, 9))
+
+
+_COL = np.array(COLUMN_OF, dtype=np.intp)
+_TILES = np.array(LAYOUT_TILES, dtype=np.intp)
+
+
+def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
+    """Planes ``first..first+3``: 1 where counts >= 1..4 (counts in our tile order)."""
+    c = np.asarray(counts, dtype=np.int8)[_TILES]
+    for k in range(4):
+        out[first + k] = c > k
+
+
+@dataclass
+class _Analysis:
+    """Memoised shanten under one rule set's shapes (the knitted shapes left out, as the efficiency
+    bot does: they cost most of the time and rarely change the picture)."""
+
+    rules: RuleSet
+    memo: dict
+
+    def shanten(self, counts: list[int], wild_face: int | None) -> int:
+        c, w = split_counts(list(counts), wild_face, self.rules.white_stand_in)
+        key = (tuple(c), w)
+        v = self.memo.get(key)
+        if v is None:
+            if len(self.memo) > 300_000:
+                self.memo.clear()
+            v = shanten(c, w, self.shapes)
+            self.memo[key] = v
+        return v
+
+    def __post_init__(self) -> None:
+        self.shapes = dataclasses.replace(self.rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+
+
+class Encoder:
+    """Encodes a seat's view as ``(C, 34)`` float32 (see the module doc).
+
+    Args:
+        rules: the rule set (its shapes drive the analysis planes, its tile count the wall plane).
+        name: ``"majiang-v1"`` or ``"botzone-v0"``.
+        oracle: add every other concealed hand (``majiang-v1`` only).
+        analysis: fill the hand-analysis planes (shanten, discards, waits, useful tiles); ``False``
+            leaves them zero, for speed.
+        score_scale: scores are divided by this in the ``scores`` planes.
+    """
+
+    def __init__(self, rules: RuleSet, name: str = "majiang-v1", *, oracle: bool = False, analysis: bool = True,
+                 score_scale: float = 100.0) -> None:
+        self.rules = rules
+        self.name = name
+        self.oracle = oracle
+        self.analysis = analysis
+        self.score_scale = float(score_scale)
+        self.offsets = plane_offsets(name, oracle)
+        self.planes = num_planes(name, oracle)
+        self.shape = (self.planes, NUM_KINDS)
+        self._an = _Analysis(rules, {})
+        self._total = len(rules.tile_set)
+
+    def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``view``; ``hidden_hands``: the four seats' concealed count vectors
+        (needed with ``oracle``). ``out``: an array of :attr:`shape` to fill (zeroed first)."""
+        if out is None:
+            out = np.zeros(self.shape, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        counts = [0] * NUM_KINDS
+        for t in view.hand:
+            counts[t] += 1
+        if self.name == "botzone-v0":
+            out[0, _COL[view.seat_wind]] = 1.0
+            out[1, _COL[view.prevalent_wind]] = 1.0
+            _thermo(out, 2, counts)
+            return out
+        o = self.offsets
+        me = view.seat
+        rel = [(me + r) % 4 for r in range(4)]
+        _thermo(out, o["hand"][0], counts)
+        if view.last_draw is not None and view.last_draw < NUM_KINDS:
+            out[o["last_draw"][0], _COL[view.last_draw]] = 1.0
+        visible = [0] * NUM_KINDS
+        m0, r0, ro0, h0, f0 = o["melds"][0], o["rivers"][0], o["river_order"][0], o["hidden_kongs"][0], o["flowers"][0]
+        for r, s in enumerate(rel):
+            mc = [0] * NUM_KINDS
+            for m in view.melds[s]:
+                for t in m.physical:
+                    mc[t] += 1
+                    visible[t] += 1
+            if any(mc):
+                _thermo(out, m0 + 4 * r, mc)
+            river = view.rivers[s]
+            if river:
+                rc = [0] * NUM_KINDS
+                for t in river:
+                    rc[t] += 1
+                    visible[t] += 1
+                _thermo(out, r0 + 4 * r, rc)
+                for j, t in enumerate(reversed(river[-RIVER_ORDER_SLOTS:])):
+                    out[ro0 + RIVER_ORDER_SLOTS * r + j, _COL[t]] = 1.0
+            if view.hidden_kongs[s]:
+                out[h0 + r] = view.hidden_kongs[s] / 4.0
+            if view.flowers[s]:
+                out[f0 + r] = len(view.flowers[s]) / 8.0
+        if view.wild_face is not None:
+            out[o["wild_face"][0], _COL[view.wild_face]] = 1.0
+            if self.rules.white_stand_in and view.wild_face != WHITE:
+                out[o["white_face"][0], _COL[view.wild_face]] = 1.0
+        if view.indicator is not None and view.indicator < NUM_KINDS:
+            out[o["indicator"][0], _COL[view.indicator]] = 1.0
+            visible[view.indicator] += 1
+        out[o["prevalent_wind"][0], _COL[view.prevalent_wind]] = 1.0
+        out[o["seat_wind"][0], _COL[view.seat_wind]] = 1.0
+        out[o["dealer"][0] + (view.dealer - me) % 4] = 1.0
+        out[o["dealer_streak"][0]] = view.dealer_streak / 8.0
+        out[o["wall"][0]] = view.wall_live / self._total
+        s0 = o["scores"][0]
+        for r, s in enumerate(rel):
+            out[s0 + r] = view.scores[s] / self.score_scale
+        p0 = o["phase"][0]
+        if view.phase == "turn":
+            out[p0] = 1.0
+        elif view.phase == "claim":
+            out[p0 + 1] = 1.0
+        elif view.phase == "rob":
+            out[p0 + 2] = 1.0
+        if view.claim_tile is not None:
+            out[o["claim_tile"][0], _COL[view.claim_tile]] = 1.0
+        if view.discarder is not None:
+            out[o["offered_by"][0] + (view.discarder - me) % 4] = 1.0
+        unseen = [max(0, 4 - counts[t] - visible[t]) for t in range(NUM_KINDS)]
+        _thermo(out, o["unseen"][0], unseen)
+        out[o["round"][0]] = view.round / 4.0
+        if self.analysis:
+            self._analyse(out, view, counts, unseen)
+        if self.oracle:
+            if hidden_hands is None:
+                raise MajiangError("the oracle observation needs every concealed hand")
+            h0 = o["oracle_hands"][0]
+            for r in range(1, 4):
+                _thermo(out, h0 + 4 * (r - 1), hidden_hands[rel[r]])
+        return out
+
+    def _analyse(self, out: np.ndarray, view: PlayerView, counts: list[int], unseen: list[int]) -> None:
+        o = self.offsets
+        an = self._an
+        wf = view.wild_face
+        n = sum(counts)
+        if n % 3 == 2:
+            now = an.shanten(counts, wf)
+            out[o["shanten"][0]] = now / 8.0
+            if view.phase != "turn":
+                return
+            scored = []
+            for t in range(NUM_KINDS):
+                if counts[t]:
+                    counts[t] -= 1
+                    scored.append((an.shanten(counts, wf), t))
+                    counts[t] += 1
+            best = min(s for s, _ in scored)
+            b0, u0 = o["discard_best"][0], o["discard_useful"][0]
+            for s, t in scored:
+                if s != best:
+                    continue
+                out[b0, _COL[t]] = 1.0
+                counts[t] -= 1
+                u = 0
+                for x in range(NUM_KINDS):
+                    if unseen[x] and counts[x] < 4:
+                        counts[x] += 1
+                        if an.shanten(counts, wf) < s:
+                            u += unseen[x]
+                        counts[x] -= 1
+                counts[t] += 1
+                out[u0, _COL[t]] = u / 34.0
+        elif n % 3 == 1:
+            now = an.shanten(counts, wf)
+            out[o["shanten"][0]] = now / 8.0
+            w0, u0 = o["waits"][0], o["useful"][0]
+            for x in range(NUM_KINDS):
+                if counts[x] < 4:
+                    counts[x] += 1
+                    s = an.shanten(counts, wf)
+                    counts[x] -= 1
+                    if s < now:
+                        if unseen[x]:
+                            out[u0, _COL[x]] = unseen[x] / 4.0
+                        if now == 0:
+                            out[w0, _COL[x]] = 1.0
+
+
+__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "num_planes", "plane_offsets",
+           "plane_spec", "to_grid"]
