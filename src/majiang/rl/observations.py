@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from majiang.analysis import shanten
+from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO
 from majiang.analysis.wildcards import split_counts
 from majiang.engine import PlayerView, RuleSet
 from majiang.errors import MajiangError
@@ -123,27 +123,97 @@ def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
         out[first + k] = c > k
 
 
-@dataclass
 class _Analysis:
-    """Memoised shanten under one rule set's shapes (the knitted shapes left out, as the efficiency
-    bot does: they cost most of the time and rarely change the picture)."""
+    """Shanten under one rule set's shapes, the knitted shapes left out (as the efficiency bot does:
+    they cost most of the time and rarely change the picture).
 
-    rules: RuleSet
-    memo: dict
+    The many one-tile changes the analysis planes ask about (each discard; each draw after it) use
+    the per-suit tables of :mod:`majiang.analysis.tables` directly: a change touches one group, so the
+    standard shape's shanten is three look-ups. Whenever a special shape could be the lowest, or
+    wildcards are in play, the full :func:`~majiang.analysis.shanten` answers instead (memoised), so
+    the planes are exactly what ``shanten`` says.
+    """
 
-    def shanten(self, counts: list[int], wild_face: int | None) -> int:
-        c, w = split_counts(list(counts), wild_face, self.rules.white_stand_in)
-        key = (tuple(c), w)
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.shapes = dataclasses.replace(rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+        self.special = (dataclasses.replace(self.shapes, standard=False) if self.shapes.any_special else None)
+        self.standard = self.shapes.standard
+        self.memo: dict = {}
+        self.white_stand_in = rules.white_stand_in
+
+    def full(self, c: Sequence[int], w: int, shapes=None) -> int:
+        key = (tuple(c), w, shapes is not None)
         v = self.memo.get(key)
         if v is None:
             if len(self.memo) > 300_000:
                 self.memo.clear()
-            v = shanten(c, w, self.shapes)
+            v = shanten(c, w, shapes if shapes is not None else self.shapes)
             self.memo[key] = v
         return v
 
-    def __post_init__(self) -> None:
-        self.shapes = dataclasses.replace(self.rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+    def natural(self, counts: Sequence[int], wild_face: int | None) -> tuple[list[int], int]:
+        return split_counts(list(counts), wild_face, self.white_stand_in)
+
+    def role(self, x: int, wild_face: int | None) -> int:
+        """What a physical tile ``x`` counts as: -1 = a wildcard, else its natural face."""
+        if wild_face is None:
+            return x
+        if x == wild_face:
+            return -1
+        if x == WHITE and self.white_stand_in and wild_face != WHITE:
+            return wild_face
+        return x
+
+
+_GROUP_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
+_GROUP_START = (0, 9, 18, 27)
+
+
+def _infos(c: Sequence[int]) -> list:
+    return [SUIT_INFO[tuple(c[0:9])], SUIT_INFO[tuple(c[9:18])], SUIT_INFO[tuple(c[18:27])],
+            HONOR_INFO[tuple(c[27:34])]]
+
+
+def _std(infos: Sequence, n: int, w: int) -> int:
+    return max(3 * n + 1 - BEST[(COMBINED[(infos[0][0], infos[1][0])], COMBINED[(infos[2][0], infos[3][0])], n)] - w, -1)
+
+
+def _changed(c: list[int], infos: list, x: int, d: int, n: int, w: int) -> int:
+    """Standard-shape shanten of ``c`` with ``d`` (+1/-1) copies of natural ``x``."""
+    c[x] += d
+    if x < 27:
+        g = x // 9
+        s0 = 9 * g
+        info = SUIT_INFO[tuple(c[s0:s0 + 9])]
+    else:
+        g = 3
+        info = HONOR_INFO[tuple(c[27:34])]
+    c[x] -= d
+    if g < 2:
+        ab = COMBINED[(info[0], infos[1][0]) if g == 0 else (infos[0][0], info[0])]
+        ch = COMBINED[(infos[2][0], infos[3][0])]
+    else:
+        ab = COMBINED[(infos[0][0], infos[1][0])]
+        ch = COMBINED[(info[0], infos[3][0]) if g == 2 else (infos[2][0], info[0])]
+    v = 3 * n + 1 - BEST[(ab, ch, n)] - w
+    return v if v > -1 else -1
+
+
+def _near(nat: Sequence[int]) -> list[int]:
+    """Naturals that can join a set with the held naturals: the held honours, and suited tiles within
+    two of a held tile of their suit (any other draw stays isolated and cannot lower the
+    standard-shape shanten)."""
+    out = set()
+    for t in range(27):
+        if nat[t]:
+            base = t - t % 9
+            for y in range(max(base, t - 2), min(base + 8, t + 2) + 1):
+                out.add(y)
+    for t in range(27, 34):
+        if nat[t]:
+            out.add(t)
+    return sorted(out)
 
 
 class Encoder:
@@ -168,7 +238,7 @@ class Encoder:
         self.offsets = plane_offsets(name, oracle)
         self.planes = num_planes(name, oracle)
         self.shape = (self.planes, NUM_KINDS)
-        self._an = _Analysis(rules, {})
+        self._an = _Analysis(rules)
         self._total = len(rules.tile_set)
 
     def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
@@ -259,48 +329,86 @@ class Encoder:
         o = self.offsets
         an = self._an
         wf = view.wild_face
-        n = sum(counts)
-        if n % 3 == 2:
-            now = an.shanten(counts, wf)
-            out[o["shanten"][0]] = now / 8.0
+        nat, w = an.natural(counts, wf)
+        total = sum(nat) + w
+        if total % 3 == 0:
+            return
+        now = an.full(nat, w)
+        out[o["shanten"][0]] = now / 8.0
+        # the table path is exact while no wildcard is held and no special shape can be lowest
+        sp = an.full(nat, w, an.special) if an.special is not None else 99
+        if total % 3 == 2:
             if view.phase != "turn":
                 return
+            fast = an.standard and w == 0 and sp > now + 1
+            infos = _infos(nat) if fast else None
+            n1 = (total - 1) // 3
             scored = []
             for t in range(NUM_KINDS):
-                if counts[t]:
-                    counts[t] -= 1
-                    scored.append((an.shanten(counts, wf), t))
-                    counts[t] += 1
-            best = min(s for s, _ in scored)
+                if not counts[t]:
+                    continue
+                r = an.role(t, wf)
+                if fast and r >= 0:
+                    s = _changed(nat, infos, r, -1, n1, 0)
+                else:
+                    if r < 0:
+                        s = an.full(nat, w - 1)
+                    else:
+                        nat[r] -= 1
+                        s = an.full(nat, w)
+                        nat[r] += 1
+                scored.append((s, t, r))
+            best = min(s for s, _, _ in scored)
             b0, u0 = o["discard_best"][0], o["discard_useful"][0]
-            for s, t in scored:
+            for s, t, r in scored:
                 if s != best:
                     continue
                 out[b0, _COL[t]] = 1.0
-                counts[t] -= 1
-                u = 0
-                for x in range(NUM_KINDS):
-                    if unseen[x] and counts[x] < 4:
-                        counts[x] += 1
-                        if an.shanten(counts, wf) < s:
-                            u += unseen[x]
-                        counts[x] -= 1
-                counts[t] += 1
+                if r < 0:
+                    u = self._useful(nat, w - 1, s, unseen, wf, None)
+                else:
+                    nat[r] -= 1
+                    u = self._useful(nat, w, s, unseen, wf, None)
+                    nat[r] += 1
                 out[u0, _COL[t]] = u / 34.0
-        elif n % 3 == 1:
-            now = an.shanten(counts, wf)
-            out[o["shanten"][0]] = now / 8.0
+        else:
             w0, u0 = o["waits"][0], o["useful"][0]
-            for x in range(NUM_KINDS):
-                if counts[x] < 4:
-                    counts[x] += 1
-                    s = an.shanten(counts, wf)
-                    counts[x] -= 1
-                    if s < now:
-                        if unseen[x]:
-                            out[u0, _COL[x]] = unseen[x] / 4.0
-                        if now == 0:
-                            out[w0, _COL[x]] = 1.0
+            self._useful(nat, w, now, unseen, wf, (out, w0, u0))
+
+    def _useful(self, nat: list[int], w: int, s: int, unseen: list[int], wf: int | None, planes) -> int:
+        """Unseen copies of the physical tiles whose draw lowers the shanten ``s`` of the 3k+1 part
+        ``nat`` + ``w``; with ``planes = (out, waits plane, useful plane)`` also fill those planes."""
+        an = self._an
+        sp = an.full(nat, w, an.special) if an.special is not None else 99
+        fast = an.standard and w == 0 and sp - 1 >= s
+        infos = _infos(nat) if fast else None
+        n = (sum(nat) + w + 1) // 3
+        total = 0
+        cands = range(NUM_KINDS)
+        if fast:  # physical tiles whose role is a near natural, and the wildcard face
+            near = set(_near(nat))
+            cands = [x for x in range(NUM_KINDS) if (r := an.role(x, wf)) < 0 or r in near]
+        for x in cands:
+            r = an.role(x, wf)
+            if r < 0:
+                new = an.full(nat, w + 1)
+            elif nat[r] >= 4:
+                continue
+            elif fast:
+                new = _changed(nat, infos, r, 1, n, 0)
+            else:
+                nat[r] += 1
+                new = an.full(nat, w)
+                nat[r] -= 1
+            if new < s:
+                total += unseen[x]
+                if planes is not None:
+                    out, w0, u0 = planes
+                    if unseen[x]:
+                        out[u0, _COL[x]] = unseen[x] / 4.0
+                    if s == 0:
+                        out[w0, _COL[x]] = 1.0
+        return total
 
 
 __all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "num_planes", "plane_offsets",
