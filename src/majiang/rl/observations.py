@@ -20,6 +20,7 @@ import numpy as np
 
 from majiang.analysis import shanten
 from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO
+from majiang.analysis.win import _specials
 from majiang.analysis.wildcards import split_counts
 from majiang.engine import PlayerView, RuleSet
 from majiang.errors import MajiangError
@@ -123,6 +124,9 @@ def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
         out[first + k] = c > k
 
 
+_MEMOS: dict = {}
+
+
 class _Analysis:
     """Shanten under one rule set's shapes, the knitted shapes left out (as the efficiency bot does:
     they cost most of the time and rarely change the picture).
@@ -139,7 +143,7 @@ class _Analysis:
         self.shapes = dataclasses.replace(rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
         self.special = (dataclasses.replace(self.shapes, standard=False) if self.shapes.any_special else None)
         self.standard = self.shapes.standard
-        self.memo: dict = {}
+        self.memo: dict = _MEMOS.setdefault(self.shapes, {})  # shared by every table with these shapes
         self.white_stand_in = rules.white_stand_in
 
     def full(self, c: Sequence[int], w: int, shapes=None) -> int:
@@ -179,8 +183,10 @@ def _std(infos: Sequence, n: int, w: int) -> int:
     return max(3 * n + 1 - BEST[(COMBINED[(infos[0][0], infos[1][0])], COMBINED[(infos[2][0], infos[3][0])], n)] - w, -1)
 
 
-def _changed(c: list[int], infos: list, x: int, d: int, n: int, w: int) -> int:
-    """Standard-shape shanten of ``c`` with ``d`` (+1/-1) copies of natural ``x``."""
+def _changed(c: list[int], infos: list, x: int, d: int, total: int, shapes) -> int:
+    """Shanten (no wildcards) of ``c`` with ``d`` (+1/-1) copies of natural ``x``, ``total`` tiles
+    after the change: the group of ``x`` is looked up again, the other three reused; the special
+    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does."""
     c[x] += d
     if x < 27:
         g = x // 9
@@ -189,15 +195,25 @@ def _changed(c: list[int], infos: list, x: int, d: int, n: int, w: int) -> int:
     else:
         g = 3
         info = HONOR_INFO[tuple(c[27:34])]
-    c[x] -= d
-    if g < 2:
-        ab = COMBINED[(info[0], infos[1][0]) if g == 0 else (infos[0][0], info[0])]
-        ch = COMBINED[(infos[2][0], infos[3][0])]
+    i0, i1, i2, i3 = infos
+    if g == 0:
+        i0 = info
+    elif g == 1:
+        i1 = info
+    elif g == 2:
+        i2 = info
     else:
-        ab = COMBINED[(infos[0][0], infos[1][0])]
-        ch = COMBINED[(info[0], infos[3][0]) if g == 2 else (infos[2][0], info[0])]
-    v = 3 * n + 1 - BEST[(ab, ch, n)] - w
-    return v if v > -1 else -1
+        i3 = info
+    n = total // 3
+    v = 99
+    if shapes.standard:
+        v = 3 * n + 1 - BEST[(COMBINED[(i0[0], i1[0])], COMBINED[(i2[0], i3[0])], n)]
+        if v < -1:
+            v = -1
+    if shapes.any_special and v > -1:
+        v = _specials(c, 0, total, shapes, v, (i0, i1, i2, i3))
+    c[x] -= d
+    return v
 
 
 def _near(nat: Sequence[int]) -> list[int]:
@@ -340,16 +356,15 @@ class Encoder:
         if total % 3 == 2:
             if view.phase != "turn":
                 return
-            fast = an.standard and w == 0 and sp > now + 1
+            fast = w == 0
             infos = _infos(nat) if fast else None
-            n1 = (total - 1) // 3
             scored = []
             for t in range(NUM_KINDS):
                 if not counts[t]:
                     continue
                 r = an.role(t, wf)
                 if fast and r >= 0:
-                    s = _changed(nat, infos, r, -1, n1, 0)
+                    s = _changed(nat, infos, r, -1, total - 1, an.shapes)
                 else:
                     if r < 0:
                         s = an.full(nat, w - 1)
@@ -380,12 +395,12 @@ class Encoder:
         ``nat`` + ``w``; with ``planes = (out, waits plane, useful plane)`` also fill those planes."""
         an = self._an
         sp = an.full(nat, w, an.special) if an.special is not None else 99
-        fast = an.standard and w == 0 and sp - 1 >= s
+        fast = w == 0
         infos = _infos(nat) if fast else None
-        n = (sum(nat) + w + 1) // 3
+        size = sum(nat) + w + 1
         total = 0
         cands = range(NUM_KINDS)
-        if fast:  # physical tiles whose role is a near natural, and the wildcard face
+        if fast and sp - 1 >= s:  # physical tiles whose role is a near natural, and the wildcard face
             near = set(_near(nat))
             cands = [x for x in range(NUM_KINDS) if (r := an.role(x, wf)) < 0 or r in near]
         for x in cands:
@@ -395,7 +410,7 @@ class Encoder:
             elif nat[r] >= 4:
                 continue
             elif fast:
-                new = _changed(nat, infos, r, 1, n, 0)
+                new = _changed(nat, infos, r, 1, size, an.shapes)
             else:
                 nat[r] += 1
                 new = an.full(nat, w)
