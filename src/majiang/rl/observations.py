@@ -46,6 +46,8 @@ def _plane_spec(oracle: bool) -> list[tuple[str, int, str]]:
         ("wild_face", 1, "the wildcard's face (财神/百搭; one-hot; zero without wildcards)"),
         ("indicator", 1, "the wildcard indicator tile turned up (one-hot)"),
         ("white_face", 1, "the face a White plays when it stands in (白板代; one-hot)"),
+        ("bao", 1, "宝牌 faces (RULES.md §3.4; one-hot): always zero in this version -- no preset deals "
+                   "宝牌 (the engine has no 宝牌 mode); kept so the layout stays when one is added"),
         ("prevalent_wind", 1, "the prevalent wind (圈风; one-hot over F1-F4)"),
         ("seat_wind", 1, "the seat wind (门风; one-hot over F1-F4)"),
         ("dealer", 4, "per relative seat, scalar: 1 on the dealer's plane"),
@@ -145,6 +147,7 @@ class _Analysis:
         self.standard = self.shapes.standard
         self.memo: dict = _MEMOS.setdefault(self.shapes, {})  # shared by every table with these shapes
         self.white_stand_in = rules.white_stand_in
+        self._roles: dict = {}
 
     def full(self, c: Sequence[int], w: int, shapes=None) -> int:
         key = (tuple(c), w, shapes is not None)
@@ -158,6 +161,13 @@ class _Analysis:
 
     def natural(self, counts: Sequence[int], wild_face: int | None) -> tuple[list[int], int]:
         return split_counts(list(counts), wild_face, self.white_stand_in)
+
+    def roles(self, wild_face: int | None) -> tuple[int, ...]:
+        """:meth:`role` of every tile 0-33 (cached per wildcard face)."""
+        got = self._roles.get(wild_face)
+        if got is None:
+            got = self._roles[wild_face] = tuple(self.role(x, wild_face) for x in range(NUM_KINDS))
+        return got
 
     def role(self, x: int, wild_face: int | None) -> int:
         """What a physical tile ``x`` counts as: -1 = a wildcard, else its natural face."""
@@ -183,10 +193,11 @@ def _std(infos: Sequence, n: int, w: int) -> int:
     return max(3 * n + 1 - BEST[(COMBINED[(infos[0][0], infos[1][0])], COMBINED[(infos[2][0], infos[3][0])], n)] - w, -1)
 
 
-def _changed(c: list[int], infos: list, x: int, d: int, total: int, shapes) -> int:
+def _changed(c: list[int], infos: list, x: int, d: int, total: int, shapes, floor: int) -> int:
     """Shanten (no wildcards) of ``c`` with ``d`` (+1/-1) copies of natural ``x``, ``total`` tiles
     after the change: the group of ``x`` is looked up again, the other three reused; the special
-    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does."""
+    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does,
+    unless ``floor`` (a lower bound of their shanten after the change) shows they cannot be lower."""
     c[x] += d
     if x < 27:
         g = x // 9
@@ -210,26 +221,95 @@ def _changed(c: list[int], infos: list, x: int, d: int, total: int, shapes) -> i
         v = 3 * n + 1 - BEST[(COMBINED[(i0[0], i1[0])], COMBINED[(i2[0], i3[0])], n)]
         if v < -1:
             v = -1
-    if shapes.any_special and v > -1:
+    if shapes.any_special and v > -1 and floor < v:
         v = _specials(c, 0, total, shapes, v, (i0, i1, i2, i3))
     c[x] -= d
     return v
 
 
-def _near(nat: Sequence[int]) -> list[int]:
+_NEAR_SUIT: dict[tuple[int, ...], frozenset[int]] = {}
+
+
+def _near(nat: Sequence[int]) -> set[int]:
     """Naturals that can join a set with the held naturals: the held honours, and suited tiles within
     two of a held tile of their suit (any other draw stays isolated and cannot lower the
-    standard-shape shanten)."""
-    out = set()
-    for t in range(27):
-        if nat[t]:
-            base = t - t % 9
-            for y in range(max(base, t - 2), min(base + 8, t + 2) + 1):
-                out.add(y)
-    for t in range(27, 34):
-        if nat[t]:
-            out.add(t)
-    return sorted(out)
+    standard-shape shanten). Per suit from a small cache."""
+    out: set[int] = set()
+    for base in (0, 9, 18):
+        key = tuple(nat[base:base + 9])
+        got = _NEAR_SUIT.get(key)
+        if got is None:
+            got = frozenset(y for t in range(9) if key[t] for y in range(max(0, t - 2), min(8, t + 2) + 1))
+            _NEAR_SUIT[key] = got
+        out.update(base + y for y in got)
+    out.update(t for t in range(27, 34) if nat[t])
+    return out
+
+
+_STEP: dict[tuple[int, bool, tuple[int, ...]], list] = {}
+_UNSET = object()
+
+
+def _stepped(g: int, key: tuple[int, ...], d: int, f: int):
+    """For one group (``g`` 0-2 suits, 3 honours) with counts ``key``: the table record after ``d``
+    (+1/-1) copies of face ``f`` (``None`` where the count would leave 0-4). Cached per key and face."""
+    ck = (d, g == 3, key)
+    row = _STEP.get(ck)
+    if row is None:
+        if len(_STEP) > 500_000:
+            _STEP.clear()
+        row = _STEP[ck] = [_UNSET] * len(key)
+    got = row[f]
+    if got is _UNSET:
+        v = key[f] + d
+        got = row[f] = ((HONOR_INFO if g == 3 else SUIT_INFO)[key[:f] + (v,) + key[f + 1:]]
+                        if 0 <= v <= 4 else None)
+    return got
+
+
+def _group_keys(c: Sequence[int]) -> list[tuple[int, ...]]:
+    return [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34])]
+
+
+def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int, int]:
+    """``{x: shanten of c with d copies of natural x}`` for naturals ``xs`` (no wildcards; ``total``
+    tiles after the change) -- :func:`_changed` for many tiles at once, each group's changed records
+    read from :func:`_stepped`."""
+    keys = _group_keys(c)
+    infos = [SUIT_INFO[keys[0]], SUIT_INFO[keys[1]], SUIT_INFO[keys[2]], HONOR_INFO[keys[3]]]
+    n = total // 3
+    top = 3 * n + 1
+    std = shapes.standard
+    special = shapes.any_special
+    ab0 = COMBINED[(infos[0][0], infos[1][0])]
+    ch0 = COMBINED[(infos[2][0], infos[3][0])]
+    out = {}
+    for x in xs:
+        g = 3 if x >= 27 else x // 9
+        info = _stepped(g, keys[g], d, x - 9 * g if g < 3 else x - 27)
+        if info is None:
+            continue
+        v = 99
+        if std:
+            if g == 0:
+                k = (COMBINED[(info[0], infos[1][0])], ch0, n)
+            elif g == 1:
+                k = (COMBINED[(infos[0][0], info[0])], ch0, n)
+            elif g == 2:
+                k = (ab0, COMBINED[(info[0], infos[3][0])], n)
+            else:
+                k = (ab0, COMBINED[(infos[2][0], info[0])], n)
+            v = top - BEST[k]
+            if v < -1:
+                v = -1
+        if special and v > -1 and floor < v:
+            grp = list(infos)
+            grp[g] = info
+            c[x] += d
+            v = _specials(c, 0, total, shapes, v, tuple(grp))
+            c[x] -= d
+        out[x] = v
+    return out
 
 
 class Encoder:
@@ -357,14 +437,15 @@ class Encoder:
             if view.phase != "turn":
                 return
             fast = w == 0
-            infos = _infos(nat) if fast else None
+            roles = an.roles(wf)
+            held = [t for t in range(NUM_KINDS) if counts[t]]
+            # removing a tile never lowers a shape's shanten below sp
+            quick = _scan(nat, {roles[t] for t in held if roles[t] >= 0}, -1, total - 1, an.shapes, sp) if fast else {}
             scored = []
-            for t in range(NUM_KINDS):
-                if not counts[t]:
-                    continue
-                r = an.role(t, wf)
+            for t in held:
+                r = roles[t]
                 if fast and r >= 0:
-                    s = _changed(nat, infos, r, -1, total - 1, an.shapes)
+                    s = quick[r]
                 else:
                     if r < 0:
                         s = an.full(nat, w - 1)
@@ -396,21 +477,22 @@ class Encoder:
         an = self._an
         sp = an.full(nat, w, an.special) if an.special is not None else 99
         fast = w == 0
-        infos = _infos(nat) if fast else None
         size = sum(nat) + w + 1
         total = 0
         cands = range(NUM_KINDS)
+        roles = an.roles(wf)
         if fast and sp - 1 >= s:  # physical tiles whose role is a near natural, and the wildcard face
-            near = set(_near(nat))
-            cands = [x for x in range(NUM_KINDS) if (r := an.role(x, wf)) < 0 or r in near]
+            near = _near(nat)
+            cands = [x for x in range(NUM_KINDS) if roles[x] < 0 or roles[x] in near]
+        quick = _scan(nat, {roles[x] for x in cands if roles[x] >= 0}, 1, size, an.shapes, sp - 1) if fast else {}
         for x in cands:
-            r = an.role(x, wf)
+            r = roles[x]
             if r < 0:
                 new = an.full(nat, w + 1)
             elif nat[r] >= 4:
                 continue
             elif fast:
-                new = _changed(nat, infos, r, 1, size, an.shapes)
+                new = quick[r]  # one draw lowers a shape's shanten by 1 at most: sp - 1 bounds the specials
             else:
                 nat[r] += 1
                 new = an.full(nat, w)
