@@ -180,53 +180,6 @@ class _Analysis:
         return x
 
 
-_GROUP_OF = [0] * 9 + [1] * 9 + [2] * 9 + [3] * 7
-_GROUP_START = (0, 9, 18, 27)
-
-
-def _infos(c: Sequence[int]) -> list:
-    return [SUIT_INFO[tuple(c[0:9])], SUIT_INFO[tuple(c[9:18])], SUIT_INFO[tuple(c[18:27])],
-            HONOR_INFO[tuple(c[27:34])]]
-
-
-def _std(infos: Sequence, n: int, w: int) -> int:
-    return max(3 * n + 1 - BEST[(COMBINED[(infos[0][0], infos[1][0])], COMBINED[(infos[2][0], infos[3][0])], n)] - w, -1)
-
-
-def _changed(c: list[int], infos: list, x: int, d: int, total: int, shapes, floor: int) -> int:
-    """Shanten (no wildcards) of ``c`` with ``d`` (+1/-1) copies of natural ``x``, ``total`` tiles
-    after the change: the group of ``x`` is looked up again, the other three reused; the special
-    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does,
-    unless ``floor`` (a lower bound of their shanten after the change) shows they cannot be lower."""
-    c[x] += d
-    if x < 27:
-        g = x // 9
-        s0 = 9 * g
-        info = SUIT_INFO[tuple(c[s0:s0 + 9])]
-    else:
-        g = 3
-        info = HONOR_INFO[tuple(c[27:34])]
-    i0, i1, i2, i3 = infos
-    if g == 0:
-        i0 = info
-    elif g == 1:
-        i1 = info
-    elif g == 2:
-        i2 = info
-    else:
-        i3 = info
-    n = total // 3
-    v = 99
-    if shapes.standard:
-        v = 3 * n + 1 - BEST[(COMBINED[(i0[0], i1[0])], COMBINED[(i2[0], i3[0])], n)]
-        if v < -1:
-            v = -1
-    if shapes.any_special and v > -1 and floor < v:
-        v = _specials(c, 0, total, shapes, v, (i0, i1, i2, i3))
-    c[x] -= d
-    return v
-
-
 _NEAR_SUIT: dict[tuple[int, ...], frozenset[int]] = {}
 
 
@@ -273,8 +226,9 @@ def _group_keys(c: Sequence[int]) -> list[tuple[int, ...]]:
 
 def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int, int]:
     """``{x: shanten of c with d copies of natural x}`` for naturals ``xs`` (no wildcards; ``total``
-    tiles after the change) -- :func:`_changed` for many tiles at once, each group's changed records
-    read from :func:`_stepped`."""
+    tiles after the change). Only the changed group is looked up again (:func:`_stepped`); the special
+    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does,
+    unless ``floor`` (a lower bound of their shanten after the change) shows they cannot be lower."""
     keys = _group_keys(c)
     infos = [SUIT_INFO[keys[0]], SUIT_INFO[keys[1]], SUIT_INFO[keys[2]], HONOR_INFO[keys[3]]]
     n = total // 3
