@@ -7,7 +7,7 @@ awaited seat's mask is non-empty and one to one with the engine's legal actions,
 is accepted by the engine (applied to a copy of the match), idle seats see ``pass`` only, and the
 observation is finite. Prints one line per rule set (states, indices applied, games, action kinds
 seen, seconds) and exits 1 on any failure. The CI test (``tests/rl/test_rl_masks.py``) runs the
-same check on 500 states per rule set.
+same check on 300 states per rule set.
 """
 
 from __future__ import annotations

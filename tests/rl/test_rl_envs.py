@@ -386,3 +386,12 @@ def test_waits_plane_marks_the_waits() -> None:
     assert want == (0, 29)
     assert [LAYOUT_TILES[c] for c in np.flatnonzero(x[o["waits"][0]])] == [0, 29]
     assert x[o["shanten"][0], 0] == 0.0
+
+
+def test_episode_of_several_hands_pays_each_hand() -> None:
+    e = rl.env("mcr", hands=2)
+    steps, totals = _play_aec(e, 6, _first_masked)
+    m = e.table.match
+    assert len(m.results) == 2
+    want = [float(m.results[0].deltas[s] + m.results[1].deltas[s]) for s in range(4)]
+    assert [totals[a] for a in rl.AGENTS] == want == [float(x) for x in m.scores]

@@ -2,7 +2,7 @@
 seat's mask is non-empty, maps one to one onto the engine's legal actions, and every masked index is
 accepted when applied (on a copy of the table); an idle seat's mask is ``pass`` only.
 
-Used by ``tests/rl/test_masks.py`` (a few hundred states per preset) and by
+Used by ``tests/rl/test_masks.py`` (300 states per rule set) and by
 ``benchmarks/rl_mask_property.py`` (10,000 states per preset).
 
 The states come from games played by a *claim-happy* random policy: wins, kongs, pungs, chows and
