@@ -395,3 +395,21 @@ def test_episode_of_several_hands_pays_each_hand() -> None:
     assert len(m.results) == 2
     want = [float(m.results[0].deltas[s] + m.results[1].deltas[s]) for s in range(4)]
     assert [totals[a] for a in rl.AGENTS] == want == [float(x) for x in m.scores]
+
+
+def test_docs_list_every_plane_and_action_range() -> None:
+    """docs/rl.md's plane table is the code's (names and plane ranges), and its action table's ranges."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(\w+)` \|", text, flags=re.M)
+    documented = {name: (int(a), int(b or a) - int(a) + 1) for a, b, name in rows}
+    for name, (first, count) in plane_offsets("majiang-v1", oracle=True).items():
+        assert documented.get(name) == (first, count), name
+    for first, last, what in [(2, 35, "discard"), (36, 98, "chow"), (99, 132, "pung"), (133, 166, "exposed kong"),
+                              (167, 200, "concealed kong"), (201, 234, "added kong"), (235, 268, "declare ready")]:
+        assert re.search(rf"^\| {first}-{last} \| {last - first + 1} \| {what}", text, flags=re.M), what
+        assert describe_index(first).startswith(what.replace("exposed kong", "exposed-kong")
+                                                .replace("concealed kong", "concealed-kong")
+                                                .replace("added kong", "added-kong").replace("declare ready", "ready"))
