@@ -20,7 +20,9 @@ and the run's parameters to ``DIR/selfplay.json``. A later run with the same par
 reads the complete records already there (replaying each through the engine to recover its
 figures) and plays only the missing games; different parameters are refused.
 
-Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second``, and per bot name
+Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
+this run over ``seconds``, the time after the executor started; ``startup_seconds`` is Ray's
+``ray.init``), and per bot name
 (over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
 of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
 of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
@@ -174,18 +176,21 @@ def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callab
 
 
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
-             done: Callable[[list[GameSummary]], None]) -> None:
+             done: Callable[[list[GameSummary]], None]) -> float:
+    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` took (0 if Ray was running)."""
     try:
         import ray
     except ImportError:
         raise SelfplayError("--executor ray needs ray: pip install 'majiang[ray]'") from None
     started = False
+    t0 = time.perf_counter()
     if not ray.is_initialized():
         if address:
             ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True
+    startup = time.perf_counter() - t0
     try:
         remote = ray.remote(max_retries=3)(play_chunk)
         refs = [remote.remote(*job[:3], c, job[3]) for c in chunks]
@@ -196,6 +201,7 @@ def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | N
     finally:
         if started:
             ray.shutdown()
+    return startup
 
 
 def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 1, executor: str = "process",
@@ -257,16 +263,17 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
 
     job = (spec, seed, names, max_hands)
     chunks = _chunks(todo, chunk_size)
+    startup = 0.0
     if chunks:
         if executor == "ray":
-            _run_ray(job, chunks, workers, address, done)
+            startup = _run_ray(job, chunks, workers, address, done)
         else:
             _run_process(job, chunks, workers, done)
-    elapsed = time.perf_counter() - t0
+    elapsed = time.perf_counter() - t0 - startup
     out = {"rules": spec, "seed": seed, "executor": executor, "workers": workers, "chunk_size": chunk_size}
     out.update(aggregate([results[g] for g in range(games)], names))
     played = games - resumed
-    out.update({"resumed": resumed, "played": played, "seconds": elapsed,
+    out.update({"resumed": resumed, "played": played, "seconds": elapsed, "startup_seconds": startup,
                 "games_per_second": played / elapsed if elapsed > 0 and played else 0.0})
     return out
 

@@ -237,32 +237,51 @@ def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int,
     special = shapes.any_special
     ab0 = COMBINED[(infos[0][0], infos[1][0])]
     ch0 = COMBINED[(infos[2][0], infos[3][0])]
-    out = {}
+    by_group: dict[int, list[int]] = {}
     for x in xs:
-        g = 3 if x >= 27 else x // 9
-        info = _stepped(g, keys[g], d, x - 9 * g if g < 3 else x - 27)
-        if info is None:
-            continue
-        v = 99
-        if std:
-            if g == 0:
-                k = (COMBINED[(info[0], infos[1][0])], ch0, n)
-            elif g == 1:
-                k = (COMBINED[(infos[0][0], info[0])], ch0, n)
-            elif g == 2:
-                k = (ab0, COMBINED[(info[0], infos[3][0])], n)
-            else:
-                k = (ab0, COMBINED[(infos[2][0], info[0])], n)
-            v = top - BEST[k]
-            if v < -1:
-                v = -1
-        if special and v > -1 and floor < v:
-            grp = list(infos)
-            grp[g] = info
-            c[x] += d
-            v = _specials(c, 0, total, shapes, v, tuple(grp))
-            c[x] -= d
-        out[x] = v
+        by_group.setdefault(3 if x >= 27 else x // 9, []).append(x)
+    out = {}
+    for g, members in by_group.items():
+        key = keys[g]
+        ck = (d, g == 3, key)
+        row = _STEP.get(ck)
+        if row is None:
+            if len(_STEP) > 500_000:
+                _STEP.clear()
+            row = _STEP[ck] = [_UNSET] * len(key)
+        start = 27 if g == 3 else 9 * g
+        seen: dict[int, int] = {}  # group record id -> standard shanten (many faces share one)
+        for x in members:
+            f = x - start
+            info = row[f]
+            if info is _UNSET:
+                info = _stepped(g, key, d, f)
+            if info is None:
+                continue
+            v = 99
+            if std:
+                i = info[0]
+                v = seen.get(i)
+                if v is None:
+                    if g == 0:
+                        k = (COMBINED[(i, infos[1][0])], ch0, n)
+                    elif g == 1:
+                        k = (COMBINED[(infos[0][0], i)], ch0, n)
+                    elif g == 2:
+                        k = (ab0, COMBINED[(i, infos[3][0])], n)
+                    else:
+                        k = (ab0, COMBINED[(infos[2][0], i)], n)
+                    v = top - BEST[k]
+                    if v < -1:
+                        v = -1
+                    seen[i] = v
+            if special and v > -1 and floor < v:
+                grp = list(infos)
+                grp[g] = info
+                c[x] += d
+                v = _specials(c, 0, total, shapes, v, tuple(grp))
+                c[x] -= d
+            out[x] = v
     return out
 
 
