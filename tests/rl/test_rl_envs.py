@@ -127,9 +127,15 @@ def test_pettingzoo_api_test_other_observations() -> None:
 
 @pytest.mark.parametrize("rules", ["mcr", "wenzhou", "taiwan"])
 def test_gymnasium_check_env(rules: str) -> None:
+    import gymnasium
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(rl.SingleAgentEnv(rules), skip_render_check=True)
+        made = gymnasium.make(rl.GYM_ID, rules=rules, render_mode="ansi")
+        check_env(made.unwrapped)
+        made.reset(seed=1)
+        assert "legal:" in made.render()
 
 
 # ----------------------------------------------------------------------------- play

@@ -4,7 +4,8 @@ pettingzoo; the core never imports this package). docs/rl.md is the full referen
 * :func:`env` -- a PettingZoo AEC environment, agents ``seat_0``..``seat_3``, for every preset and
   option spec (``env(rules="taiwan,declare_ready=true")``);
 * :func:`parallel_env` -- the PettingZoo parallel environment (claim windows answered at once);
-* :class:`SingleAgentEnv` -- Gymnasium, one learning seat against majiang bots;
+* :class:`SingleAgentEnv` -- Gymnasium, one learning seat against majiang bots (also
+  ``gymnasium.make("majiang/SingleAgent-v1", rules=...)``);
 * :class:`VectorEnv` -- ``n`` tables with numpy batches and auto-reset;
 * :mod:`majiang.rl.actions` -- the fixed action layout (Botzone's 235, then 报听 + discard: 269);
 * :mod:`majiang.rl.observations` -- ``majiang-v1`` (``oracle=True`` adds every hand) and ``botzone-v0``.
@@ -37,8 +38,21 @@ def parallel_env(rules: Any = "mcr", observation: str = "majiang-v1", **kwargs: 
     return MajiangParallel(rules, observation, **kwargs)
 
 
+GYM_ID = "majiang/SingleAgent-v1"
+"""``gymnasium.make(GYM_ID, rules="wenzhou", opponents="efficiency")`` makes a :class:`SingleAgentEnv`."""
+
+
+def _register() -> None:
+    from gymnasium.envs.registration import register, registry
+
+    if GYM_ID not in registry:
+        register(id=GYM_ID, entry_point="majiang.rl.single:SingleAgentEnv")
+
+
+_register()
+
 __all__ = [
-    "ACTION_SIZE", "AGENTS", "LAYOUT_TILES", "LAYOUT_VERSION", "OBSERVATIONS", "ActionIndexError", "Encoder",
+    "ACTION_SIZE", "AGENTS", "GYM_ID", "LAYOUT_TILES", "LAYOUT_VERSION", "OBSERVATIONS", "ActionIndexError", "Encoder",
     "MajiangAEC", "MajiangParallel", "SingleAgentEnv", "Table", "VectorEnv", "describe_index", "env",
     "index_of", "parallel_env", "plane_spec", "to_grid",
 ]
