@@ -289,6 +289,21 @@ def test_parallel_env_plays_the_same_game_as_aec() -> None:
     assert list(totals) == [t2[a] for a in rl.AGENTS]
 
 
+def test_bad_actions_are_refused_with_their_index() -> None:
+    e = rl.env("mcr")
+    e.reset(seed=3)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = record_lines(e.table.match)
+    with pytest.raises(rl.ActionIndexError, match=f"index {bad}"):
+        e.step(bad)
+    with pytest.raises(rl.ActionIndexError, match="outside"):
+        e.step(ACTION_SIZE)
+    with pytest.raises(rl.ActionIndexError, match="None"):
+        e.step(None)
+    assert record_lines(e.table.match) == before  # nothing changed
+
+
 def test_render_text() -> None:
     e = rl.env("wenzhou", render_mode="ansi")
     e.reset(seed=1)

@@ -18,7 +18,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.engine import RuleSet
-from majiang.rl.actions import ACTION_SIZE
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError
 from majiang.rl.core import Shaping, Table, info_of
 
 AGENTS = [f"seat_{i}" for i in range(4)]
@@ -87,6 +87,8 @@ class MajiangAEC(AECEnv):
             self._was_dead_step(action)
             return
         seat = int(agent[-1])
+        if action is None:
+            raise ActionIndexError(f"{agent} is live: give an action index (None is for finished agents)")
         self._cumulative_rewards[agent] = 0.0
         r = self.table.step(seat, int(action))
         for i, a in enumerate(AGENTS):
