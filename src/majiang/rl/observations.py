@@ -119,11 +119,12 @@ _COL = np.array(COLUMN_OF, dtype=np.intp)
 _TILES = np.array(LAYOUT_TILES, dtype=np.intp)
 
 
+_THERMO = np.array([[float(n > k) for k in range(4)] for n in range(5)], dtype=np.float32)  # count -> 4 planes
+
+
 def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
     """Planes ``first..first+3``: 1 where counts >= 1..4 (counts in our tile order)."""
-    c = np.asarray(counts, dtype=np.int8)[_TILES]
-    for k in range(4):
-        out[first + k] = c > k
+    out[first:first + 4] = _THERMO[np.asarray(counts, dtype=np.intp)[_TILES]].T
 
 
 _MEMOS: dict = {}
