@@ -38,7 +38,7 @@ from collections.abc import Iterator
 
 from majiang.engine import Match, run_match
 from majiang.engine.ruleset import RuleSet, resolve
-from majiang.engine.scorers import mcr_available
+from majiang.rules.mcr.engine_adapter import mcr_available
 from majiang.players import EfficiencyBot, RandomBot
 from majiang.records.jsonl import record_lines, replay
 

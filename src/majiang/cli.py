@@ -413,11 +413,10 @@ def testhu(codes: str, baida: str) -> None:
 
 # ------------------------------------------------------------------------------------------ score
 SCORE_RULES: tuple[str, ...] = ("mcr", "taiwan", "wenzhou", "wenzhou13", "wenzhou-w16", "seed000", "shandong")
-"""Rule-set names ``majiang score`` takes (``wenzhou13`` = ``wenzhou``, the seed-003 W13 profile)."""
+"""majiang's own rule-set names (``wenzhou13`` = ``wenzhou``); ``majiang score --rules`` takes any rule set
+the ``majiang.rulesets`` entry points declare, with options (``"taiwan,all_flowers_count=true"``)."""
 
-_WILD_RULES = {"wenzhou": "wz13", "wenzhou13": "wz13", "wenzhou-w16": "wz16", "seed000": "seed000",
-               "shandong": "shandong"}
-_SETS = {"mcr": 4, "taiwan": 5, "wenzhou": 4, "wenzhou13": 4, "wenzhou-w16": 5, "seed000": 4, "shandong": 4}
+_WILD_SCORERS = ("wz13", "wz16", "seed000", "shandong")
 _WIND_TEXT = {"e": 0, "east": 0, "东": 0, "東": 0, "1z": 0, "s": 1, "south": 1, "南": 1, "2z": 1,
               "w": 2, "west": 2, "西": 2, "3z": 2, "n": 3, "north": 3, "北": 3, "4z": 3}
 _TRAP_MELD = re.compile(r"\[\s*(chi|chow|peng|pung|pon|kong|exposed|concealed|added)", re.IGNORECASE)
@@ -485,11 +484,11 @@ def _move_win_tile(hand, win: int, sets: int):
     return Hand(tuple(sorted(tiles)), hand.melds, win, hand.flowers, hand.wilds)
 
 
-def _parse_hand(text: str):
+def _parse_hand(text: str, wild: int | None = None):
     from majiang.hand import Hand
 
     try:
-        return Hand.parse(text)
+        return Hand.parse(text, wild=wild)
     except MajiangError as e:
         raise MajiangError(f"HAND {text!r}: {e}") from None
 
@@ -498,7 +497,7 @@ def _fan_row(name_en: str, name_zh: str, points: int, count: int) -> dict:
     return {"name_en": name_en, "name_zh": name_zh, "points": points, "count": count}
 
 
-def _score_mcr(hand_text: str, o: dict) -> dict:
+def _score_mcr(rs, hand_text: str, o: dict) -> dict:
     from majiang.rules import mcr
 
     if _TRAP_MELD.search(hand_text):  # the trap notation ("[peng 555z] 11m23p"), winning tile in --win-tile
@@ -529,7 +528,9 @@ def _score_mcr(hand_text: str, o: dict) -> dict:
                    robbing_kong=(kong and not sd and not o["kong_replacement"]) or o["robbing_kong"])
     changes["flowers"] = cond.flowers if o["flower_count"] is None else o["flower_count"]
     cond = mcr.WinConditions(**changes)
-    r = mcr.score(hand, cond)
+    opts = getattr(rs.scorer_object(), "options", None)
+    r = mcr.score(hand, cond, dataclasses.replace(opts, minimum_fan=rs.min_score) if opts is not None else
+                  mcr.McrOptions(minimum_fan=rs.min_score))
     out: dict = {"rules": "mcr", "hand": mcr.format_hand_string(hand, cond), "unit": "fan", "total": r.total,
                  "fans": [_fan_row(fc.fan.name_en, fc.fan.name_zh, fc.fan.points, fc.count) for fc in r.fans],
                  "fan_total": r.fan_total, "flowers": r.flowers, "shape": r.shape, "valid": r.is_valid_win,
@@ -550,7 +551,7 @@ def _discarder(o: dict, seat: int) -> int:
     return d
 
 
-def _engine_ctx(rules: str, hand_text: str, o: dict):
+def _engine_ctx(rs, hand_text: str, o: dict):
     """An engine :class:`~majiang.engine.ruleset.WinContext` from the command line (trap notation)."""
     from majiang.engine.ruleset import WinContext
     from majiang.hand import Hand
@@ -558,23 +559,23 @@ def _engine_ctx(rules: str, hand_text: str, o: dict):
 
     if o["win_tile"] is None:
         raise MajiangError("give the winning tile with --win-tile (HAND holds the other tiles)")
-    hand = _parse_hand(hand_text)
-    hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile", allow_wild=True), _SETS[rules])
+    wild_face = None if o["wild"] is None else _one_tile(o["wild"], "--wild")
+    hand = _parse_hand(hand_text, wild_face if o["white_stands_in"] else None)
+    hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile", allow_wild=True), rs.sets)
     n, fl = o["flower_count"], o["flower_tiles"]
     if fl:
         hand = Hand(hand.concealed, hand.melds, hand.win_tile, fl, hand.wilds)
     elif n:
-        if rules == "taiwan":
+        if rs.scorer == "taiwan":
             raise MajiangError("give the flower tiles (e.g. --flowers 12f), not a number: Taiwan seat flowers "
                                "depend on which they are")
         hand = Hand(hand.concealed, hand.melds, hand.win_tile, tuple(range(34, 34 + n)), hand.wilds)
-    wild_face = None
     if o["wild"] is not None:
-        if rules not in ("wenzhou", "wenzhou13", "wenzhou-w16", "seed000"):
+        if rs.wild_mode == "none":
             raise MajiangError("this rule set has no wildcards: drop --wild")
-        wild_face = _one_tile(o["wild"], "--wild")
+        assert wild_face is not None
         hand = natural_hand(hand, wild_face, white_stands_in=o["white_stands_in"])
-    elif hand.total_wilds and rules == "wenzhou-w16":
+    elif hand.total_wilds and rs.scorer == "wz16":
         raise MajiangError("a hand with '*' wildcards needs --wild FACE (the 财神's face decides soft and "
                            "hard wins)")
     seat = o["seat"] if o["seat"] is not None else 0
@@ -597,12 +598,17 @@ def _engine_ctx(rules: str, hand_text: str, o: dict):
                       wild_face=wild_face, dealer_streak=o["streak"])
 
 
-def _score_taiwan(hand_text: str, o: dict) -> dict:
+def _score_taiwan(rs, hand_text: str, o: dict) -> dict:
     from majiang.rules.taiwan import Stakes, settle
-    from majiang.rules.taiwan.engine_adapter import TaiwanEngineAdapter, win_from_engine
+    from majiang.rules.taiwan.engine_adapter import win_from_engine
 
-    ctx = _engine_ctx("taiwan", hand_text, o)
-    ad = TaiwanEngineAdapter(stakes=Stakes(o["base"], o["per_tai"]))
+    ctx = _engine_ctx(rs, hand_text, o)
+    ad = rs.scorer_object()
+    stakes = ad.stakes
+    if o["base"] is not None or o["per_tai"] is not None:
+        stakes = Stakes(stakes.base if o["base"] is None else o["base"],
+                        stakes.per_tai if o["per_tai"] is None else o["per_tai"])
+        ad = dataclasses.replace(ad, stakes=stakes)
     r = ad.result(ctx)
     win = win_from_engine(ctx)
     rows = [_fan_row(pc.pattern.en, pc.pattern.zh, r.options.tai(pc.pattern.id), pc.count) for pc in r.patterns]
@@ -610,7 +616,7 @@ def _score_taiwan(hand_text: str, o: dict) -> dict:
                  "pattern_ids": [pc.pattern.id for pc in r.patterns], "shape": r.shape,
                  "valid": r.meets_minimum, "minimum": r.minimum_tai, "flower_win": r.flower_win,
                  "winner": win.seat, "dealer": win.dealer, "discarder": win.discarder, "streak": win.streak,
-                 "dealer_tai": r.options.dealer_tai(win.streak), "stakes": {"base": o["base"], "per_tai": o["per_tai"]}}
+                 "dealer_tai": r.options.dealer_tai(win.streak), "stakes": {"base": stakes.base, "per_tai": stakes.per_tai}}
     if r.meets_minimum:
         led = settle(r, ad.stakes)
         out["payments"] = [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in led.payments]
@@ -620,25 +626,46 @@ def _score_taiwan(hand_text: str, o: dict) -> dict:
     return out
 
 
-def _score_wild(rules: str, hand_text: str, o: dict) -> dict:
+def _score_wild(rs, hand_text: str, o: dict) -> dict:
     from majiang.rules.wenzhou.engine_adapter import rules_module, score_engine
 
-    rid = _WILD_RULES[rules]
-    ctx = _engine_ctx(rules, hand_text, o)
-    r = score_engine(rid, ctx)
+    rid = rs.scorer
+    ctx = _engine_ctx(rs, hand_text, o)
+    r = score_engine(rid, ctx, rs.scorer_object().options)
     rows = []
     if r.unit == "points" and rid == "seed000":
         base = r.value - sum(p.value or 0 for p in r.patterns)
         rows.append(_fan_row("Base points", "底分", base, 1))
     rows += [_fan_row(p.name_en, p.name_zh, p.value or 0, 1) for p in r.patterns]
     led = rules_module(rid).settle(r)
-    return {"rules": "wenzhou" if rules == "wenzhou13" else rules, "hand": str(ctx.hand), "unit": r.unit,
+    return {"rules": rs.definition.name if rs.definition is not None else rs.name, "hand": ctx.hand.notation(),
+            "unit": r.unit,
             "total": r.value, "fans": rows, "pattern_ids": [p.id for p in r.patterns], "shape": r.shape,
             "wild": None if ctx.wild_face is None else format_compact([ctx.wild_face]),
             "winner": ctx.seat, "dealer": ctx.dealer, "discarder": ctx.discarder, "streak": ctx.dealer_streak,
             "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
                          for p in led.payments],
             "deltas": led.deltas}
+
+
+def _score_generic(rs, hand_text: str, o: dict) -> dict:
+    """Any other rule set: its scorer and settlement through the engine's protocol; pattern names from
+    its catalogue (``RuleSetDef.patterns``)."""
+    from majiang.engine.ruleset import WinSettle
+
+    ctx = _engine_ctx(rs, hand_text, o)
+    d = rs.definition
+    res = rs.scorer_object().score(ctx)
+    names = {p.id: p for p in d.pattern_catalogue()} if d is not None else {}
+    rows = [_fan_row(names[pid].name_en if pid in names else pid, names[pid].name_zh if pid in names else pid,
+                     v, k) for pid, v, k in res.patterns]
+    valid = res.value >= rs.min_score
+    deltas = rs.settlement_object().settle(WinSettle(ctx.seat, ctx.discarder, res, ctx), 4) if valid else None
+    return {"rules": d.name if d is not None else rs.name, "hand": ctx.hand.notation(),
+            "unit": d.unit if d is not None else "points", "total": res.total, "value": res.value,
+            "bonus": res.bonus, "fans": rows, "pattern_ids": [p[0] for p in res.patterns], "shape": "-",
+            "valid": valid, "minimum": rs.min_score, "winner": ctx.seat, "dealer": ctx.dealer,
+            "discarder": ctx.discarder, "deltas": deltas}
 
 
 def _print_score(r: dict) -> None:
@@ -666,8 +693,9 @@ def _print_score(r: dict) -> None:
 
 @main.command()
 @click.argument("hand")
-@click.option("--rules", type=click.Choice(SCORE_RULES), default="mcr", show_default=True,
-              help="Rule set (wenzhou = the seed-003 W13 profile; wenzhou13 is the same).")
+@click.option("--rules", "rules_spec", default="mcr", show_default=True,
+              help="Rule set and options, as for simulate: 'taiwan' or 'taiwan,all_flowers_count=true' (majiang "
+                   "rules lists them; wenzhou = the seed-003 W13 profile, wenzhou13 the same).")
 @click.option("--win-tile", help="The winning tile (e.g. 4p; '*' a drawn wildcard). MCR: overrides the "
                                  "string's last tile; other rule sets: required.")
 @click.option("--self-drawn/--discard", "self_drawn", default=None,
@@ -693,14 +721,14 @@ def _print_score(r: dict) -> None:
               help="The last tile: self-drawn (MCR 妙手回春, Taiwan 海底撈月) or the last discard.")
 @click.option("--last-of-kind", is_flag=True, help="MCR: the winning tile is the last of its kind (和绝张).")
 @click.option("--first-turn", is_flag=True, help="Won in the first turn with no claim (天胡/地胡/人胡).")
-@click.option("--base", type=click.IntRange(min=0), default=30, show_default=True, help="Taiwan: base (底).")
-@click.option("--per-tai", type=click.IntRange(min=0), default=10, show_default=True, help="Taiwan: per 台.")
+@click.option("--base", type=click.IntRange(min=0), help="Taiwan: base (底); default the rule option base (30).")
+@click.option("--per-tai", type=click.IntRange(min=0), help="Taiwan: per 台; default the rule option per_tai (10).")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, seat: int | None,
+def score(hand: str, rules_spec: str, win_tile: str | None, self_drawn: bool | None, seat: int | None,
           dealer: int | None, discarder: int | None, seat_wind: str | None, prevalent: str | None,
           flowers: str | None, wild: str | None, white_stands_in: bool, streak: int, kong_replacement: bool,
           flower_replacement: bool, robbing_kong: bool, last_tile: bool, last_of_kind: bool, first_turn: bool,
-          base: int, per_tai: int, as_json: bool) -> None:
+          base: int | None, per_tai: int | None, as_json: bool) -> None:
     """Score one winning HAND: the pattern table (English and Chinese names, points, count) and the total.
 
     MCR (default): HAND is the notation of gb_mahjong_cases.json, e.g. "[EEE,2][123m,1]WWWNN55pN|EE1000"
@@ -721,22 +749,30 @@ def score(hand: str, rules: str, win_tile: str | None, self_drawn: bool | None, 
             raise MajiangError("--robbing-kong and --kong-replacement exclude each other")
         if self_drawn and discarder is not None:
             raise MajiangError("--self-drawn and --discarder exclude each other: a self-drawn win has no discarder")
-        if rules == "mcr":
+        from majiang.engine.ruleset import resolve
+
+        rs = resolve(rules_spec)
+        if rs.scorer == "mcr":
             if wild is not None:
                 raise MajiangError("MCR has no wildcards: drop --wild")
-            result = _score_mcr(hand, o)
-        elif rules == "taiwan":
-            result = _score_taiwan(hand, o)
-        else:
+            result = _score_mcr(rs, hand, o)
+        elif rs.scorer == "taiwan":
+            result = _score_taiwan(rs, hand, o)
+        elif rs.scorer in _WILD_SCORERS:
             if flowers is not None:
                 raise MajiangError("--flowers: this rule set gives flowers no value (RULES.md §4, §5, §2)")
-            result = _score_wild(rules, hand, o)
+            result = _score_wild(rs, hand, o)
+        else:
+            result = _score_generic(rs, hand, o)
     except MajiangError as e:
-        raise _Fail(f"--rules {rules}: {e}") from None
+        raise _Fail(f"--rules {rules_spec}: {e}") from None
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:
         _print_score(result)
+
+
+from majiang.cli_rules import rules as _rules_command  # noqa: E402 - a command in its own module
 
 
 def _register_serve() -> None:
@@ -748,6 +784,9 @@ def _register_serve() -> None:
 _register_serve()
 from majiang.protocols.cli import bot as _bot, tournament as _tournament  # noqa: E402 (issue 14)
 main.add_command(_bot), main.add_command(_tournament)
+main.add_command(_rules_command)  # majiang rules (issue 12, majiang.cli_rules)
+from majiang.selfplay import selfplay as _selfplay  # noqa: E402 (issue 15)
+main.add_command(_selfplay)
 
 
 if __name__ == "__main__":  # pragma: no cover

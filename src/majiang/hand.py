@@ -128,12 +128,29 @@ class Meld:
     def __str__(self) -> str:
         return f"[{_KIND_TEXT[self.kind]} {format_compact(self.tiles)}]"
 
+    def notation(self) -> str:
+        """The meld in its *physical* form: like ``str(meld)`` but a 白板 standing in is written as
+        ``5z`` in its place, e.g. ``[chi 5z23m]`` for the chow 123m whose 1m is a White
+        (:attr:`stand_in`). :func:`parse_meld` reads it back given the wildcard's face."""
+        if self.stand_in is None:
+            return str(self)
+        rest = list(self.tiles)
+        rest.remove(self.stand_in)
+        return f"[{_KIND_TEXT[self.kind]} 5z{format_compact(rest)}]"
+
 
 _MELD_RE = re.compile(r"\[\s*([a-zA-Z-]+)\s+([0-9mpsz]+)\s*(?:,\s*(\d))?\s*\]")
 
 
-def parse_meld(text: str) -> Meld:
-    """Parse ``[chi 123m]``, ``[peng 555p]``, ``[kong-concealed 7777s]``... (optional ``,offer``)."""
+def parse_meld(text: str, wild: int | None = None) -> Meld:
+    """Parse ``[chi 123m]``, ``[peng 555p]``, ``[kong-concealed 7777s]``... (optional ``,offer``).
+
+    A chow may hold one 白板 standing in for the wildcard's face (RULES.md §2.1, §4.2):
+    ``[chi 5z23m]`` with ``wild`` = 1m (tile 0) is the chow 123m whose 1m is a physical White
+    (``Meld(CHOW, 0, stand_in=0)``). Raises :class:`~majiang.errors.MeldError` when a chow holds a
+    White but ``wild`` is not given, is White itself, or does not complete the chow with the other
+    two tiles, and for a chow with two Whites.
+    """
     m = _MELD_RE.fullmatch(text.strip())
     if not m:
         raise TileParseError(f"not a meld: {text!r} (expected e.g. [chi 123m] or [peng 555z])", token=text,
@@ -148,12 +165,27 @@ def parse_meld(text: str) -> Meld:
     if len(tiles) != want:
         raise MeldError(f"a {kind.value} has {want} tiles, {text!r} has {len(tiles)}")
     tiles.sort()
+    stand_in = None
+    if kind is MeldKind.CHOW and WHITE in tiles:
+        if tiles.count(WHITE) > 1:
+            raise MeldError(f"{text.strip()}: a chow holds at most one 白板 standing in for the wildcard's face")
+        if wild is None:
+            raise MeldError(f"{text.strip()}: a 白板 in a chow stands in for the wildcard's face; give that face "
+                            "(Hand.parse(..., wild='1m'), --wild 1m)")
+        if wild == WHITE or not 0 <= wild < NUM_KINDS:
+            raise MeldError(f"{text.strip()}: with the wildcard face {format_compact([wild]) if 0 <= wild < NUM_KINDS else wild!r} "
+                            "no 白板 stands in for it")
+        tiles = sorted([wild] + [t for t in tiles if t != WHITE])
+        stand_in = wild
+        if tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2] or not is_suited(tiles[0]):
+            raise MeldError(f"{text.strip()}: the 白板 plays the wildcard face {format_compact([wild])}, which makes "
+                            f"{format_compact(tiles)}, not a chow")
     if kind is MeldKind.CHOW:
-        if tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2]:
+        if tiles != [tiles[0], tiles[0] + 1, tiles[0] + 2] or not is_suited(tiles[0]) or tiles[0] // 9 != tiles[2] // 9:
             raise MeldError(f"{format_compact(tiles)} is not a chow")
     elif len(set(tiles)) != 1:
         raise MeldError(f"{format_compact(tiles)} is not a {kind.value}: its tiles differ")
-    return Meld(kind, tiles[0], offer)
+    return Meld(kind, tiles[0], offer, stand_in=stand_in)
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,12 +224,29 @@ class Hand:
         object.__setattr__(self, "_counts", tuple(c))
 
     @classmethod
-    def parse(cls, text: str, win_tile: str | int | None = None, flowers: int | str = "") -> Hand:
+    def parse(cls, text: str, win_tile: str | int | None = None, flowers: int | str = "",
+              wild: str | int | None = None) -> Hand:
         """Parse ``"[peng 555z] 123m456p..."``; ``*`` in the concealed part is a wildcard.
 
         ``win_tile`` is compact text (``"3m"``, ``"*"`` for a drawn wildcard) or a tile index.
+        ``wild``: the wildcard's face (compact text or tile index), needed only to read a chow holding
+        a 白板 that stands in for it, ``[chi 5z23m]`` (:func:`parse_meld`); the concealed tiles are
+        kept as written (:func:`majiang.rules.wenzhou.natural_hand` turns copies of the face into
+        wildcards).
         """
-        melds = [parse_meld(m.group(0)) for m in re.finditer(r"\[[^\]]*\]", text)]
+        wf: int | None
+        if isinstance(wild, str):
+            w = parse_compact(wild)
+            if len(w) != 1 or not 0 <= w[0] < NUM_KINDS:
+                raise TileParseError(f"the wildcard face must be one tile, got {wild!r}", token=wild, position=0,
+                                     notation="compact")
+            wf = w[0]
+        else:
+            wf = wild
+        if win_tile is None and "+" in text:  # the printed form "... + 5m" (str(hand), notation())
+            text, _, win_text = text.rpartition("+")
+            win_tile = win_text.strip()
+        melds = [parse_meld(m.group(0), wf) for m in re.finditer(r"\[[^\]]*\]", text)]
         rest = re.sub(r"\[[^\]]*\]", " ", text)
         if "[" in rest or "]" in rest:
             raise TileParseError(f"unbalanced brackets in {text!r}", token=text, position=text.find("["),
@@ -272,6 +321,16 @@ class Hand:
         raise TileCountError(f"wrong tile count: {effective} tiles counting each meld as 3, {want - have + effective} "
                              "needed", kind="size", count=effective)
 
+    def notation(self) -> str:
+        """The hand in the text form with melds in their physical form (:meth:`Meld.notation`):
+        ``Hand.parse(h.notation(), wild=face)`` gives ``h`` back."""
+        parts = [m.notation() for m in self.melds]
+        parts.append(format_compact(self.concealed) + "*" * self.wilds)
+        s = " ".join(p for p in parts if p)
+        if self.win_tile is not None:
+            s += " + " + format_compact([self.win_tile])
+        return s
+
     def __str__(self) -> str:
         parts = [str(m) for m in self.melds]
         parts.append(format_compact(self.concealed) + "*" * self.wilds)
@@ -279,3 +338,48 @@ class Hand:
         if self.win_tile is not None:
             s += " + " + format_compact([self.win_tile])
         return s
+
+
+# ------------------------------------------------------------------------------ 相公 (RULES.md §2.4)
+@dataclass(frozen=True, slots=True)
+class XiangGong:
+    """A player's 相公 state (RULES.md §2.4, SD0).
+
+    Attributes:
+        state: ``"ok"``, ``"short"`` (小相公, one tile short) or ``"long"`` (大相公, one too many).
+        may_win: a win may be declared (only ``"ok"``).
+        may_kong: kongs may still be declared (SD0: the 小相公 may; the 大相公's kongs are void, so
+            the engine may let him declare them but they count for nothing).
+        kongs_count: his kongs score (``False`` only for 大相公).
+        name_zh: 正常 / 小相公 / 大相公.
+    """
+
+    state: str
+    may_win: bool
+    may_kong: bool
+    kongs_count: bool
+    name_zh: str
+
+
+def xianggong(held: int, melds: int, *, sets: int = 4, in_turn: bool = False) -> XiangGong:
+    """Classify a tile count (RULES.md §2.4).
+
+    ``held``: concealed tiles including wildcards; ``melds``: declared melds (a kong counts as one);
+    ``in_turn``: the player has drawn and not yet discarded (3k+2 expected, else 3k+1);
+    ``sets``: 4 (13-tile) or 5 (16-tile). Raises :class:`~majiang.errors.TileCountError`
+    (``kind="size"``) for a count off by more than one or a bad ``sets``. The engine's table and
+    :func:`majiang.rules.seed000.xianggong` use it.
+    """
+    if sets not in (4, 5):
+        raise TileCountError(f"sets must be 4 or 5, got {sets!r}", kind="size", count=sets)
+    if not isinstance(melds, int) or not 0 <= melds <= sets:
+        raise TileCountError(f"{melds!r} declared melds: 0-{sets} expected", kind="size", count=melds)
+    want = 3 * (sets - melds) + (2 if in_turn else 1)
+    if held == want:
+        return XiangGong("ok", True, True, True, "正常")
+    if held == want - 1:
+        return XiangGong("short", False, True, True, "小相公")
+    if held == want + 1:
+        return XiangGong("long", False, True, False, "大相公")
+    raise TileCountError(f"{held} concealed tiles with {melds} melds: {want} expected (more than one off is "
+                         "no 相公, it is a broken hand)", kind="size", count=held)

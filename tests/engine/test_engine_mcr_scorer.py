@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from majiang.engine import Match, RuleSet, run_match
-from majiang.engine.scorers import McrScorer, mcr_available
+from majiang.rules.mcr.engine_adapter import McrScorer, mcr_available
 from majiang.players import EfficiencyBot
 from majiang.records.botzone import parse_log, sample_path
 from majiang.records.botzone_replay import replay_round

@@ -16,7 +16,11 @@ from majiang.rules.mcr import (
     score,
     settle,
 )
-from majiang.rules.mcr.scoring import score_arrangements
+from majiang.rules.mcr.scoring import _plain_arrangements, score_arrangements
+
+
+def score_plain(hand, cond):
+    return _plain_arrangements(hand, cond)
 
 # ---- parse_hand_string
 
@@ -148,10 +152,11 @@ def test_concealed_pung_completed_by_discard_is_melded_unless_the_tile_fits_else
     assert score(hand, cond).counts_zh()["双暗刻"] == 1
 
 
-def test_last_of_kind_flag_ignored_or_implied():
-    # the winner holds another 3p concealed: the other three copies are not all in sight
+def test_last_of_kind_flag_refused_or_implied():
+    # the winner holds another 3p concealed: the other three copies cannot all be in sight (issue 12)
     hand, cond = parse_hand_string("[888p,3][678s,1][345s,2]3pFFF3p|NN1100")
-    assert "和绝张" not in score(hand, cond).counts_zh()
+    with pytest.raises(McrConditionError, match="和绝张.*3p concealed"):
+        score(hand, cond)
     # three copies in the winner's own melded pung: implied (as PyMahjongGB)
     hand, cond = parse_hand_string("[SSS,2][555s,2][999m,1]22m67s5s|ES0000")
     assert score(hand, cond).counts_zh()["和绝张"] == 1
@@ -214,3 +219,28 @@ def test_known_tie_order_differences_keep_the_total(text, ours, reference):
     assert r.total == 68 and ours in r.counts_zh() and reference not in r.counts_zh()
     alternatives = {frozenset(a.counts_zh()) for a in score_arrangements(hand, cond) if a.total == 68}
     assert any(reference in names for names in alternatives)
+
+
+# ---- flags the hand's own tiles make impossible (issue 12, fault 3)
+@pytest.mark.parametrize("text,needle", [
+    # the kong flag on a self-draw = 杠上开花, but no kong is declared
+    ("[123m,1][345m,1]678p56sWW7s|EE1001", "needs a declared kong"),
+    # the kong flag on a discard = 抢杠和 of 7s, but the winner shows a 7s in his own chow
+    ("[123m,1][567s,1]678p56sWW7s|EE0001", "robbing the kong of 7s"),
+    # robbing a 5p kong while holding another 5p concealed
+    ("[123m,1][345m,1]55p678pWW5p|EE0001", "robbing the kong of 5p"),
+    # 和绝张 on 7s while another 7s is concealed
+    ("[123m,1][345m,1]678p77sWW7s|EE0100", "和绝张"),
+])
+def test_impossible_flags_are_refused_naming_them(text, needle):
+    hand, cond = parse_hand_string(text)
+    with pytest.raises(McrConditionError, match=needle):
+        score(hand, cond)
+    with pytest.raises(McrConditionError, match=needle):
+        score_plain(hand, cond)
+
+
+def test_possible_flags_still_score():
+    # 和绝张 with no concealed copy: 4 fan (seed 004)
+    hand, cond = parse_hand_string("[123m,1][345m,1]678p56sWW7s|EE0100")
+    assert score(hand, cond).counts_zh()["和绝张"] == 1

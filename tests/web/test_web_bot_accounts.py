@@ -65,3 +65,39 @@ def test_a_revoked_token_is_no_one_and_another_persons_bot_cannot_be_seated(clie
     with client.app.state.db() as db:
         live = [t for t in db.query(ApiToken).all() if not t.revoked]
         assert [t.id for t in live] == [hashlib.sha256(new.encode()).hexdigest()]
+
+
+def test_a_bot_plays_through_the_json_lines_protocol_over_the_websocket(client):
+    """The same bot account, speaking docs/protocol.md's JSON lines over /ws/tables/{id}/jsonl:
+    events as its seat may see them, a request with possible_actions at each decision, end_game."""
+    import json as _json
+
+    alice = signup(client, "alice")
+    token = client.post("/account/bots", data={"name": "jl_bot"}, headers=alice).json()["token"]
+    rid = create_table(client, alice, max_hands=1, sit=False)
+    client.post(f"/tables/{rid}/join", data={"place": "0", "bot_account": "jl_bot"}, headers=alice)
+    fill_bots(client, alice, rid)
+    room = client.app.state.lobby.get(rid)
+    seat = room.match.seat_of_player[0]
+    requests = answered = 0
+    types = set()
+    with client.websocket_connect(f"/ws/tables/{rid}/jsonl", headers={"authorization": f"Bearer {token}"}) as ws:
+        while True:
+            msg = _json.loads(ws.receive_text())
+            types.add(msg["type"])
+            if msg["type"] == "end_game":
+                break
+            if msg["type"] == "start_kyoku":  # only its own dealt tiles are shown
+                assert all(t == "?" for i, h in enumerate(msg["tehais"]) if i != seat for t in h)
+            if msg["type"] == "tsumo" and msg["actor"] != seat:
+                assert msg["pai"] == "?"
+            if msg["type"] == "request":
+                requests += 1
+                assert msg["seat"] == seat and msg["possible_actions"]
+                offered = msg["possible_actions"]
+                choice = next((o for o in offered if o["type"] in ("hora", "none")), offered[-1])
+                ws.send_text(_json.dumps(choice))
+                answered += 1
+            assert msg["type"] != "error", msg
+    assert requests > 0 and answered == requests and {"start_kyoku", "dahai"} <= types
+    assert wait_for(lambda: room.game_id is not None, 10) and room.timeouts == 0

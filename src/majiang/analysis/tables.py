@@ -27,6 +27,8 @@ two pungs of one face never beat a pung plus wildcards elsewhere unless fifth co
 
 from __future__ import annotations
 
+import threading
+
 from majiang.errors import TileCountError
 
 INF = 99
@@ -429,15 +431,20 @@ def best_used(x: tuple[tuple[int, ...], tuple[int, ...]], y: tuple[tuple[int, ..
 
 
 _EMPTY_USED = ((0,), (0,))
+_INTERN_LOCK = threading.Lock()
 
 
 def intern(v: tuple[tuple[int, ...], tuple[int, ...]]) -> int:
-    """The id of a used-vector pair (adding it to :data:`VECTORS` if new)."""
+    """The id of a used-vector pair (adding it to :data:`VECTORS` if new). Thread-safe: the web
+    server thinks for bots on worker threads, and two threads must not hand out the same id."""
     i = _VECTOR_ID.get(v)
     if i is None:
-        i = len(VECTORS)
-        VECTORS.append(v)
-        _VECTOR_ID[v] = i
+        with _INTERN_LOCK:
+            i = _VECTOR_ID.get(v)
+            if i is None:
+                i = len(VECTORS)
+                VECTORS.append(v)
+                _VECTOR_ID[v] = i
     return i
 
 

@@ -10,8 +10,9 @@ Public names:
 * :func:`arrange_wall` (explicit walls for scenarios), :func:`derive_seed`, :func:`parse_spec`
   (``"mcr,scorer=mcr"``).
 
-Layering (DESIGN.md): the engine imports tiles, hand and analysis; scoring plugs in through the rule
-set; records and players sit on top of it.
+Layering (DESIGN.md): the engine imports tiles, hand and analysis, and of the rules layer only the
+protocol (:mod:`majiang.rules.base`) and the registry (:mod:`majiang.rules.registry`); rule sets plug in
+through the ``majiang.rulesets`` entry points; records and players sit on top of it.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -60,7 +61,8 @@ def __getattr__(name: str) -> Any:
     import importlib
 
     value = getattr(importlib.import_module(f"majiang.engine.{where}"), name)
-    globals()[name] = value
+    if name not in ("PRESET_NAMES", "PRESET_ALIASES"):  # those are read from the rule-set registry each time
+        globals()[name] = value
     return value
 
 

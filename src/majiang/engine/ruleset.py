@@ -7,42 +7,20 @@ several players claim one discard, how many tiles stay back at the wall's end, w
 the deal, how long a match lasts, what a win must be worth, and how a win is scored and settled.
 The engine knows no variant by name.
 
-Presets (:meth:`RuleSet.preset`; the names the command line takes):
-
-* ``"mcr"`` -- Chinese Official / MCR (RULES.md §6, §9.6; seed ``004_*``): 144 tiles with flowers,
-  13-tile hands, no wildcards, every MCR shape, chow from the left player only, head-bump on several
-  winners, no reserve, the deal passes after every hand, 4 rounds (16 hands), 8-fan minimum without
-  flowers. Scorer ``"mcr"``: the 81 fans through :class:`majiang.engine.scorers.McrScorer`
-  (``majiang.rules.mcr``); ``scorer="fixed"`` keeps the stand-in :class:`FixedScorer` (every legal
-  win 8 fan + 1 per flower). Settlement: :class:`CompetitionSettlement` (RULES.md §9.6).
-* ``"taiwan"`` -- Taiwan 16-tile (RULES.md §3; seed ``001_*``): 144 tiles, 16-tile hands, 16 tiles
-  held back, an added kong only with the drawn tile, the dealer keeps the deal on a win or a draw.
-  Scorer and settlement ``"taiwan"`` (:mod:`majiang.rules.taiwan.engine_adapter`: the association tai
-  table; base 30 + 10 per tai, dealer terms per payment). Flower wins on (``flower_wins``: 八仙過海,
-  七搶一 end the hand at once).
-* ``"wenzhou"`` (alias ``"wenzhou13"``) -- the seed-003 Wenzhou game W13, the primary Wenzhou profile
-  (RULES.md §4.2-§4.4, §4.6, §9.4): 136 tiles, 13-tile hands, a 财神 chosen by dice from the tail (the
-  indicator stays out of play: 3 live copies), 白板 stands for the 财神's face, 财神 neither
-  discarded nor used in claims, shapes ``"wenzhou13"`` (七对子, 不搭, 财神会 = self-drawn with three
-  财神), the dealer keeps the deal only by winning, 被跟 costs the followed player 1 point to each other
-  player (``followed_penalty=1``, RULES.md §4.6). Scorer and settlement ``"wz13"``.
-* ``"wenzhou-w16"`` -- Wenzhou 16-tile W16 (RULES.md §4.2, §4.3, §4.5): 136 tiles, 16-tile hands, the
-  same 财神 flow, shapes ``"wenzhou16"`` (八对, three 财神 win), the dealer keeps by winning for at
-  most four dealerships. Scorer and settlement ``"wz16"``.
-* ``"seed000"`` -- the seed-000 百搭 profile (RULES.md §2, §9.1, §9.2): 136 tiles, 13-tile hands, 百搭
-  by dice with 白板 standing in, shapes ``"seed000"`` (七对子, 十三幺, three 百搭 win outright).
-  Scorer and settlement ``"seed000"`` (1 point a win: the seed gives no values). 相公 on
-  (``xianggong``, RULES.md §2.4): a record with a wrong tile count replays with the player marked.
-* ``"shandong"`` -- provisional Shandong (RULES.md §5, §9.5; seed ``001_*``): 13-tile hands with the
-  8 flowers, standard shape only, 1 point a win, doubled self-drawn. Scorer and settlement
-  ``"shandong"``.
+Presets (:meth:`RuleSet.preset`; the names the command line takes) are the rule sets the
+``majiang.rulesets`` entry points declare (:mod:`majiang.rules.registry`, ``docs/rulesets.md``): each
+rule-set package gives its table values, shapes, scorer, settlement, options and patterns in one
+:class:`~majiang.rules.base.RuleSetDef` (majiang's own: ``mcr``, ``taiwan``, ``wenzhou`` (alias
+``wenzhou13``), ``wenzhou-w16``, ``seed000``, ``shandong``; see ``majiang rules``). This module
+imports none of them: ``majiang.rules.base`` (the protocol) and ``majiang.rules.registry`` only.
 
 The wildcard and Taiwan scorers answer ``value=-1`` for a hand their rule set does not accept (a
 W13 三财神 hand without a shape won on a discard, a Taiwan hand under its minimum), so the table
 does not offer that win.
 
-Options are changed with :meth:`RuleSet.with_options`; an unknown option or a bad value raises
-:class:`RuleSetError`. :meth:`RuleSet.to_options` / :meth:`RuleSet.from_options` round-trip the
+Options are changed with :meth:`RuleSet.with_options` -- table fields, or the rule set's own options
+(kept in :attr:`RuleSet.rule_options`, read with :meth:`RuleSet.rule_option`); an unknown option or
+a bad value raises :class:`RuleSetError`. :meth:`RuleSet.to_options` / :meth:`RuleSet.from_options` round-trip the
 rule set through plain JSON values (used by the record header, :mod:`majiang.records`).
 
 Scoring plugs in through two small protocols, :class:`Scorer` and :class:`Settlement`, registered by
@@ -54,204 +32,30 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from majiang.analysis import MCR_SHAPES, SEVEN_PAIRS_AND_ORPHANS, STANDARD, ShapeRules
-from majiang.errors import MajiangError
-from majiang.hand import Hand
+from majiang.rules import registry
+from majiang.rules.base import (
+    CompetitionSettlement,
+    FixedScorer,
+    FlatSettlement,
+    RuleSetError,
+    Scorer,
+    ScoreResult,
+    Settlement,
+    WinContext,
+    WinSettle,
+)
 
-
-class RuleSetError(MajiangError):
-    """An unknown rule-set option, an unknown preset, or an option value out of range."""
+__all__ = [
+    "CompetitionSettlement", "FixedScorer", "FlatSettlement", "RuleSet", "RuleSetError", "ScoreResult", "Scorer",
+    "Settlement", "WinContext", "WinSettle", "parse_spec", "register_scorer", "register_settlement", "resolve",
+]
 
 
 # ----------------------------------------------------------------------------------------- scoring
-@dataclass(frozen=True, slots=True)
-class WinContext:
-    """Everything a scorer may need to value one win (facts of the table, not of a variant).
-
-    Attributes:
-        hand: the winner's :class:`~majiang.hand.Hand`: concealed tiles without the winning tile,
-            declared melds (``offer`` relative to the winner), ``win_tile``, flowers set aside,
-            ``wilds`` = wildcards among the concealed tiles (their faces removed from ``concealed``;
-            a 白板 standing in for the wildcard's face is already written as that face).
-        seat: the winner's seat (0-3, turn order).
-        dealer: the dealer's seat (庄家).
-        seat_wind: the winner's seat wind, a tile index 27-30 (门风; East = the dealer).
-        prevalent_wind: the round's prevalent wind, 27-30 (圈风).
-        self_drawn: True for a self-drawn win (自摸), False for a win on a discard or a robbed kong.
-        discarder: the seat whose tile was won on (discard or robbed kong), ``None`` when self-drawn.
-        kong_replacement: won on a replacement draw after a kong (杠上开花), also when the
-            replacement chain passed through flowers; **not** set for a plain flower replacement
-            (trap FLAG-02: MCR scores that as 自摸 only).
-        flower_replacement: the winning tile was drawn as a flower replacement.
-        robbing_kong: won on the tile of another player's added kong (抢杠和, trap FLAG-03).
-        last_tile: self-drawn with the wall's last live tile (MCR 妙手回春), or won on the discard
-            made after it (MCR 海底捞月).
-        win_tile_seen: copies of the winning tile the winner can see besides the winning tile itself
-            (own hand and melds, every river, every exposed meld); 3 means 和绝张 in MCR.
-        first_turn: won before any claim (chow, pung, any kong) and before the winner's first discard:
-            the dealer's self-draw on his initial hand (Taiwan 天胡), a non-dealer's self-draw on his
-            first draw (地胡) or a non-dealer's win on a discard before his first draw (人胡).
-        wild_face: the wildcard's face this hand (0-33) or ``None``.
-        dealer_streak: the dealer's consecutive hands before this one (连庄 count, 0 on a new dealer).
-        chow_feeds: one ``(feeder, eater)`` per chow claimed this hand (Wenzhou W13 统包). Optional:
-            the table does not fill it yet (empty = no liability).
-        wild_counts: wildcards held by each seat at the win (Wenzhou W16 财神钱), or ``None``
-            (not filled by the table yet: no 财神钱).
-        kongs: ``(seat, "exposed" | "concealed" | "added")`` per kong declared this hand (W16 kong
-            money). Optional: not filled by the table yet.
-        flower_win: ``None`` for a win on a tile; ``"eight"`` -- the winner completed all eight
-            flowers (八仙過海, paid as a self-draw); ``"seven"`` -- the winner holds seven flowers and
-            ``discarder`` drew the eighth (七搶一, the drawer pays alone). Only with
-            ``RuleSet.flower_wins``; ``hand.win_tile`` is then ``None`` and ``first_turn`` False.
-        declared_ready: the winner declared ready (報聽, ``RuleSet.declare_ready``) before this win.
-        heavenly_ready: 天聽 -- declared with his own first discard before anyone called (chow, pung,
-            any kong), and ready from the very start: the dealer, or a non-dealer whose declaring
-            discard was the tile he had just drawn (his dealt hand was that ready hand).
-        earthly_ready: 地聽 -- declared with his own first discard before anyone called, not 天聽
-            (ready right after his own first discard, RULES.md §3.2).
-    """
-
-    hand: Hand
-    seat: int
-    dealer: int
-    seat_wind: int
-    prevalent_wind: int
-    self_drawn: bool
-    discarder: int | None = None
-    kong_replacement: bool = False
-    flower_replacement: bool = False
-    robbing_kong: bool = False
-    last_tile: bool = False
-    win_tile_seen: int = 0
-    first_turn: bool = False
-    wild_face: int | None = None
-    dealer_streak: int = 0
-    chow_feeds: tuple[tuple[int, int], ...] = ()
-    wild_counts: tuple[int, ...] | None = None
-    kongs: tuple[tuple[int, str], ...] = ()
-    flower_win: str | None = None
-    declared_ready: bool = False
-    heavenly_ready: bool = False
-    earthly_ready: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreResult:
-    """The value of one win.
-
-    Attributes:
-        value: points of the hand's patterns that count toward the rule set's minimum
-            (MCR fan without flowers; Taiwan tai; Wenzhou multiplier). A scorer answers ``-1`` for a
-            hand its rule set does not accept although the table's shapes do (below every
-            ``min_score``, so the win is not offered).
-        bonus: points added only after the minimum is met (MCR: 1 per flower).
-        patterns: ``(pattern id, points, times)`` triples, for records and display.
-    """
-
-    value: int
-    bonus: int = 0
-    patterns: tuple[tuple[str, int, int], ...] = ()
-
-    @property
-    def total(self) -> int:
-        """``value + bonus``: what the settlement uses."""
-        return self.value + self.bonus
-
-
-@runtime_checkable
-class Scorer(Protocol):
-    """Values a win. ``score`` is called when a win is possible (to check the minimum) and again when
-    it is declared; it must be a pure function of the context."""
-
-    name: str
-
-    def score(self, ctx: WinContext) -> ScoreResult:  # pragma: no cover - protocol
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class WinSettle:
-    """One win to settle: who won, who fed it (``None`` when self-drawn), its score and context."""
-
-    winner: int
-    discarder: int | None
-    result: ScoreResult
-    ctx: WinContext
-
-
-@runtime_checkable
-class Settlement(Protocol):
-    """Turns one win into per-seat score changes (a zero-sum ledger; the engine checks the sum)."""
-
-    name: str
-
-    def settle(self, win: WinSettle, players: int) -> list[int]:  # pragma: no cover - protocol
-        ...
-
-
-@dataclass(frozen=True, slots=True)
-class FixedScorer:
-    """The default scorer until a variant's scorer lands: every legal win is worth ``value`` points
-    plus ``per_flower`` per flower set aside.
-
-    For MCR (``value=8``, ``per_flower=1``): the hand is taken to meet the 8-fan minimum exactly,
-    flowers add 1 fan each after the minimum (RULES.md §9.6). It checks nothing but what the table
-    already checked (the winning shape), so it is a stand-in, documented as such in records
-    (scorer name ``"fixed"``).
-    """
-
-    value: int = 8
-    per_flower: int = 1
-    name: str = "fixed"
-
-    def score(self, ctx: WinContext) -> ScoreResult:
-        flowers = len(ctx.hand.flowers) * self.per_flower
-        patterns: list[tuple[str, int, int]] = [("fixed", self.value, 1)]
-        if flowers:
-            patterns.append(("flower", self.per_flower, len(ctx.hand.flowers)))
-        return ScoreResult(self.value, flowers, tuple(patterns))
-
-
-@dataclass(frozen=True, slots=True)
-class CompetitionSettlement:
-    """MCR competition settlement (RULES.md §9.6): a discard win -- the discarder pays
-    ``base + total``, each other loser pays ``base``; a self-drawn win -- each loser pays
-    ``base + total``. A robbed kong is a discard win fed by the robbed player. ``base`` = 8."""
-
-    base: int = 8
-    name: str = "competition"
-
-    def settle(self, win: WinSettle, players: int) -> list[int]:
-        d = [0] * players
-        total = win.result.total
-        for s in range(players):
-            if s == win.winner:
-                continue
-            pay = self.base + total if (win.discarder is None or s == win.discarder) else self.base
-            d[s] -= pay
-            d[win.winner] += pay
-        return d
-
-
-@dataclass(frozen=True, slots=True)
-class FlatSettlement:
-    """Placeholder settlement for flow-only presets: a self-drawn win is paid ``total`` by every
-    other player; a discard win is paid ``total`` by the discarder alone (RULES.md §3.3 shape
-    without the base and dealer terms)."""
-
-    name: str = "flat"
-
-    def settle(self, win: WinSettle, players: int) -> list[int]:
-        d = [0] * players
-        for s in range(players):
-            if s != win.winner and (win.discarder is None or s == win.discarder):
-                d[s] -= win.result.total
-                d[win.winner] += win.result.total
-        return d
-
-
+# The scoring protocol lives below the engine, in majiang.rules.base (issue 12); these names stay here.
 _SCORERS: dict[str, Callable[[], Scorer]] = {
     "fixed": lambda: FixedScorer(8, 1),
     "fixed1": lambda: FixedScorer(1, 0, "fixed1"),
@@ -263,48 +67,16 @@ _SETTLEMENTS: dict[str, Callable[[], Settlement]] = {
 
 
 def register_scorer(name: str, factory: Callable[[], Scorer]) -> None:
-    """Make a scorer available by name (``RuleSet.with_options(scorer=name)``), e.g. the MCR
-    scorer from ``majiang.rules.mcr``. Re-registering a name replaces it."""
+    """Make a scorer available by name (``RuleSet.with_options(scorer=name)``) without a rule-set
+    package (a rule set declares its scorers in its :class:`~majiang.rules.base.RuleSetDef`, which
+    win over a name registered here). Re-registering a name replaces it."""
     _SCORERS[name] = factory
 
 
 def register_settlement(name: str, factory: Callable[[], Settlement]) -> None:
-    """Make a settlement available by name (``RuleSet.with_options(settlement=name)``)."""
+    """Make a settlement available by name (``RuleSet.with_options(settlement=name)``); see
+    :func:`register_scorer`."""
     _SETTLEMENTS[name] = factory
-
-
-def _mcr_scorer() -> Scorer:
-    from majiang.engine.scorers import McrScorer
-
-    return McrScorer()
-
-
-_SCORERS["mcr"] = _mcr_scorer  # the adapter imports majiang.rules.mcr when first used
-
-
-def _taiwan_adapter() -> Any:
-    from majiang.rules.taiwan.engine_adapter import TaiwanEngineAdapter
-
-    return TaiwanEngineAdapter()
-
-
-def _wild_adapter(rid: str) -> Callable[[], Any]:
-    def make() -> Any:
-        from majiang.rules.wenzhou.engine_adapter import WildRulesAdapter
-
-        return WildRulesAdapter(rid)
-
-    return make
-
-
-# The real scorers and settlements of the other rule sets, imported when first used: Taiwan
-# (majiang.rules.taiwan.engine_adapter) and the wildcard rule sets (majiang.rules.wenzhou.engine_adapter).
-_SCORERS["taiwan"] = _taiwan_adapter
-_SETTLEMENTS["taiwan"] = _taiwan_adapter
-for _rid in ("wz13", "wz16", "seed000", "shandong"):
-    _SCORERS[_rid] = _wild_adapter(_rid)
-    _SETTLEMENTS[_rid] = _wild_adapter(_rid)
-del _rid
 
 
 # ----------------------------------------------------------------------------------------- options
@@ -316,16 +88,17 @@ _SHAPE_PRESETS: dict[str, ShapeRules] = {
     "standard": STANDARD,
     "mcr": MCR_SHAPES,
     "seven-pairs-orphans": SEVEN_PAIRS_AND_ORPHANS,
-    # Wenzhou W13 (seed 003, RULES.md §4.3): 七对子, 不搭, and three 财神 (财神会). 十三幺 is not a
-    # W13 shape. 财神会 is a self-draw: the engine's shapes cannot say "self-draw only", so the
-    # three-wild outright reading is on here and the W13 scorer refuses it on a discard (value -1,
-    # below every min_score), which keeps the win from being offered.
-    "wenzhou13": ShapeRules(seven_pairs=True, unconnected=True, wilds_win=3),
-    # Wenzhou W16 (RULES.md §4.3): 八对 (17 concealed tiles) and three 财神 win whatever the rest.
-    "wenzhou16": ShapeRules(eight_pairs=True, wilds_win=3),
-    # Seed 000 profile (RULES.md §2.1, §9.1): 七对子, 十三幺, three or four 百搭 win outright.
-    "seed000": ShapeRules(seven_pairs=True, thirteen_orphans=True, wilds_win=3),
 }
+"""The generic shape switchboards; a rule set adds its own (``RuleSetDef.shapes``, e.g. ``wenzhou13``)."""
+
+
+def _shape(name: str) -> ShapeRules | None:
+    return _SHAPE_PRESETS.get(name) or registry.shape_rules(name)
+
+
+def shape_names() -> tuple[str, ...]:
+    """Every shape name a rule set may give: the generic ones and those rule sets add."""
+    return tuple(_SHAPE_PRESETS) + registry.shape_names()
 
 
 @dataclass(frozen=True, slots=True)
@@ -401,8 +174,13 @@ class RuleSet:
 
     Value:
         min_score: a win needs :attr:`ScoreResult.value` at least this (MCR 8, flowers excluded).
-        scorer, settlement: registered names (:func:`register_scorer`, :func:`register_settlement`).
-        name: the preset's name (informative; the options define the rules).
+        scorer, settlement: names a rule set declares (``RuleSetDef.scorers`` / ``settlements``,
+            built with this rule set) or the generic ones (:func:`register_scorer`,
+            :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``).
+        name: the rule set's name; the table fields define the table, and :attr:`rule_options` are
+            read as the options of the rule set of that name.
+        rule_options: ``(name, value)`` pairs of the rule set's own options (``RuleSetDef.options``)
+            that differ from their defaults, sorted; written to a record header only when there is one.
     """
 
     name: str = "mcr"
@@ -442,6 +220,7 @@ class RuleSet:
     min_score: int = 8
     scorer: str = "fixed"
     settlement: str = "competition"
+    rule_options: tuple[tuple[str, Any], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
@@ -461,8 +240,8 @@ class RuleSet:
             raise bad(f"wild_mode must be one of {WILD_MODES}, got {self.wild_mode!r}")
         if self.wild_mode == "fixed" and not (isinstance(self.wild_tile, int) and 0 <= self.wild_tile < 34):
             raise bad(f"wild_mode 'fixed' needs wild_tile 0-33, got {self.wild_tile!r}")
-        if self.shapes not in _SHAPE_PRESETS:
-            raise bad(f"shapes must be one of {tuple(_SHAPE_PRESETS)}, got {self.shapes!r}")
+        if _shape(self.shapes) is None:
+            raise bad(f"shapes must be one of {shape_names()}, got {self.shapes!r}")
         if self.multiple_winners not in MULTI_WIN:
             raise bad(f"multiple_winners must be one of {MULTI_WIN}, got {self.multiple_winners!r}")
         if self.first_dealer not in FIRST_DEALER:
@@ -485,60 +264,119 @@ class RuleSet:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise bad(f"{name} must be an int >= 0, got {v!r}")
-        if self.scorer not in _SCORERS:
-            raise bad(f"unknown scorer {self.scorer!r}; known: {sorted(_SCORERS)}")
-        if self.settlement not in _SETTLEMENTS:
-            raise bad(f"unknown settlement {self.settlement!r}; known: {sorted(_SETTLEMENTS)}")
+        if self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None:
+            hint = "" if registry.find(self.name) is not None else (
+                f" (is the package of rule set {self.name!r} installed? no majiang.rulesets entry point declares it)")
+            raise bad(f"unknown scorer {self.scorer!r}; known: {sorted({*_SCORERS, *registry.scorer_names()})}{hint}")
+        if self.settlement not in _SETTLEMENTS and registry.settlement_factory(self.settlement) is None:
+            raise bad(f"unknown settlement {self.settlement!r}; known: "
+                      f"{sorted({*_SETTLEMENTS, *registry.settlement_names()})}")
+        object.__setattr__(self, "rule_options", self._normal_rule_options(self.rule_options))
+
+    def _normal_rule_options(self, given: Any) -> tuple[tuple[str, Any], ...]:
+        """``given`` (pairs or a mapping) checked against the rule set's own options, sorted, values equal
+        to the default left out (so equal rules compare equal)."""
+        items = dict(given.items() if isinstance(given, Mapping) else given)
+        if not items:
+            return ()
+        d = registry.find(self.name)
+        out = []
+        for k, v in items.items():
+            o = d.option(k) if d is not None else None
+            if o is None:
+                known = ", ".join(x.name for x in d.options) if d is not None and d.options else "none"
+                raise RuleSetError(f"rule set {self.name!r}: unknown rule option {k!r}; its own options: {known}")
+            if o.check(v) != o.default:
+                out.append((k, v))
+        return tuple(sorted(out))
 
     # ---------------------------------------------------------------- presets and options
     @classmethod
     def preset(cls, name: str, **options: Any) -> RuleSet:
-        """A named preset (:data:`PRESET_NAMES`, or an alias of :data:`PRESET_ALIASES` such as
-        ``"wenzhou13"`` = ``"wenzhou"``), optionally with changed options.
+        """A named rule set (:data:`PRESET_NAMES`: every rule set the ``majiang.rulesets`` entry points
+        declare, :mod:`majiang.rules.registry`; or an alias of :data:`PRESET_ALIASES` such as
+        ``"wenzhou13"`` = ``"wenzhou"``), optionally with changed options (table fields or the rule
+        set's own options).
 
         Raises :class:`RuleSetError` for an unknown preset or option.
         """
-        canonical = PRESET_ALIASES.get(name, name)
-        base = _PRESETS.get(canonical)
-        if base is None:
-            known = ", ".join(list(_PRESETS) + [f"{a} (= {c})" for a, c in PRESET_ALIASES.items()])
-            raise RuleSetError(f"unknown rule set {name!r}; known: {known}")
-        rs = cls(name=name, **base)
+        d = registry.get(name)
+        rs = cls(name=name, **dict(d.table))
         return rs.with_options(**options) if options else rs
 
     def with_options(self, **options: Any) -> RuleSet:
-        """A copy with some options changed; an unknown option raises :class:`RuleSetError`."""
+        """A copy with some options changed: :class:`RuleSet` fields, or the rule set's own options
+        (``RuleSetDef.options``, kept in :attr:`rule_options`). An unknown option raises
+        :class:`RuleSetError` naming both kinds."""
         known = self.option_names()
-        for k in options:
-            if k not in known:
-                raise RuleSetError(f"unknown rule option {k!r}; known options: {', '.join(sorted(known))}")
-        return dataclasses.replace(self, **options)
+        table = {k: v for k, v in options.items() if k in known}
+        own = {k: v for k, v in options.items() if k not in known}
+        if own:
+            d = registry.find(self.name)
+            for k in own:
+                if d is None or d.option(k) is None:
+                    mine = sorted(o.name for o in d.options) if d is not None else []
+                    raise RuleSetError(f"unknown rule option {k!r}; known options: {', '.join(sorted(known))}"
+                                       + (f"; options of {d.name}: {', '.join(mine)}" if mine else ""))
+            merged = dict(self.rule_options)
+            merged.update(own)
+            table["rule_options"] = tuple(merged.items())
+        return dataclasses.replace(self, **table)
+
+    def rule_option(self, name: str) -> Any:
+        """The value of the rule set's own option ``name`` (its default when not set). Raises
+        :class:`RuleSetError` for an option the rule set does not declare."""
+        for k, v in self.rule_options:
+            if k == name:
+                return v
+        d = registry.find(self.name)
+        o = d.option(name) if d is not None else None
+        if o is None:
+            raise RuleSetError(f"rule set {self.name!r} has no rule option {name!r}")
+        return o.default
+
+    @property
+    def definition(self) -> Any:
+        """The :class:`~majiang.rules.base.RuleSetDef` named by :attr:`name`, or ``None`` (a hand-made rule set)."""
+        return registry.find(self.name)
 
     @staticmethod
     def option_names() -> frozenset[str]:
         """Names of every option (the dataclass fields but the private cache)."""
-        return frozenset(f.name for f in dataclasses.fields(RuleSet) if not f.name.startswith("_"))
+        return frozenset(f.name for f in dataclasses.fields(RuleSet)
+                         if not f.name.startswith("_") and f.name != "rule_options")
 
     def to_options(self) -> dict[str, Any]:
         """Every option as a JSON-friendly dict (the record header keeps it). ``xianggong`` is written
         only when on, so the header of a record made before that option existed comes out the same."""
-        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")
-                and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))}
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")
+               and f.name != "rule_options" and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))}
+        if self.rule_options:  # the rule set's own options, written only when one differs from its default
+            out["rule_options"] = dict(self.rule_options)
+        return out
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> RuleSet:
         """Inverse of :meth:`to_options`; unknown keys raise :class:`RuleSetError`."""
-        known = cls.option_names()
+        known = cls.option_names() | {"rule_options"}
         for k in options:
             if k not in known:
                 raise RuleSetError(f"unknown rule option {k!r} in options")
-        return cls(**dict(options))
+        opts = dict(options)
+        if "rule_options" in opts:
+            ro = opts["rule_options"]
+            if not isinstance(ro, Mapping):
+                raise RuleSetError(f"rule_options must be an object, got {ro!r}")
+            opts["rule_options"] = tuple(ro.items())
+        return cls(**opts)
 
     # ---------------------------------------------------------------- derived values
     @property
     def shape_rules(self) -> ShapeRules:
         """The :class:`~majiang.analysis.ShapeRules` named by :attr:`shapes`."""
-        return _SHAPE_PRESETS[self.shapes]
+        r = _shape(self.shapes)
+        assert r is not None  # checked on construction
+        return r
 
     @property
     def sets(self) -> int:
@@ -559,7 +397,8 @@ class RuleSet:
         """The :class:`Scorer` named by :attr:`scorer` (cached per rule set)."""
         s = self._cache.get("scorer")
         if s is None:
-            s = _SCORERS[self.scorer]()
+            f = registry.scorer_factory(self.scorer)
+            s = f(self) if f is not None else _SCORERS[self.scorer]()
             self._cache["scorer"] = s
         return s
 
@@ -567,7 +406,8 @@ class RuleSet:
         """The :class:`Settlement` named by :attr:`settlement` (cached per rule set)."""
         s = self._cache.get("settlement")
         if s is None:
-            s = _SETTLEMENTS[self.settlement]()
+            f = registry.settlement_factory(self.settlement)
+            s = f(self) if f is not None else _SETTLEMENTS[self.settlement]()
             self._cache["settlement"] = s
         return s
 
@@ -575,48 +415,15 @@ class RuleSet:
 _WRITTEN_WHEN_ON = frozenset({"xianggong"})
 """Options left out of :meth:`RuleSet.to_options` while off (added after records were being kept)."""
 
-_WILD_TABLE = dict(wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False)
-
-_PRESETS: dict[str, dict[str, Any]] = {
-    # RULES.md §6, §9.6: the 81 fans, 8-fan minimum without flowers, competition settlement.
-    "mcr": dict(flowers=True, hand_size=13, shapes="mcr", reserve=0, dealer_keeps_on_win=False,
-                dealer_keeps_on_draw=False, rounds=4, first_dealer="east", min_score=8, scorer="mcr",
-                settlement="competition", multiple_winners="head-bump"),
-    # RULES.md §3: 144 tiles, 16-tile hands, 16 held back, dealer keeps on a win or a draw, tai table.
-    "taiwan": dict(flowers=True, hand_size=16, shapes="standard", reserve=16, added_kong_drawn_only=True,
-                   dealer_keeps_on_win=True,
-                   dealer_keeps_on_draw=True, rounds=4, first_dealer="dice", min_score=0, scorer="taiwan",
-                   settlement="taiwan", multiple_winners="head-bump", flower_wins=True),
-    # RULES.md §4.2-§4.4, §4.6, §9.4 (seed 003, W13): 136 tiles, 13-tile hands, 财神 by dice from the
-    # tail (the indicator stays out: 3 live copies), 白板 stands in, 财神 never discarded or claimed,
-    # 七对子 / 不搭 / 财神会, one winner, dealer keeps only by winning.
-    "wenzhou": dict(flowers=False, hand_size=13, shapes="wenzhou13", reserve=0, **_WILD_TABLE,
-                    dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
-                    min_score=0, scorer="wz13", settlement="wz13", multiple_winners="head-bump",
-                    followed_penalty=1, wild_discard_penalty=1),
-    # RULES.md §4.2, §4.3, §4.5 (W16, MIL 2024): 136 tiles, 16-tile hands, 3 live 财神, 八对 and the
-    # three-财神 win, dealer keeps by winning for at most 4 dealerships (factors 2, 4, 6, 8).
-    "wenzhou-w16": dict(flowers=False, hand_size=16, shapes="wenzhou16", reserve=0, **_WILD_TABLE,
-                        dealer_keeps_on_win=True, dealer_keeps_on_draw=False, max_dealer_streak=3, rounds=4,
-                        first_dealer="dice", min_score=0, scorer="wz16", settlement="wz16",
-                        multiple_winners="head-bump"),
-    # RULES.md §2.1, §9.1, §9.2 (seed 000): 百搭 by dice as in Wenzhou (SD0), 白板 stands in, 七对子,
-    # 十三幺, three 百搭 win outright; points = 1 per win (the seed gives no values). All four copies are
-    # live (§2.1 E): the turned-up tile stays in the wall.
-    "seed000": dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **_WILD_TABLE, wild_indicator_out=False,
-                    dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice",
-                    min_score=0, scorer="seed000", settlement="seed000", multiple_winners="head-bump",
-                    xianggong=True),
-    # RULES.md §5, §9.5 (seed 001), provisional: 13-tile hands with the 8 flowers, standard shape,
-    # 1 point a win, doubled self-drawn. The two 白砣 are not in the tile set (no tile index for them).
-    "shandong": dict(flowers=True, hand_size=13, shapes="standard", reserve=0, dealer_keeps_on_win=True,
-                     dealer_keeps_on_draw=False, rounds=4, first_dealer="dice", min_score=0, scorer="shandong",
-                     settlement="shandong", multiple_winners="head-bump"),
-}
-PRESET_NAMES: tuple[str, ...] = tuple(_PRESETS)
-"""Names accepted by :meth:`RuleSet.preset` (plus the aliases of :data:`PRESET_ALIASES`)."""
-PRESET_ALIASES: dict[str, str] = {"wenzhou13": "wenzhou"}
-"""Other names of presets: ``wenzhou13`` is the seed-003 W13 profile, ``wenzhou``."""
+def __getattr__(name: str) -> Any:
+    """``PRESET_NAMES`` (the names of every rule set found, :func:`majiang.rules.registry.names`) and
+    ``PRESET_ALIASES`` (alias → name), computed when first read so that importing the engine loads no
+    rule-set package."""
+    if name == "PRESET_NAMES":
+        return registry.names()
+    if name == "PRESET_ALIASES":
+        return registry.aliases()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def parse_spec(spec: str) -> RuleSet:

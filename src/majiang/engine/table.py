@@ -46,7 +46,7 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
 9. **相公** (``rules.xianggong``, RULES.md §2.4, seed 000; for records of real play): a kong declared
    without its replacement draw (``apply(..., replacement=False)``) or a draw the rules do not give
    (:meth:`HandTable.extra_draw`) leaves a seat 小相公 (one short) or 大相公 (one too many), as
-   :func:`majiang.rules.seed000.xianggong` classifies the count; :attr:`HandTable.xianggong` holds
+   :func:`majiang.hand.xianggong` classifies the count; :attr:`HandTable.xianggong` holds
    it. Such a seat is offered no win and a declared win raises
    :class:`~majiang.engine.actions.XiangGongError`; it may still kong; a 大相公's kongs are left out
    of every win context's ``kongs`` (void), a 小相公's count; no penalty. Without the option both
@@ -94,7 +94,7 @@ from majiang.engine.actions import (
 )
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
 from majiang.errors import MajiangError, TileCountError
-from majiang.hand import Hand, Meld, MeldKind
+from majiang.hand import Hand, Meld, MeldKind, xianggong
 from majiang.tiles import EAST, NUM_KINDS, NUM_TILES, WHITE, WILD, format_compact, from_counts, is_flower
 
 
@@ -168,7 +168,7 @@ class HandTable:
         claim_tile, discarder, kong_seat: the tile of an open window and who offered it.
         penalties: per seat, points moved this hand outside a win (被跟), included in ``result.deltas``.
         white_face: the face a White plays (白板代), or ``None`` (no stand-in, or White is the wildcard).
-        xianggong: per seat, a :class:`~majiang.rules.seed000.XiangGong` (小相公/大相公) or ``None``.
+        xianggong: per seat, a :class:`~majiang.hand.XiangGong` (小相公/大相公) or ``None``.
         ready, ready_kind: per seat, declared ready (報聽, ``rules.declare_ready``) and ``"heavenly"``
             (天聽) / ``"earthly"`` (地聽) / ``None`` -- how the declaration qualified.
         result: a :class:`HandResult` once the hand is over. events: every event written.
@@ -809,9 +809,8 @@ class HandTable:
             "(RULES.md §2.4, seed 000)", seat=seat, action=action, state=x.state, name_zh=x.name_zh)
 
     def _classify(self, seat: int, held: int, melds: int, in_turn: bool, what: str):
-        """The seat's 相公 state for a count (:func:`majiang.rules.seed000.xianggong`); a count off by
+        """The seat's 相公 state for a count (:func:`majiang.hand.xianggong`); a count off by
         more than one is refused (:class:`IllegalActionError`)."""
-        from majiang.rules.seed000 import xianggong
 
         try:
             return xianggong(held, melds, sets=self.rules.sets, in_turn=in_turn)
@@ -1100,6 +1099,10 @@ class HandTable:
                   "patterns": [[n, v, k] for n, v, k in res.patterns], "deltas": list(deltas)}
             if ctx.flower_win is not None:
                 ev["flower_win"] = ctx.flower_win
+            if any(m.stand_in is not None for m in ctx.hand.melds):
+                # the melds in physical form ([chi 5z23m]: a 白板 playing the wildcard's face), read back
+                # by Hand.parse(ev["notation"], wild=...); written only then (older records lack it)
+                ev["notation"] = ctx.hand.notation()
             self._emit(ev)
         self.result = HandResult(infos, total, self._xianggong_states())
         self.phase = Phase.END

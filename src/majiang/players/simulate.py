@@ -78,7 +78,8 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
     self_drawn = 0
     n_wins = 0
     fan_total = 0
-    unit = _UNITS.get(rs.scorer, "points")
+    d = rs.definition
+    unit = _UNITS.get(rs.scorer) or (d.unit if d is not None and rs.scorer in d.scorers else "points")
     score_sum = [0, 0, 0, 0]
     seat_sum = [0, 0, 0, 0]
     written: list[str] = []

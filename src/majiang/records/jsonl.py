@@ -32,7 +32,9 @@ ankan         actor, consumed (concealed kong)
 kakan         actor, pai, consumed (added kong)
 hora          actor, target (= actor when self-drawn), pai, robbing, hand, value, bonus,
               patterns [[id, points, times]], deltas, [flower_win: "eight" (八仙過海) or "seven"
-              (七搶一, target = the drawer of the eighth flower); pai is then that flower]
+              (七搶一, target = the drawer of the eighth flower); pai is then that flower],
+              [notation: the hand with melds in physical form, ``[chi 5z23m]`` for a chow whose
+              1m is a 白板 standing in; only when a meld has one; ``Hand.parse(notation, wild=...)``]
 penalty       name ("followed": Wenzhou 被跟), actor (who pays), pai, deltas -- *ours*
 ryukyoku      reason ("exhaustive"), deltas
 end_kyoku     deltas, scores -- the hand's total deltas and the running scores
@@ -122,6 +124,17 @@ def read_record(lines: Iterable[str]) -> tuple[dict, list[dict]]:
     return out[0], out[1:]
 
 
+ADDED_FIELDS: dict[str, frozenset[str]] = {"hora": frozenset({"notation"})}
+"""Fields added to an event type after records were being kept: a recorded event without them still
+matches (``hora.notation``: the hand with melds in physical form, ``[chi 5z23m]``)."""
+
+
+def _same_but_added(ev: dict, rec: dict) -> bool:
+    """``ev`` equals the recorded ``rec`` once the fields ``rec`` lacks of :data:`ADDED_FIELDS` are dropped."""
+    extra = ADDED_FIELDS.get(ev.get("type", ""), frozenset()) & (ev.keys() - rec.keys())
+    return bool(extra) and {k: v for k, v in ev.items() if k not in extra} == rec
+
+
 _DECISIONS = {"dahai", "reach", "chi", "pon", "daiminkan", "ankan", "kakan", "hora"}
 _KONGS = {"ankan", "kakan", "daiminkan"}
 
@@ -180,7 +193,7 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
             if j >= len(events):
                 raise RecordError(f"the record ends early (after line {j + 1}): the game goes on with {dumps(ev)}",
                                   line=j + 2)
-            if ev != events[j]:
+            if ev != events[j] and not _same_but_added(ev, events[j]):
                 rec = events[j]
                 if rec.get("type") == "hora" and m.table is not None and rec.get("actor") in (0, 1, 2, 3):
                     refuse_xianggong_win(m.table, rec["actor"], _action_of(rec), j + 2)

@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -444,6 +445,112 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:  # the socket closed: the receive loop ends too
                 return
 
+        async def on_text(raw: str) -> None:
+            msg, problem = _parse_frame(raw)
+            if problem is not None:
+                conn.push({"type": "error", "message": problem})
+                return
+            typ = msg.get("type")
+            try:
+                if typ == "state":
+                    conn.push()
+                elif typ == "action":
+                    room.act(uid, parse_action(msg.get("action")))
+                elif typ == "auto_win":
+                    room.set_auto_win(uid, msg.get("on") is True)
+                elif typ == "continue":
+                    room.press_continue(uid)
+                elif typ == "back":
+                    room.take_back(uid)
+                else:
+                    conn.push({"type": "error", "message": "unknown message type"})
+            except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                conn.push({"type": "error", "message": str(e)})
+
+        await _serve_socket(ws, room, conn, sender, on_text)
+
+    @app.websocket("/ws/tables/{rid}/jsonl")
+    async def table_jsonl(ws: WebSocket, rid: str):
+        """Our JSON-lines bot protocol (docs/protocol.md) over a WebSocket, for a seated account
+        (a bot account's ``Authorization: Bearer`` token, or a person's cookie): one text message per
+        line -- the seat's events as it may see them, a ``request`` with ``possible_actions`` at each
+        of its decisions, ``end_game`` at the end; the bot answers each request with one action
+        object (or ``{"index": i}``). The hand-end pause is continued for it; the clock is the
+        table's."""
+        from majiang.protocols.jsonl import JsonlProtocolError, match_answer, request_json, seat_event
+
+        if not _same_origin(ws.headers):
+            await ws.close(code=1008)
+            return
+        room = lobby.get(rid)
+        await ws.accept()
+        if room is None:
+            await ws.send_json({"type": "gone", "message": "no such table"})
+            await ws.close(code=4404)
+            return
+        user = current_user(ws)
+        uid = user.id if user else None
+        if room.place_of(uid) is None:
+            await ws.send_json({"type": "error", "message": "you have no seat at this table"})
+            await ws.close(code=1008)
+            return
+        conn = Conn(user_id=uid)
+        room.conns.append(conn)
+        pending: dict[str, Any] = {"offered": None, "legal": None, "key": None}
+
+        async def sender() -> None:
+            sent = 0
+            try:
+                while True:
+                    await conn.event.wait()
+                    conn.event.clear()
+                    while conn.outbox:
+                        await ws.send_json(conn.outbox.pop(0))
+                    if conn.closing is not None:
+                        await ws.close(code=conn.closing)
+                        return
+                    m = room.match
+                    if m is None:
+                        continue
+                    seat = room.seat_of(uid)
+                    for ev in m.events[sent:]:
+                        await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
+                    sent = len(m.events)
+                    if m.finished:
+                        await ws.send_json({"type": "end_game", "scores": list(m.scores)})
+                        await ws.close(code=1000)
+                        return
+                    if room.pause is not None and seat in room.pause["waiting"]:
+                        with contextlib.suppress(ValueError, PermissionError, MajiangError):
+                            room.press_continue(uid)
+                        continue
+                    legal = m.legal_actions(seat) if room.pause is None else []
+                    key = (room.version, room.seq) if legal else None
+                    if legal and pending["legal"] != legal:
+                        req, offered = request_json(m, seat, legal)
+                        pending.update(offered=offered, legal=legal, key=key)
+                        await ws.send_text(json.dumps(req, ensure_ascii=False))
+                    elif not legal:
+                        pending.update(offered=None, legal=None, key=None)
+            except Exception:
+                return
+
+        async def on_text(raw: str) -> None:
+            try:
+                answer = json.loads(raw)
+                if pending["offered"] is None:
+                    raise JsonlProtocolError("no request is open for your seat")
+                i = match_answer(answer, pending["offered"])
+                room.act(uid, pending["legal"][i])
+                pending.update(offered=None, legal=None, key=None)
+            except (ValueError, PermissionError, MajiangError, RecursionError) as e:
+                conn.push({"type": "error", "message": str(e)})
+
+        await _serve_socket(ws, room, conn, sender, on_text)
+
+    async def _serve_socket(ws: WebSocket, room: Room, conn: Conn, sender: Any, on_text: Any) -> None:
+        """Run a table socket: ``sender`` pushes, each text frame goes to ``on_text``; a binary or
+        oversized frame gets an error and the connection stays."""
         send_task = asyncio.get_running_loop().create_task(sender())
         conn.push()
         try:
@@ -454,30 +561,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raw = frame.get("text")
                 if raw is None:
                     conn.push({"type": "error", "message": "binary frames are not understood; send JSON text"})
-                    continue
-                if len(raw) > settings.max_frame:
+                elif len(raw) > settings.max_frame:
                     conn.push({"type": "error", "message": f"message too long (over {settings.max_frame} bytes)"})
-                    continue
-                msg, problem = _parse_frame(raw)
-                if problem is not None:
-                    conn.push({"type": "error", "message": problem})
-                    continue
-                typ = msg.get("type")
-                try:
-                    if typ == "state":
-                        conn.push()
-                    elif typ == "action":
-                        room.act(uid, parse_action(msg.get("action")))
-                    elif typ == "auto_win":
-                        room.set_auto_win(uid, msg.get("on") is True)
-                    elif typ == "continue":
-                        room.press_continue(uid)
-                    elif typ == "back":
-                        room.take_back(uid)
-                    else:
-                        conn.push({"type": "error", "message": "unknown message type"})
-                except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
-                    conn.push({"type": "error", "message": str(e)})
+                else:
+                    await on_text(raw)
         except WebSocketDisconnect:
             pass
         finally:

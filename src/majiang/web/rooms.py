@@ -123,6 +123,7 @@ class Room:
     game_id: int | None = None
     on_finish: Callable[[Room], Any] | None = None
     leader: bool = False
+    bot_threads: bool = True  # bots think on worker threads (False: inline, for tests and tools)
     auto_play: set[int] = field(default_factory=set)
     auto_win: dict[int, int] = field(default_factory=dict)  # seat -> the hand number it was switched on in
     pause: dict | None = None  # {"hand": k, "deadline": monotonic, "waiting": set of seats}
@@ -463,7 +464,7 @@ class Room:
                             continue
                     for s in bots:
                         if s in m.pending_seats() and self.pause is None and not m.finished:
-                            self._bot_move(s)
+                            await self._bot_move(s)
                     if not self.bot_delay:
                         await asyncio.sleep(0)  # let connections and other tables run
                     continue
@@ -518,21 +519,28 @@ class Room:
                 done = True
         return done
 
-    def _bot_move(self, seat: int) -> None:
-        """A bot's move; should a bot fail or offer something illegal, the server's default move
-        is played instead (the table never stalls)."""
+    async def _bot_move(self, seat: int) -> None:
+        """A bot's move. The bot thinks on a worker thread (the event loop keeps serving people
+        meanwhile); its answer is played only if the table has not moved on in between. Should a
+        bot fail or offer something illegal, the server's default move is played instead (the table
+        never stalls)."""
         m = self.match
         assert m is not None
         p = m.player_at_seat[seat]
         bot = self._bots.get(p)
         if bot is None:
             bot = self._bots[p] = make_bot(self.places[p].bot or "efficiency", self.rules, self.seed + p)
+        seq = self.seq
+        view, legal = m.view(seat), m.legal_actions(seat)
         try:
-            a = bot.choose(m.view(seat), m.legal_actions(seat))
-            if self._try({"kind": "act", "seat": seat, "action": _row_action(a), "by": "bot"}):
-                return
+            a = await asyncio.to_thread(bot.choose, view, legal) if self.bot_threads else bot.choose(view, legal)
         except Exception:
             log.exception("table %s: bot at seat %d failed; playing the default move", self.id, seat)
+            a = None
+        if self.seq != seq or m.finished or self.pause is not None or seat not in m.pending_seats():
+            return  # the table moved on while it thought: the loop asks again
+        if a is not None and self._try({"kind": "act", "seat": seat, "action": _row_action(a), "by": "bot"}):
+            return
         if seat in m.pending_seats():
             self._try({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)), "by": "auto"})
 

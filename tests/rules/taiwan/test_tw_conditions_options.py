@@ -94,8 +94,8 @@ def test_presets_refer_to_known_patterns():
 
 
 @pytest.mark.parametrize("preset,pid,tai", [
-    ("c1_default", "tw.huagang", 1), ("c1_default", "tw.diting", 8), ("c1_default", "tw.ziyise", 16),
-    ("c1_default", "tw.tianting", 16), ("shenlaiye", "tw.tianting", 16), ("shenlaiye", "tw.renhu", 8),
+    ("c1_values", "tw.huagang", 1), ("c1_values", "tw.diting", 8), ("c1_values", "tw.ziyise", 16),
+    ("c1_values", "tw.tianting", 16), ("shenlaiye", "tw.tianting", 16), ("shenlaiye", "tw.renhu", 8),
     ("p3", "tw.renhu", 8), ("cap16", "tw.tianhu", 16), ("c2_16mj", "tw.banqiu", 2),
     ("c2_16mj", "tw.baxian_guohai", 16), ("star31", "tw.renhu", 16), ("association", "tw.tianhu", 24),
 ])
@@ -104,9 +104,9 @@ def test_preset_values_from_the_alt_column(preset, pid, tai):
 
 
 def test_preset_changes_a_score_and_override_beats_preset():
-    r = sc(BASE, BASE_WIN, flowers="1234f", options=TaiwanOptions(preset="c1_default"))
+    r = sc(BASE, BASE_WIN, flowers="1234f", options=TaiwanOptions(preset="c1_values"))
     assert ids(r) == {"tw.huagang": 1}
-    r = sc(BASE, BASE_WIN, flowers="1234f", options=TaiwanOptions(preset="c1_default",
+    r = sc(BASE, BASE_WIN, flowers="1234f", options=TaiwanOptions(preset="c1_values",
                                                                    overrides={"tw.huagang": 3}))
     assert ids(r) == {"tw.huagang": 3}
 

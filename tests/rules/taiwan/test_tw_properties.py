@@ -63,7 +63,7 @@ def conditions(draw: st.DrawFn) -> TaiwanWin:
     return TaiwanWin(**kw)  # type: ignore[arg-type]
 
 
-OPTIONS = [TaiwanOptions(), TaiwanOptions(preset="c1_default"),
+OPTIONS = [TaiwanOptions(), TaiwanOptions(preset="c1_values"),
            TaiwanOptions(enabled=frozenset({"tw.si_gang", "tw.ba_duiban"}), all_flowers_count=True)]
 
 

@@ -202,7 +202,7 @@ def random_winning_hand(rng: random.Random, special_p: float = 0.15) -> tuple[Ha
         kong_repl = self_drawn and has_kong and rng.random() < 0.3
         robbing = (not self_drawn and not last_wall and all_counts[win] == 1 and rng.random() < 0.15)
         cond = WinConditions(
-            self_drawn=self_drawn, last_of_kind=rng.random() < 0.1, last_wall_tile=last_wall,
+            self_drawn=self_drawn, last_of_kind=rng.random() < 0.1 and hand.counts[win] == 0, last_wall_tile=last_wall,
             kong_replacement=kong_repl, robbing_kong=robbing, seat_wind=rng.randrange(4),
             prevalent_wind=rng.randrange(4), flowers=rng.choice((0, 0, 0, 1, 2, 3)))
         return hand, cond

@@ -249,6 +249,9 @@ def _validate(hand: Hand, cond: WinConditions) -> tuple[int, list[int]]:
                                 "robbed pung, so the winner cannot hold another")
     if cond.kong_replacement and not any(m.is_kong for m in hand.melds):
         raise McrConditionError("a kong replacement win (杠上开花) needs a declared kong")
+    if cond.last_of_kind and hand.counts[win]:
+        raise McrConditionError(f"last of its kind (和绝张) on {format_compact([win])}: the winner holds another "
+                                f"{format_compact([win])} concealed, so the other three copies cannot all be in sight")
     return flowers, allc
 
 
@@ -267,15 +270,18 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
         for the 8-fan minimum. Among arrangements of equal total the first of
         :func:`score_arrangements` is kept.
 
-    ``conditions.last_of_kind`` (和绝张) is ignored when the concealed part holds another copy of
-    the winning tile (the other three copies cannot all be in sight), and implied when the
-    winner's own open melds show the other three copies (as PyMahjongGB 1.4.0 does).
+    ``conditions.last_of_kind`` (和绝张) is implied when the winner's own open melds show the other
+    three copies (as PyMahjongGB 1.4.0 does).
 
     Raises:
         TileCountError: wrong tile count or a fifth copy (from :meth:`Hand.check`).
         McrNotWinningError: no winning tile, or the tiles do not form a winning shape.
-        McrConditionError: conditions that contradict the hand (robbing a kong of a tile the
-            winner holds; a kong replacement win without a kong; two flower counts).
+        McrConditionError: conditions that the hand's own tiles make impossible, each named in the
+            message: robbing a kong of a tile the winner holds or shows (the robbed pung and the
+            added tile are all four copies); a kong replacement win (杠上开花) without a declared
+            kong; last of its kind (和绝张) with another copy of the winning tile concealed; two
+            different flower counts. Flags that contradict each other are refused by
+            :class:`WinConditions` itself.
         MajiangError: wildcards, wrong argument types.
     """
     flowers, evaluated = _evaluate(hand, conditions, options)
@@ -458,7 +464,9 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         _validate(hand, conditions)
     if conditions.kong_replacement and not (melded or hidden):
         _validate(hand, conditions)
-    last_of_kind = (conditions.last_of_kind and pre[win] == 0) or shown == 3
+    if conditions.last_of_kind and pre[win]:
+        _validate(hand, conditions)
+    last_of_kind = conditions.last_of_kind or shown == 3
     nine_gates = False
     if not melds and win < 27:
         base = win - win % 9
@@ -864,7 +872,7 @@ def _plain_arrangements(hand: Hand, conditions: WinConditions, options: McrOptio
     decs.sort(key=_tie_key)
     pre = list(hand.counts)
     shown = sum(m.tiles.count(win) for m in hand.melds if m.kind is not MeldKind.CONCEALED_KONG)
-    last_of_kind = (conditions.last_of_kind and pre[win] == 0) or shown == 3
+    last_of_kind = conditions.last_of_kind or shown == 3
     nine_gates = False
     if not hand.melds and win < 27:
         base = win - win % 9

@@ -47,7 +47,8 @@ from itertools import product
 from majiang.analysis import Decomposition, ShapeRules, decompositions
 from majiang.analysis.decompose import FREE_PAIR, FREE_SET
 from majiang.errors import TileCountError
-from majiang.hand import Hand, MeldKind
+from majiang.hand import Hand, MeldKind, XiangGong
+from majiang.hand import xianggong as _hand_xianggong
 from majiang.rules.settlement import Ledger, Payment
 from majiang.rules.wenzhou.common import (
     ContextError,
@@ -280,47 +281,12 @@ def settle(result: WildResult, ctx: WinContext | None = None) -> Ledger:
 
 
 # ------------------------------------------------------------------------------------------ 相公
-@dataclass(frozen=True, slots=True)
-class XiangGong:
-    """A player's 相公 state (RULES.md §2.4, SD0).
-
-    Attributes:
-        state: ``"ok"``, ``"short"`` (小相公, one tile short) or ``"long"`` (大相公, one too many).
-        may_win: a win may be declared (only ``"ok"``).
-        may_kong: kongs may still be declared (SD0: the 小相公 may; the 大相公's kongs are void, so
-            the engine may let him declare them but they count for nothing).
-        kongs_count: his kongs score (``False`` only for 大相公).
-        name_zh: 正常 / 小相公 / 大相公.
-    """
-
-    state: str
-    may_win: bool
-    may_kong: bool
-    kongs_count: bool
-    name_zh: str
-
-
 def xianggong(held: int, melds: int, *, sets: int = 4, in_turn: bool = False) -> XiangGong:
-    """Classify a tile count (RULES.md §2.4).
-
-    ``held``: concealed tiles including wildcards; ``melds``: declared melds (a kong counts as one);
-    ``in_turn``: the player has drawn and not yet discarded (3k+2 expected, else 3k+1);
-    ``sets``: 4 (13-tile) or 5 (16-tile). Raises :class:`~majiang.errors.TileCountError`
-    (``kind="size"``) for a count off by more than one, :class:`OptionsError` for a bad ``sets``.
-    """
+    """Classify a tile count (RULES.md §2.4): :func:`majiang.hand.xianggong` (the table uses that
+    one), with :class:`OptionsError` for ``sets`` other than 4 or 5."""
     if sets not in (4, 5):
         raise OptionsError(f"sets must be 4 or 5, got {sets!r}")
-    if not isinstance(melds, int) or not 0 <= melds <= sets:
-        raise TileCountError(f"{melds!r} declared melds: 0-{sets} expected", kind="size", count=melds)
-    want = 3 * (sets - melds) + (2 if in_turn else 1)
-    if held == want:
-        return XiangGong("ok", True, True, True, "正常")
-    if held == want - 1:
-        return XiangGong("short", False, True, True, "小相公")
-    if held == want + 1:
-        return XiangGong("long", False, True, False, "大相公")
-    raise TileCountError(f"{held} concealed tiles with {melds} melds: {want} expected (more than one off is "
-                         "no 相公, it is a broken hand)", kind="size", count=held)
+    return _hand_xianggong(held, melds, sets=sets, in_turn=in_turn)
 
 
 def xianggong_of(hand: Hand, *, sets: int = 4, in_turn: bool | None = None) -> XiangGong:

@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from majiang.rules.base import ScoreResult
 from majiang.rules.taiwan.conditions import TaiwanWin
 from majiang.rules.taiwan.options import TaiwanOptions
 from majiang.rules.taiwan.scoring import TaiwanNotWinningError, TaiwanResult, score
@@ -113,9 +114,7 @@ class TaiwanEngineAdapter:
             o = replace(o, enabled=o.enabled | {"tw.baoting"})
         return o
 
-    def score(self, ctx: Any):
-        from majiang.engine.ruleset import ScoreResult
-
+    def score(self, ctx: Any) -> ScoreResult:
         try:
             r = self.result(ctx)
         except TaiwanNotWinningError:
@@ -134,9 +133,10 @@ class TaiwanEngineAdapter:
 
 
 def register_with_engine() -> tuple[str, ...]:
-    """Register the adapter as the engine scorer and settlement ``"taiwan"`` (the ``taiwan`` preset
-    already names them; :mod:`majiang.engine.ruleset` registers the same factory lazily)."""
-    from majiang.engine.ruleset import register_scorer, register_settlement
+    """Register the adapter as the engine scorer and settlement ``"taiwan"`` under the old no-argument
+    protocol (:func:`majiang.engine.register_scorer`). Not needed: the ``taiwan`` rule set
+    (:mod:`majiang.rules.taiwan.ruleset`) declares them, built with the rule set's options."""
+    from majiang.engine.ruleset import register_scorer, register_settlement  # noqa: PLC0415 - legacy helper
 
     register_scorer("taiwan", TaiwanEngineAdapter)
     register_settlement("taiwan", TaiwanEngineAdapter)

@@ -64,6 +64,21 @@ class TaiwanOptions:
             completing a triplet whenever some decomposition allows it, even if another reading scores
             more (C1 option named in §3.2 non-stacking rule 6; default ``False``: best reading).
 
+    Reading choices (RULES.md §3.5; each default is the reading the scorer has always used):
+        single_wait_with_half_begging: 獨聽 is added to 半求 (default ``True``: §3.2 non-stacking rule
+            4 names only 全求 as excluding 獨聽); ``False``: 半求 excludes 獨聽 like 全求.
+        single_wait_counts_own_four: for 獨聽 a tile whose four copies the hand itself holds or shows
+            still counts as a wait (default ``True``: the form decides, and §3.2 says a wait made
+            unique by dead tiles is no 獨聽); ``False``: such a tile is no wait, so the other one may
+            be a 獨聽.
+        all_chows_honour_pair: 平胡 allows an honour pair (default ``False``: "no honours anywhere",
+            P1, C2); ``True``: the looser reading.
+        all_chows_with_flowers: 平胡 allows flowers (default ``False``: "no flowers", P1, P2, C2).
+        heavenly_ready_includes_declared: 天聽 includes 報聽, so 報聽 is not added to it (default
+            ``False``: both are counted, §3.2 lists them as separate patterns).
+        eight_half_pairs_single_wait: a 八對半 reading may take 獨聽 (default ``True``: the wait
+            rule of §3.2 looks only at the wait).
+
     Raises:
         TaiwanOptionError: on an unknown preset, unknown pattern id, negative 台, a non-optional id
             in ``enabled``, a negative minimum or cap, an unknown flower mode.
@@ -81,6 +96,12 @@ class TaiwanOptions:
     little_four_winds_keep_wind_tai: bool = False
     earthly_ready_excludes_concealed: bool = False
     prefer_triplet_on_discard: bool = False
+    single_wait_with_half_begging: bool = True
+    single_wait_counts_own_four: bool = True
+    all_chows_honour_pair: bool = False
+    all_chows_with_flowers: bool = False
+    heavenly_ready_includes_declared: bool = False
+    eight_half_pairs_single_wait: bool = True
 
     def __post_init__(self) -> None:
         if self.preset not in PRESETS:

@@ -204,7 +204,8 @@ EXCLUSIONS: tuple[Exclusion, ...] = (
     _X("tw.xiao_sixi", "tw.quanfeng", "§3.2 non-stacking 1"),
     _X("tw.xiao_sixi", "tw.menfeng", "§3.2 non-stacking 1"),
     _X("tw.da_sixi", "tw.xiao_sixi", "§3.2 non-stacking 1"),
-    # rule 2: a flower kong replaces the seat-flower tai of its own group
+    # rule 2: a flower kong replaces the seat-flower tai of its own group (only the seat flower: under
+    # 見花見台 the group's other flowers keep their tai, their hits carry the key group + "+")
     _X("tw.huagang", "tw.zhenghua", "§3.2 non-stacking 2", same_key=True),
     # rule 3: concealed triplets, flushes
     _X("tw.si_anke", "tw.san_anke", "§3.2 non-stacking 3"),
@@ -243,9 +244,23 @@ LITTLE_FOUR_WINDS_WIND_ROWS = (("tw.xiao_sixi", "tw.quanfeng"), ("tw.xiao_sixi",
 del _X
 
 
+EXCLUSION_HALF_BEGGING_SINGLE_WAIT = Exclusion("tw.banqiu", "tw.duting",
+                                               "RULES.md §3.5 (single_wait_with_half_begging=False)")
+EXCLUSION_HEAVENLY_READY_DECLARED = Exclusion("tw.tianting", "tw.baoting",
+                                              "RULES.md §3.5 (heavenly_ready_includes_declared=True)")
+EXCLUSION_EIGHT_HALF_PAIRS_SINGLE_WAIT = Exclusion("tw.ba_duiban", "tw.duting",
+                                                   "RULES.md §3.5 (eight_half_pairs_single_wait=False)")
+
+
 def exclusions_for(options: TaiwanOptions) -> tuple[Exclusion, ...]:
     """The exclusion table in force under ``options`` (base table plus/minus option-dependent rows)."""
     rows = EXCLUSIONS
+    if not options.single_wait_with_half_begging:
+        rows += (EXCLUSION_HALF_BEGGING_SINGLE_WAIT,)
+    if options.heavenly_ready_includes_declared:
+        rows += (EXCLUSION_HEAVENLY_READY_DECLARED,)
+    if not options.eight_half_pairs_single_wait:
+        rows += (EXCLUSION_EIGHT_HALF_PAIRS_SINGLE_WAIT,)
     if options.little_four_winds_keep_wind_tai:
         rows = tuple(x for x in rows if (x.winner, x.loser) not in LITTLE_FOUR_WINDS_WIND_ROWS)
     if options.eight_flowers_mode == "added":
@@ -261,8 +276,10 @@ def exclusions_for(options: TaiwanOptions) -> tuple[Exclusion, ...]:
 PRESETS: dict[str, dict[str, int]] = {
     # RULES.md §9 item 3: the association-style defaults of §3.2 (no overrides).
     "association": {},
-    # C1 (open_mahjong_unity) default preset, as RULES.md §3.2 "Alt" reports it.
-    "c1_default": {"tw.huagang": 1, "tw.diting": 8, "tw.ziyise": 16, "tw.tianting": 16},
+    # The tai values of C1's (open_mahjong_unity) default table, as RULES.md §3.2 "Alt" reports them --
+    # values only: C1's other defaults (半求 and 河底撈魚 off, its 平胡 and flower rules) are not
+    # applied, so the name does not claim to be C1's default (RULES.md §3.5).
+    "c1_values": {"tw.huagang": 1, "tw.diting": 8, "tw.ziyise": 16, "tw.tianting": 16},
     # C1 presets `star31` and `shenlaiye`: RULES.md cites star31 for the defaults of 花槓 2, 地聽 4,
     # 字一色 8, 天聽 8, 人胡 16; shenlaiye differs in 天聽 16 and 人胡 8.
     "star31": {},
@@ -456,11 +473,13 @@ def sanyuanpai(ctx: Context) -> list[Hit]:
 @detector("tw.zhenghua")
 def zhenghua(ctx: Context) -> list[Hit]:
     """正花: each flower numbered like the seat (E=1 … N=4; 春/梅 for East); with
-    ``options.all_flowers_count`` (見花見台) every flower. ``key`` = its group."""
+    ``options.all_flowers_count`` (見花見台) every flower. ``key`` = its group for the seat flower
+    (the one 花槓 replaces, §3.2 non-stacking 2) and ``group + "+"`` for another flower counted by
+    見花見台, which 花槓 does not replace: flower tai never drop when a flower is added."""
     seat = ctx.seat_wind - WINDS[0]
     own = {34 + seat, 38 + seat}
-    return [Hit("tw.zhenghua", 1, _flower_group(f)) for f in sorted(ctx.flowers)
-            if ctx.options.all_flowers_count or f in own]
+    return [Hit("tw.zhenghua", 1, _flower_group(f) if f in own else _flower_group(f) + "+")
+            for f in sorted(ctx.flowers) if ctx.options.all_flowers_count or f in own]
 
 
 @detector("tw.duting")
@@ -510,12 +529,13 @@ def baoting(ctx: Context) -> list[Hit]:
 @detector("tw.pinghu")
 def pinghu(ctx: Context) -> list[Hit]:
     """平胡: five chows + pair, not self-drawn, no honour anywhere, no flower, and the winning tile
-    completed a two-sided wait (an edge, closed or pair wait does not qualify)."""
-    if not ctx.standard or ctx.win.self_drawn or ctx.flowers:
+    completed a two-sided wait (``options.all_chows_honour_pair`` / ``all_chows_with_flowers``: the
+    looser readings, RULES.md §3.5) (an edge, closed or pair wait does not qualify)."""
+    if not ctx.standard or ctx.win.self_drawn or (ctx.flowers and not ctx.options.all_chows_with_flowers):
         return []
     if len(ctx.sets) != 5 or any(u.kind != CHOW for u in ctx.sets):
         return []
-    if any(is_honor(t) for t in ctx.tiles_present):
+    if any(is_honor(u.tile) for u in ctx.pairs) and not ctx.options.all_chows_honour_pair:
         return []
     w = ctx.win_unit
     if w is None or w.kind != CHOW:
@@ -689,11 +709,12 @@ def baopai(ctx: Context) -> list[Hit]:
 
 
 def detect(ctx: Context) -> list[Hit]:
-    """Every raw detection of one reading (enabled patterns only; before exclusions)."""
+    """Every raw detection of one reading (patterns that are on only, ``options.is_on``: an optional
+    pattern not enabled, or one set to 0 台, is not detected, so it excludes nothing either; before
+    exclusions)."""
     out: list[Hit] = []
     for pid, fn in DETECTORS.items():
-        p = BY_ID[pid]
-        if p.optional and pid not in ctx.options.enabled:
+        if not ctx.options.is_on(pid):
             continue
         out.extend(fn(ctx))
     return out

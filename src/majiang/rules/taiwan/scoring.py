@@ -183,12 +183,15 @@ def _eight_half_pairs(counts: list[int]) -> list[tuple[Unit, ...]] | None:
 
 
 def _wait_kinds(hand: Hand, options: TaiwanOptions) -> int:
-    """Tile kinds that complete the hand before the win, exhausted ones included (RULES.md §3.2 獨聽)."""
+    """Tile kinds that complete the hand before the win (RULES.md §3.2 獨聽), those exhausted by the
+    hand's own four copies included unless ``options.single_wait_counts_own_four`` is off (§3.5)."""
     visible = [0] * NUM_KINDS
     for m in hand.melds:
         for t in m.tiles:
             visible[t] += 1
-    kinds = set(waits(list(hand.counts), 0, STANDARD, visible=visible).formal)
+    w = waits(list(hand.counts), 0, STANDARD, visible=visible)
+    # formal: also a tile whose four copies the hand holds or shows (RULES.md §3.5)
+    kinds = set(w.formal if options.single_wait_counts_own_four else w.tiles)
     if "tw.ba_duiban" in options.enabled and not hand.melds:
         c = list(hand.counts)
         for t in range(NUM_KINDS):

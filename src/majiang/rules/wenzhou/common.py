@@ -37,7 +37,7 @@ from typing import Any, NamedTuple
 from majiang.analysis import Decomposition
 from majiang.analysis.decompose import FREE_PAIR, FREE_SET
 from majiang.errors import MajiangError
-from majiang.hand import Hand, Meld
+from majiang.hand import Hand, Meld, MeldKind
 from majiang.tiles import NUM_KINDS, WHITE, WILD, format_compact
 
 
@@ -254,10 +254,12 @@ def natural_hand(hand: Hand, wild_face: int, *, white_stands_in: bool = True) ->
 
     Copies of ``wild_face`` in the concealed part (and a ``win_tile`` of that face) become wildcards;
     with ``white_stands_in`` each 白板 plays the wildcard's face (unless White is itself the wildcard),
-    in the concealed part, as the winning tile and in declared pungs/kongs (a chow that uses a 白板
-    is already written with the face it plays). Raises :class:`ContextError`
-    for a declared meld that contains the wildcard face (a 财神 is never used in a call, RULES.md §4.2)
-    and for a bad face.
+    in the concealed part, as the winning tile and in declared pungs/kongs. A chow holding a 白板 is
+    written ``[chi 5z23m]`` (:meth:`~majiang.hand.Meld.notation`; ``Hand.parse(..., wild=face)``
+    reads it as the chow 123m with ``stand_in`` = the face) and passes unchanged. Raises
+    :class:`ContextError` for a declared meld that contains the wildcard face other than through a
+    standing-in 白板 (a 财神 is never used in a call, RULES.md §4.2), a 白板 standing in for
+    another face, and a bad face.
     """
     if not (isinstance(wild_face, int) and 0 <= wild_face < NUM_KINDS):
         raise ContextError(f"wild_face must be a tile kind 0-33, got {wild_face!r}")
@@ -275,9 +277,16 @@ def natural_hand(hand: Hand, wild_face: int, *, white_stands_in: bool = True) ->
             conc.append(nat(t))
     melds = []
     for m in hand.melds:
-        if wild_face in m.tiles:
+        if m.stand_in is not None and (m.stand_in != wild_face or not stand):
+            raise ContextError(f"declared meld {m.notation()}: its 白板 plays {format_compact([m.stand_in])}, but "
+                               + ("白板 stands in for no face here" if not stand else
+                                  f"the wildcard's face is {format_compact([wild_face])}"))
+        if wild_face in m.tiles and m.stand_in != wild_face:
+            hint = (f"; a 白板 playing that face is written 5z: [chi 5z"
+                    f"{format_compact([t for t in m.tiles if t != wild_face])}]"
+                    if stand and m.kind is MeldKind.CHOW else "")
             raise ContextError(f"declared meld {m} uses the wildcard face {format_compact([wild_face])}: "
-                               "a wildcard is never used in a call")
+                               f"a wildcard is never used in a call{hint}")
         if stand and WHITE in m.tiles:  # a pung or kong of 白板 (a chow is written with the faces played)
             m = Meld(m.kind, wild_face, m.offer, None if m.claimed is None else wild_face)
         melds.append(m)

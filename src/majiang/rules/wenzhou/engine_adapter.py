@@ -1,4 +1,4 @@
-"""Bridge from the engine's scorer/settlement protocols to the wildcard rule sets (for later wiring).
+"""Bridge from the engine's scorer/settlement protocols to the wildcard rule sets.
 
 The engine (:mod:`majiang.engine.ruleset`) asks a ``Scorer`` for ``score(ctx) -> ScoreResult`` and a
 ``Settlement`` for ``settle(win, players) -> list[int]``. :class:`WildRulesAdapter` is both, for one
@@ -10,8 +10,9 @@ of the rule sets of :data:`RULESETS`:
 
 Facts the engine's context may carry are read when present, else left empty:
 ``chow_feeds`` (W13 统包), ``wild_counts`` (W16 财神钱), ``kongs`` (W16 kong money);
-``bonus_tiles`` (Shandong) is the number of flowers in the winner's hand. Nothing here is imported
-by the rule sets themselves; the engine module is imported only when a method runs.
+``bonus_tiles`` (Shandong) is the number of flowers in the winner's hand. The protocol comes from
+:mod:`majiang.rules.base`; the rule-set declarations (``ruleset.py`` of each package) build the
+adapter with the rule set's options.
 
 What the table hands over, and what the adapter does with it:
 
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from majiang.rules.base import ScoreResult
 from majiang.rules.wenzhou.common import NotWinningError, OptionsError, WildResult, WinContext
 from majiang.tiles import WILD
 
@@ -137,11 +139,9 @@ class WildRulesAdapter:
     def name(self) -> str:
         return self.ruleset
 
-    def score(self, ctx: Any):
+    def score(self, ctx: Any) -> ScoreResult:
         """The engine ``ScoreResult``: the rule set's value and ``(id, value, 1)`` triples; a hand
         the rule set does not accept scores :data:`REJECTED` (the table then offers no win)."""
-        from majiang.engine.ruleset import ScoreResult
-
         if ctx.hand.win_tile == WILD and not ctx.self_drawn:
             return ScoreResult(REJECTED, 0, ())  # nobody wins on a discarded 财神 (RULES.md §4.2)
         try:
@@ -160,8 +160,9 @@ class WildRulesAdapter:
 
 def register_with_engine() -> tuple[str, ...]:
     """Register every rule set of :data:`RULESETS` as an engine scorer and settlement under its id
-    (``RuleSet.with_options(scorer="wz13", settlement="wz13")``). Returns the ids registered."""
-    from majiang.engine.ruleset import register_scorer, register_settlement
+    (``RuleSet.with_options(scorer="wz13", settlement="wz13")``) under the old no-argument protocol.
+    Not needed: the rule-set packages declare them (``ruleset.py``). Returns the ids registered."""
+    from majiang.engine.ruleset import register_scorer, register_settlement  # noqa: PLC0415 - legacy helper
 
     for rid in RULESETS:
         register_scorer(rid, lambda rid=rid: WildRulesAdapter(rid))

@@ -1,0 +1,429 @@
+"""What a rule set is, below the engine: the protocol every rule-set package fulfils (issue 12).
+
+One rule set = one package. The package declares each of its rule sets once, as a
+:class:`RuleSetDef`, and registers it under the entry-point group ``majiang.rulesets`` (see
+``pyproject.toml`` and ``docs/rulesets.md``); :mod:`majiang.rules.registry` finds them. The engine
+(:mod:`majiang.engine`) imports this module and the registry only: it knows no rule set by name.
+
+A :class:`RuleSetDef` holds
+
+* ``table`` -- the table parameters, i.e. values of :class:`majiang.engine.RuleSet` fields (tile set,
+  hand size, wildcards, claims, wall, dealer, minimum, and the names of the scorer and settlement);
+* ``shapes`` -- named :class:`~majiang.analysis.ShapeRules` the rule set adds (``table["shapes"]``
+  names one of them or a generic one: ``standard``, ``mcr``, ``seven-pairs-orphans``);
+* ``scorers`` / ``settlements`` -- factories by name, each called with the :class:`~majiang.engine.RuleSet`
+  (so the rule set's options reach them) and returning a :class:`Scorer` / :class:`Settlement`;
+* ``options`` -- its :class:`Option` list: rule options of its own (``target="rules"``, read by the
+  scorer through ``RuleSet.rule_option(name)``) and the table options it offers
+  (``target="table"``, a :class:`~majiang.engine.RuleSet` field; see :data:`TABLE_OPTIONS`);
+* ``patterns`` -- its pattern catalogue, :class:`PatternInfo` ``(id, name_zh, name_en, points)``;
+  ``id`` is what the record's ``hora.patterns`` hold.
+
+The scoring protocol itself -- :class:`WinContext` (the facts of the table), :class:`ScoreResult`,
+:class:`Scorer`, :class:`WinSettle`, :class:`Settlement` -- and the generic pieces
+(:class:`FixedScorer`, :class:`CompetitionSettlement`, :class:`FlatSettlement`) live here too;
+:mod:`majiang.engine.ruleset` re-exports them under their old names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from majiang.analysis import ShapeRules
+from majiang.errors import MajiangError
+from majiang.hand import Hand
+
+
+class RuleSetError(MajiangError):
+    """An unknown rule-set option, an unknown preset, or an option value out of range."""
+
+
+# ----------------------------------------------------------------------------------------- scoring
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """Everything a scorer may need to value one win (facts of the table, not of a variant).
+
+    Attributes:
+        hand: the winner's :class:`~majiang.hand.Hand`: concealed tiles without the winning tile,
+            declared melds (``offer`` relative to the winner), ``win_tile``, flowers set aside,
+            ``wilds`` = wildcards among the concealed tiles (their faces removed from ``concealed``;
+            a 白板 standing in for the wildcard's face is already written as that face).
+        seat: the winner's seat (0-3, turn order).
+        dealer: the dealer's seat (庄家).
+        seat_wind: the winner's seat wind, a tile index 27-30 (门风; East = the dealer).
+        prevalent_wind: the round's prevalent wind, 27-30 (圈风).
+        self_drawn: True for a self-drawn win (自摸), False for a win on a discard or a robbed kong.
+        discarder: the seat whose tile was won on (discard or robbed kong), ``None`` when self-drawn.
+        kong_replacement: won on a replacement draw after a kong (杠上开花), also when the
+            replacement chain passed through flowers; **not** set for a plain flower replacement
+            (trap FLAG-02: MCR scores that as 自摸 only).
+        flower_replacement: the winning tile was drawn as a flower replacement.
+        robbing_kong: won on the tile of another player's added kong (抢杠和, trap FLAG-03).
+        last_tile: self-drawn with the wall's last live tile (MCR 妙手回春), or won on the discard
+            made after it (MCR 海底捞月).
+        win_tile_seen: copies of the winning tile the winner can see besides the winning tile itself
+            (own hand and melds, every river, every exposed meld); 3 means 和绝张 in MCR.
+        first_turn: won before any claim (chow, pung, any kong) and before the winner's first discard:
+            the dealer's self-draw on his initial hand (Taiwan 天胡), a non-dealer's self-draw on his
+            first draw (地胡) or a non-dealer's win on a discard before his first draw (人胡).
+        wild_face: the wildcard's face this hand (0-33) or ``None``.
+        dealer_streak: the dealer's consecutive hands before this one (连庄 count, 0 on a new dealer).
+        chow_feeds: one ``(feeder, eater)`` per chow claimed this hand (Wenzhou W13 统包). Optional:
+            the table does not fill it yet (empty = no liability).
+        wild_counts: wildcards held by each seat at the win (Wenzhou W16 财神钱), or ``None``
+            (not filled by the table yet: no 财神钱).
+        kongs: ``(seat, "exposed" | "concealed" | "added")`` per kong declared this hand (W16 kong
+            money). Optional: not filled by the table yet.
+        flower_win: ``None`` for a win on a tile; ``"eight"`` -- the winner completed all eight
+            flowers (八仙過海, paid as a self-draw); ``"seven"`` -- the winner holds seven flowers and
+            ``discarder`` drew the eighth (七搶一, the drawer pays alone). Only with
+            ``RuleSet.flower_wins``; ``hand.win_tile`` is then ``None`` and ``first_turn`` False.
+        declared_ready: the winner declared ready (報聽, ``RuleSet.declare_ready``) before this win.
+        heavenly_ready: 天聽 -- declared with his own first discard before anyone called (chow, pung,
+            any kong), and ready from the very start: the dealer, or a non-dealer whose declaring
+            discard was the tile he had just drawn (his dealt hand was that ready hand).
+        earthly_ready: 地聽 -- declared with his own first discard before anyone called, not 天聽
+            (ready right after his own first discard, RULES.md §3.2).
+    """
+
+    hand: Hand
+    seat: int
+    dealer: int
+    seat_wind: int
+    prevalent_wind: int
+    self_drawn: bool
+    discarder: int | None = None
+    kong_replacement: bool = False
+    flower_replacement: bool = False
+    robbing_kong: bool = False
+    last_tile: bool = False
+    win_tile_seen: int = 0
+    first_turn: bool = False
+    wild_face: int | None = None
+    dealer_streak: int = 0
+    chow_feeds: tuple[tuple[int, int], ...] = ()
+    wild_counts: tuple[int, ...] | None = None
+    kongs: tuple[tuple[int, str], ...] = ()
+    flower_win: str | None = None
+    declared_ready: bool = False
+    heavenly_ready: bool = False
+    earthly_ready: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreResult:
+    """The value of one win.
+
+    Attributes:
+        value: points of the hand's patterns that count toward the rule set's minimum
+            (MCR fan without flowers; Taiwan tai; Wenzhou multiplier). A scorer answers ``-1`` for a
+            hand its rule set does not accept although the table's shapes do (below every
+            ``min_score``, so the win is not offered).
+        bonus: points added only after the minimum is met (MCR: 1 per flower).
+        patterns: ``(pattern id, points, times)`` triples, for records and display.
+    """
+
+    value: int
+    bonus: int = 0
+    patterns: tuple[tuple[str, int, int], ...] = ()
+
+    @property
+    def total(self) -> int:
+        """``value + bonus``: what the settlement uses."""
+        return self.value + self.bonus
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """Values a win. ``score`` is called when a win is possible (to check the minimum) and again when
+    it is declared; it must be a pure function of the context."""
+
+    name: str
+
+    def score(self, ctx: WinContext) -> ScoreResult:  # pragma: no cover - protocol
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class WinSettle:
+    """One win to settle: who won, who fed it (``None`` when self-drawn), its score and context."""
+
+    winner: int
+    discarder: int | None
+    result: ScoreResult
+    ctx: WinContext
+
+
+@runtime_checkable
+class Settlement(Protocol):
+    """Turns one win into per-seat score changes (a zero-sum ledger; the engine checks the sum)."""
+
+    name: str
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:  # pragma: no cover - protocol
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class FixedScorer:
+    """The default scorer until a variant's scorer lands: every legal win is worth ``value`` points
+    plus ``per_flower`` per flower set aside.
+
+    For MCR (``value=8``, ``per_flower=1``): the hand is taken to meet the 8-fan minimum exactly,
+    flowers add 1 fan each after the minimum (RULES.md §9.6). It checks nothing but what the table
+    already checked (the winning shape), so it is a stand-in, documented as such in records
+    (scorer name ``"fixed"``).
+    """
+
+    value: int = 8
+    per_flower: int = 1
+    name: str = "fixed"
+
+    def score(self, ctx: WinContext) -> ScoreResult:
+        flowers = len(ctx.hand.flowers) * self.per_flower
+        patterns: list[tuple[str, int, int]] = [("fixed", self.value, 1)]
+        if flowers:
+            patterns.append(("flower", self.per_flower, len(ctx.hand.flowers)))
+        return ScoreResult(self.value, flowers, tuple(patterns))
+
+
+@dataclass(frozen=True, slots=True)
+class CompetitionSettlement:
+    """MCR competition settlement (RULES.md §9.6): a discard win -- the discarder pays
+    ``base + total``, each other loser pays ``base``; a self-drawn win -- each loser pays
+    ``base + total``. A robbed kong is a discard win fed by the robbed player. ``base`` = 8."""
+
+    base: int = 8
+    name: str = "competition"
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:
+        d = [0] * players
+        total = win.result.total
+        for s in range(players):
+            if s == win.winner:
+                continue
+            pay = self.base + total if (win.discarder is None or s == win.discarder) else self.base
+            d[s] -= pay
+            d[win.winner] += pay
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class FlatSettlement:
+    """Placeholder settlement for flow-only presets: a self-drawn win is paid ``total`` by every
+    other player; a discard win is paid ``total`` by the discarder alone (RULES.md §3.3 shape
+    without the base and dealer terms)."""
+
+    name: str = "flat"
+
+    def settle(self, win: WinSettle, players: int) -> list[int]:
+        d = [0] * players
+        for s in range(players):
+            if s != win.winner and (win.discarder is None or s == win.discarder):
+                d[s] -= win.result.total
+                d[win.winner] += win.result.total
+        return d
+
+
+# ----------------------------------------------------------------------------------------- options
+OPTION_TYPES = ("bool", "int", "str")
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option a rule set offers (what a rules form shows and a spec ``"NAME,option=value"`` sets).
+
+    Attributes:
+        name: the option's name in specs, records and forms (``all_flowers_count``).
+        type: ``"bool"``, ``"int"`` or ``"str"``.
+        default: the value when not set (for a table option: the rule set's table value).
+        label_zh, label_en: short labels (Chinese, English).
+        help: one or two sentences in English: what it changes, and its source (RULES.md section).
+        choices: the allowed values of a ``"str"`` option (or ``None``: any string).
+        minimum, maximum: bounds of an ``"int"`` option (``None``: unbounded).
+        nullable: ``None`` is allowed (``"int"`` options such as a cap).
+        target: ``"rules"`` (read by the scorer/settlement, kept in ``RuleSet.rule_options``) or
+            ``"table"`` (a :class:`~majiang.engine.RuleSet` field of that name).
+    """
+
+    name: str
+    type: str
+    default: Any
+    label_zh: str
+    label_en: str
+    help: str = ""
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+    target: str = "rules"
+
+    def __post_init__(self) -> None:
+        if self.type not in OPTION_TYPES:
+            raise RuleSetError(f"option {self.name!r}: type must be one of {OPTION_TYPES}, got {self.type!r}")
+        if self.target not in ("rules", "table"):
+            raise RuleSetError(f"option {self.name!r}: target must be 'rules' or 'table', got {self.target!r}")
+        if self.target == "rules":
+            self.check(self.default)
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it suits the option, else :class:`RuleSetError` naming the option and the value."""
+        if value is None and self.nullable:
+            return value
+        ok = {"bool": lambda v: isinstance(v, bool),
+              "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
+              "str": lambda v: isinstance(v, str)}[self.type](value)
+        if not ok:
+            raise RuleSetError(f"rule option {self.name}={value!r}: expected {'an' if self.type == 'int' else 'a'} "
+                               f"{self.type}{' or null' if self.nullable else ''}")
+        if self.choices is not None and value not in self.choices:
+            raise RuleSetError(f"rule option {self.name}={value!r}: choose one of {', '.join(map(str, self.choices))}")
+        if self.type == "int" and ((self.minimum is not None and value < self.minimum)
+                                   or (self.maximum is not None and value > self.maximum)):
+            raise RuleSetError(f"rule option {self.name}={value!r}: must be in {self.minimum}..{self.maximum}")
+        return value
+
+    def with_default(self, default: Any) -> Option:
+        """A copy with another default (a table option's default is the rule set's table value)."""
+        return Option(self.name, self.type, default, self.label_zh, self.label_en, self.help, self.choices,
+                      self.minimum, self.maximum, self.nullable, self.target)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain JSON values: ``name, type, default, label_zh, label_en, help, choices, minimum,
+        maximum, nullable, target``."""
+        return {"name": self.name, "type": self.type, "default": self.default, "label_zh": self.label_zh,
+                "label_en": self.label_en, "help": self.help,
+                "choices": None if self.choices is None else list(self.choices),
+                "minimum": self.minimum, "maximum": self.maximum, "nullable": self.nullable, "target": self.target}
+
+
+def _t(name: str, type_: str, default: Any, zh: str, en: str, help_: str, **kw: Any) -> Option:
+    return Option(name, type_, default, zh, en, help_, target="table", **kw)
+
+
+TABLE_OPTIONS: dict[str, Option] = {o.name: o for o in (
+    _t("multiple_winners", "str", "head-bump", "一炮多响", "Several winners on one discard",
+       "head-bump: only the first in turn order from the discarder wins (截和); all: every claimant wins "
+       "(RULES.md §1.4).", choices=("head-bump", "all")),
+    _t("rob_kong", "bool", True, "抢杠", "Robbing a kong", "Another player may win on the tile of an added kong."),
+    _t("claim_last_discard", "bool", False, "河底吃碰", "Claims on the last discard",
+       "The discard after the last live tile may be chowed or punged (else only won on)."),
+    _t("flowers", "bool", True, "花牌", "Flowers", "The 8 flowers are in the tile set (RULES.md §1.1)."),
+    _t("flower_wins", "bool", False, "八仙過海/七搶一", "Flower wins",
+       "A player with all eight flowers wins at once; the drawer of the eighth pays a holder of seven "
+       "(RULES.md §3.2, §3.3)."),
+    _t("declare_ready", "bool", False, "報聽", "Declared ready",
+       "A player may declare ready; his hand is then frozen (RULES.md §3.1)."),
+    _t("reserve", "int", 0, "留牌", "Tiles held back", "Tiles left in the wall when the hand is drawn.",
+       minimum=0, maximum=60),
+    _t("dealer_keeps_on_win", "bool", False, "胡牌连庄", "Dealer keeps the deal on a win", ""),
+    _t("dealer_keeps_on_draw", "bool", False, "流局连庄", "Dealer keeps the deal on a draw", ""),
+    _t("max_dealer_streak", "int", None, "连庄上限", "Most extra dealer hands", "Empty: no limit.",
+       minimum=0, nullable=True),
+    _t("rounds", "int", 4, "圈数", "Rounds", "Prevalent winds played (4 = a full match).", minimum=1, maximum=16),
+    _t("first_dealer", "str", "east", "首庄", "First dealer", "east or dice.", choices=("east", "dice")),
+    _t("seat_draw", "bool", True, "抽座位", "Seats by lot", "Players are seated by lot at the start."),
+    _t("min_score", "int", 8, "起胡", "Minimum to win", "A win needs at least this value (MCR 8 fan).",
+       minimum=0),
+    _t("followed_penalty", "int", 0, "被跟", "Followed discard penalty",
+       "Points the followed player pays each other player (Wenzhou, RULES.md §4.6); 0 = off.", minimum=0),
+    _t("wild_discard_penalty", "int", 0, "误打财神", "Wildcard discard penalty",
+       "Points to each other player for discarding a 财神 (RULES.md §4.6); 0 = off.", minimum=0),
+    _t("xianggong", "bool", False, "相公", "Wrong tile count (相公)",
+       "A record with a hand one tile short or long replays with the player marked (RULES.md §2.4)."),
+    _t("wild_next_face", "bool", False, "翻牌下一张为财神", "Wildcard is the next face",
+       "The face after the turned-up indicator is wild (RULES.md §4.2)."),
+    _t("wild_indicator_out", "bool", True, "财神牌不入墙", "Indicator out of play",
+       "The turned-up indicator leaves play: three live wildcards (RULES.md §4.2, §2.1 E)."),
+)}
+"""Labelled :class:`~majiang.engine.RuleSet` fields a rule set may offer as options; defaults are
+``RuleSet``'s (a test keeps them equal). A :class:`RuleSetDef` names the ones it offers in
+``table_options``; :func:`majiang.rules.registry.describe` gives them with the rule set's table values
+as defaults."""
+
+
+@dataclass(frozen=True, slots=True)
+class PatternInfo:
+    """One pattern of a rule set's catalogue: ``id`` (as in the record's ``hora.patterns``), Chinese and
+    English names, ``points`` (per occurrence, in the rule set's unit; ``None`` when it has no fixed
+    value, e.g. a reason shown beside a tier)."""
+
+    id: str
+    name_zh: str
+    name_en: str
+    points: int | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name_zh": self.name_zh, "name_en": self.name_en, "points": self.points}
+
+
+ScorerFactory = Callable[[Any], Scorer]
+SettlementFactory = Callable[[Any], Settlement]
+
+
+@dataclass(frozen=True)
+class RuleSetDef:
+    """One rule set as its package declares it (module doc).
+
+    Attributes:
+        name: the name specs, records, the command line and the web table use (``"taiwan"``).
+        label_zh, label_en: display names.
+        summary: one line in English: what it is and its source (RULES.md section or seed).
+        table: :class:`~majiang.engine.RuleSet` field values (``scorer`` and ``settlement`` name
+            entries of ``scorers`` / ``settlements`` or the engine's generic ones: ``fixed``,
+            ``fixed1``, ``competition``, ``flat``).
+        unit: what a win's value counts: ``"fan"``, ``"tai"``, ``"multiplier"``, ``"points"``.
+        aliases: other names of the same rule set (``wenzhou13`` for ``wenzhou``).
+        shapes: named :class:`ShapeRules` the rule set adds (``{"wenzhou13": ShapeRules(...)}``).
+        scorers, settlements: factories by name, called with the :class:`~majiang.engine.RuleSet`.
+        options: its own options (``target="rules"``).
+        table_options: names of :data:`TABLE_OPTIONS` it offers (defaults: its ``table`` values).
+        patterns: the pattern catalogue, or a function returning it (built when first asked).
+    """
+
+    name: str
+    label_zh: str
+    label_en: str
+    summary: str
+    table: Mapping[str, Any]
+    unit: str = "points"
+    aliases: tuple[str, ...] = ()
+    shapes: Mapping[str, ShapeRules] = field(default_factory=dict)
+    scorers: Mapping[str, ScorerFactory] = field(default_factory=dict)
+    settlements: Mapping[str, SettlementFactory] = field(default_factory=dict)
+    options: tuple[Option, ...] = ()
+    table_options: tuple[str, ...] = ()
+    patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name or "," in self.name or "=" in self.name:
+            raise RuleSetError(f"a rule set name is a non-empty string without ',' or '=', got {self.name!r}")
+        for o in self.options:
+            if o.target != "rules":
+                raise RuleSetError(f"rule set {self.name!r}: option {o.name!r} belongs in table_options")
+            if o.name in TABLE_OPTIONS or o.name in ("name", "rule_options"):
+                raise RuleSetError(f"rule set {self.name!r}: option {o.name!r} clashes with a table option")
+        for n in self.table_options:
+            if n not in TABLE_OPTIONS:
+                raise RuleSetError(f"rule set {self.name!r}: unknown table option {n!r}; known: "
+                                   f"{', '.join(TABLE_OPTIONS)}")
+
+    def option(self, name: str) -> Option | None:
+        """Its own option ``name`` (``target="rules"``), or ``None``."""
+        for o in self.options:
+            if o.name == name:
+                return o
+        return None
+
+    def all_options(self) -> tuple[Option, ...]:
+        """The table options it offers (with its table values as defaults), then its own options."""
+        table = tuple(TABLE_OPTIONS[n].with_default(self.table.get(n, TABLE_OPTIONS[n].default))
+                      for n in self.table_options)
+        return table + tuple(self.options)
+
+    def pattern_catalogue(self) -> tuple[PatternInfo, ...]:
+        """:attr:`patterns`, calling it first when it is a function."""
+        p = self.patterns
+        return tuple(p() if callable(p) else p)

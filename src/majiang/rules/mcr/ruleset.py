@@ -1,0 +1,54 @@
+"""The ``mcr`` rule set as the registry sees it (entry point ``majiang.rulesets: mcr``).
+
+Chinese Official / MCR (RULES.md §6, §9.6; seed ``004_*``): 144 tiles with flowers, 13-tile hands,
+no wildcards, every MCR shape, chow from the left player only, head-bump on several winners, no
+reserve, the deal passes after every hand, 4 rounds (16 hands), 8-fan minimum without flowers.
+Scorer ``"mcr"`` (:class:`~majiang.rules.mcr.engine_adapter.McrScorer`, the 81 fans; ``scorer="fixed"``
+keeps the stand-in :class:`~majiang.rules.base.FixedScorer`); settlement ``"competition"``
+(:class:`~majiang.rules.base.CompetitionSettlement`, RULES.md §9.6).
+
+Own options: the readings of :class:`~majiang.rules.mcr.McrOptions` (defaults PyMahjongGB 1.4.0).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.rules.base import Option, PatternInfo, RuleSetDef
+
+
+def _scorer(rules: Any):
+    from majiang.rules.mcr.conditions import McrOptions
+    from majiang.rules.mcr.engine_adapter import McrScorer
+
+    return McrScorer(McrOptions(knitted_straight_waits=rules.rule_option("knitted_straight_waits"),
+                                melded_concealed_kong_pair=rules.rule_option("melded_concealed_kong_pair"),
+                                fifth_copy_waits=rules.rule_option("fifth_copy_waits")))
+
+
+def _patterns() -> tuple[PatternInfo, ...]:
+    from majiang.rules.mcr.fans import FANS
+
+    return tuple(PatternInfo(f.name_zh, f.name_zh, f.name_en, f.points) for f in FANS)
+
+
+RULESET = RuleSetDef(
+    name="mcr", label_zh="国标麻将", label_en="Chinese Official (MCR)", unit="fan",
+    summary="Chinese Official: 81 fans with the 不计 exclusions, 8-fan minimum, flowers, competition "
+            "settlement (seed 004, RULES.md §6, §9.6).",
+    table=dict(flowers=True, hand_size=13, shapes="mcr", reserve=0, dealer_keeps_on_win=False,
+               dealer_keeps_on_draw=False, rounds=4, first_dealer="east", min_score=8, scorer="mcr",
+               settlement="competition", multiple_winners="head-bump"),
+    scorers={"mcr": _scorer},
+    options=(
+        Option("knitted_straight_waits", "bool", True, "组合龙算边嵌钓", "Wait fans inside a knitted straight",
+               "Edge/closed/single waits count when the winning tile could sit in the knitted straight "
+               "(PyMahjongGB 1.4.0); false: the rule book's reading (RULES.md §6)."),
+        Option("melded_concealed_kong_pair", "bool", True, "明暗杠", "Melded + concealed kong = 5",
+               "One melded and one concealed kong score 明暗杠 5 (PyMahjongGB); false: 明杠 1 + 暗杠 2."),
+        Option("fifth_copy_waits", "bool", True, "第五张算听", "Fifth copy counts as a wait",
+               "A tile the hand holds four of still counts as a wait for the unique-wait fans (PyMahjongGB)."),
+    ),
+    table_options=("multiple_winners", "rob_kong", "flowers", "min_score", "rounds", "first_dealer", "seat_draw"),
+    patterns=_patterns,
+)

@@ -1,0 +1,49 @@
+"""The ``seed000`` rule set as the registry sees it (entry point ``majiang.rulesets: seed000``).
+
+The seed-000 百搭 profile (RULES.md §2, §9.1, §9.2): 136 tiles, 13-tile hands, 百搭 by dice with 白板
+standing in, shapes ``"seed000"`` (七对子, 十三幺, three 百搭 win outright), all four 百搭 live (the
+indicator stays in the wall, §2.1 E). Scorer and settlement ``"seed000"`` (1 point a win: the seed
+gives no values). 相公 on (``xianggong``, §2.4).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.analysis import ShapeRules
+from majiang.rules.base import Option, PatternInfo, RuleSetDef
+from majiang.rules.wenzhou.ruleset import WILD_TABLE, WILD_TABLE_OPTIONS
+
+
+def _adapter(rules: Any):
+    from majiang.rules.seed000.profile import Seed000Options
+    from majiang.rules.wenzhou.engine_adapter import WildRulesAdapter
+
+    return WildRulesAdapter("seed000", Seed000Options(base_points=rules.rule_option("base_points"),
+                                                      structure_exempt=rules.rule_option("structure_exempt")))
+
+
+def _patterns() -> tuple[PatternInfo, ...]:
+    from majiang.rules.seed000.profile import NAMES
+
+    return tuple(PatternInfo(pid, zh, en, None) for pid, (zh, en) in NAMES.items())
+
+
+RULESET = RuleSetDef(
+    name="seed000", label_zh="百搭（种子000）", label_en="Seed-000 百搭 profile", unit="points",
+    summary="The seed-000 百搭 profile: White stands in, 3 or 4 百搭 win, 七对子, 十三幺, the seed's named hands "
+            "(seed 000, RULES.md §2).",
+    table=dict(flowers=False, hand_size=13, shapes="seed000", reserve=0, **WILD_TABLE, wild_indicator_out=False,
+               dealer_keeps_on_win=True, dealer_keeps_on_draw=False, rounds=4, first_dealer="dice", min_score=0,
+               scorer="seed000", settlement="seed000", multiple_winners="head-bump", xianggong=True),
+    shapes={"seed000": ShapeRules(seven_pairs=True, thirteen_orphans=True, wilds_win=3)},
+    scorers={"seed000": _adapter}, settlements={"seed000": _adapter},
+    options=(
+        Option("base_points", "int", 1, "底分", "Base points", "Points of every win before pattern values.",
+               minimum=0),
+        Option("structure_exempt", "bool", False, "清/混老头不需成型", "Terminal hands need no shape",
+               "清老头/混老头 win without a shape (RULES.md §2.3)."),
+    ),
+    table_options=WILD_TABLE_OPTIONS + ("wild_indicator_out",),
+    patterns=_patterns,
+)

@@ -1,0 +1,42 @@
+"""The ``shandong`` rule set as the registry sees it (entry point ``majiang.rulesets: shandong``).
+
+Provisional Shandong (RULES.md §5, §9.5; seed ``001_*``): 13-tile hands with the 8 flowers, standard
+shape only, 1 point a win, doubled self-drawn. Scorer and settlement ``"shandong"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from majiang.rules.base import Option, PatternInfo, RuleSetDef
+
+
+def _adapter(rules: Any):
+    from majiang.rules.shandong.rules import ShandongOptions
+    from majiang.rules.wenzhou.engine_adapter import WildRulesAdapter
+
+    return WildRulesAdapter("shandong", ShandongOptions(points=rules.rule_option("points"),
+                                                        self_draw_multiplier=rules.rule_option("self_draw_multiplier")))
+
+
+def _patterns() -> tuple[PatternInfo, ...]:
+    from majiang.rules.shandong.rules import WIN_TYPES
+
+    return tuple(PatternInfo(p.id, p.name_zh, p.name_en, p.value) for p in WIN_TYPES.values())
+
+
+RULESET = RuleSetDef(
+    name="shandong", label_zh="山东麻将（暂定）", label_en="Shandong (provisional)", unit="points",
+    summary="Provisional 13-tile game with flowers; the seed gives no scoring (seed 001, RULES.md §5, §9.5).",
+    table=dict(flowers=True, hand_size=13, shapes="standard", reserve=0, dealer_keeps_on_win=True,
+               dealer_keeps_on_draw=False, rounds=4, first_dealer="dice", min_score=0, scorer="shandong",
+               settlement="shandong", multiple_winners="head-bump"),
+    scorers={"shandong": _adapter}, settlements={"shandong": _adapter},
+    options=(
+        Option("points", "int", 1, "每胡分", "Points a win", "Points of a win (RULES.md §9.5).", minimum=1),
+        Option("self_draw_multiplier", "int", 2, "自摸倍数", "Self-draw multiplier",
+               "Self-drawn wins are worth this many times the points (RULES.md §9.5).", minimum=1),
+    ),
+    table_options=("multiple_winners", "rob_kong", "dealer_keeps_on_win", "rounds", "first_dealer", "seat_draw"),
+    patterns=_patterns,
+)
