@@ -785,6 +785,8 @@ _register_serve()
 from majiang.protocols.cli import bot as _bot, tournament as _tournament  # noqa: E402 (issue 14)
 main.add_command(_bot), main.add_command(_tournament)
 main.add_command(_rules_command)  # majiang rules (issue 12, majiang.cli_rules)
+from majiang.selfplay import selfplay as _selfplay  # noqa: E402 (issue 15)
+main.add_command(_selfplay)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -354,6 +354,10 @@ def run_tournament(protocol: str, bots: Sequence[str], *, walls: int = 1, seed: 
             if progress:
                 progress(len(results), len(games))
     else:
+        if any(s.builtin for s in specs):  # forked workers inherit the analysis tables' common blocks
+            from majiang.analysis.tables import build_blocks
+
+            build_blocks(7)
         with ProcessPoolExecutor(max_workers=workers) as ex:
             for r in ex.map(play_one, games, chunksize=max(1, len(games) // (workers * 8))):
                 results.append(r)

@@ -118,6 +118,16 @@ class Person(threading.Thread):
             self.exc = e
 
 
+def _games_stored(database_url: str, rid: str) -> int:
+    from sqlalchemy import create_engine, text
+
+    eng = create_engine(database_url)
+    with eng.connect() as conn:
+        n = conn.execute(text("SELECT count(*) FROM games WHERE table_id = :t"), {"t": rid}).scalar()
+    eng.dispose()
+    return int(n)
+
+
 def _signup(base: str, name: str) -> str:
     with httpx.Client(base_url=base, follow_redirects=False) as c:
         r = c.post("/signup", data={"username": name, "password": "a good password"})
@@ -177,14 +187,7 @@ def test_a_restart_loses_nothing(database_url, tmp_path, sig):
     finally:
         if server.proc is not None and server.proc.poll() is None:
             server.stop(signal.SIGKILL)
-    # stored exactly once
-    from sqlalchemy import create_engine, text
-
-    eng = create_engine(database_url)
-    with eng.connect() as conn:
-        n = conn.execute(text("SELECT count(*) FROM games WHERE table_id = :t"), {"t": rid}).scalar()
-    eng.dispose()
-    assert n == 1
+    assert _games_stored(database_url, rid) == 1
 
 
 def test_an_unknown_table_is_reported_gone(client):
@@ -234,10 +237,4 @@ def test_two_processes_share_a_table_and_survive_the_loss_of_its_runner(database
         for s in (a, b):
             if s.proc is not None and s.proc.poll() is None:
                 s.stop(signal.SIGKILL)
-    from sqlalchemy import create_engine, text
-
-    eng = create_engine(database_url)
-    with eng.connect() as conn:
-        n = conn.execute(text("SELECT count(*) FROM games WHERE table_id = :t"), {"t": rid}).scalar()
-    eng.dispose()
-    assert n == 1
+    assert _games_stored(database_url, rid) == 1

@@ -16,7 +16,9 @@ Tables are built lazily: a group's entry is computed the first time its counts a
 in a dict for the life of the process (the key is the tuple of counts). A suit is split into
 blocks separated by two or more empty faces (no chow spans such a gap), and blocks have their own
 cache, so a new suit key costs a few dict look-ups, and a new block a small dynamic programme over
-its faces. Nothing is precomputed at import: the first call costs microseconds.
+its faces (on precomputed move tables; a block and its mirror image share the entry). Nothing is
+precomputed at import: the first call costs microseconds. :func:`build_blocks` builds every block
+up to a size eagerly, for a process that can spend a moment first (a bot's warm-up).
 
 WLOG rules used by the dynamic programme (they keep it small and exact): three identical chows
 use the same faces as three pungs of their tiles, so at most two identical chows start at one face;
@@ -74,6 +76,8 @@ ADDS_CAP = LazyTable(lambda c: _adds(c, True))
 ADDS_FREE = LazyTable(lambda c: _adds(c, False))
 _BLOCK_NEED: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
 _BLOCK_USED: dict[tuple[int, ...], tuple[int, ...]] = {}
+_BLOCK_ID: dict[tuple[int, ...], int] = {}
+"""Block → id of its used-vectors as a suit of that one block (a suit's id folds its blocks' ids)."""
 
 
 def _validate(c: tuple[int, ...], width: int) -> None:
@@ -110,36 +114,60 @@ def blocks(c: tuple[int, ...]) -> list[tuple[int, ...]]:
     return out
 
 
+# The block dynamic programmes walk the faces of ``(0, 0) + block + (0, 0)`` (chows may reach two
+# faces past either end, wild-filled) with a state of: chows started two faces back (a, 0-2), one
+# face back (b, 0-2), whether the pair is placed (p) and, for the used-vectors, the sets so far (m).
+# A state is one small int, ``s = (a*3 + b)*2 + p`` (and ``j = 6*s + m``); the moves at a face with
+# ``ci`` tiles are precomputed once per (ci, chows may start here, ...) as tuples of (next state,
+# cost or gain), so a block costs a few dict updates per reachable state and face.
+
+
+def _need_moves(ci: int, chow: bool, cap: bool) -> tuple[tuple[tuple[int, int], ...], ...]:
+    key = (ci, chow, cap)
+    r = _NEED_MOVES.get(key)
+    if r is None:
+        maxu = 4 if cap else 99
+        tmax = 1 if cap else 2
+        out = []
+        for a in range(3):
+            for bb in range(3):
+                for p in range(2):
+                    moves = []
+                    for k in range(3 if chow else 1):
+                        for t in range(tmax + 1):
+                            for q in ((0, 1) if p == 0 else (0,)):
+                                u = a + bb + k + 3 * t + 2 * q
+                                if ci <= u <= maxu:
+                                    moves.append(((bb * 3 + k) * 2 + (p | q), u - ci))
+                    out.append(tuple(moves))
+        r = _NEED_MOVES[key] = tuple(out)
+    return r
+
+
+_NEED_MOVES: dict[tuple[int, bool, bool], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
 def _block_need(b: tuple[int, ...], cap: bool) -> tuple[int, int]:
     """Fewest wildcards for one block (no natural tile may be left out)."""
     key = (cap, b)
     r = _BLOCK_NEED.get(key)
     if r is not None:
         return r
-    maxu = 4 if cap else 99
-    tmax = 1 if cap else 2
     # Chows may extend two faces to either side of the block (wild-filled); pad with zeros.
     faces = (0, 0) + b + (0, 0)
-    n = len(faces)
-    cur: dict[tuple[int, int, int], int] = {(0, 0, 0): 0}
-    for i in range(n):
-        ci = faces[i]
-        nxt: dict[tuple[int, int, int], int] = {}
-        kmax = 2 if i <= n - 3 else 0
-        for (a, bb, p), w in cur.items():
-            base = a + bb
-            for k in range(kmax + 1):
-                for t in range(tmax + 1):
-                    for q in ((0, 1) if p == 0 else (0,)):
-                        u = base + k + 3 * t + 2 * q
-                        if u < ci or u > maxu:
-                            continue
-                        st = (bb, k, p | q)
-                        nw = w + u - ci
-                        if nw < nxt.get(st, INF):
-                            nxt[st] = nw
+    last = len(faces) - 3
+    cur: dict[int, int] = {0: 0}
+    for i, ci in enumerate(faces):
+        moves = _need_moves(ci, i <= last, cap)
+        nxt: dict[int, int] = {}
+        get = nxt.get
+        for s, w in cur.items():
+            for s2, cost in moves[s]:
+                nw = w + cost
+                if nw < get(s2, INF):
+                    nxt[s2] = nw
         cur = nxt
-    r = (cur.get((0, 0, 0), INF), cur.get((0, 0, 1), INF))
+    r = (cur.get(0, INF), cur.get(1, INF))
     _BLOCK_NEED[key] = r
     return r
 
@@ -228,42 +256,59 @@ def _adds(c: tuple[int, ...], cap: bool) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _block_used(b: tuple[int, ...]) -> tuple[int, ...]:
-    """Most naturals of one block covered by m sets + p pairs (each set using at least one natural)."""
-    r = _BLOCK_USED.get(b)
-    if r is not None:
-        return r
-    faces = (0, 0) + b + (0, 0)
-    n = len(faces)
-    # state (a, b, p, m) -> max used
-    cur: dict[tuple[int, int, int, int], int] = {(0, 0, 0, 0): 0}
-    for i in range(n):
-        ci = faces[i]
-        nxt: dict[tuple[int, int, int, int], int] = {}
-        kmax = 2 if i <= n - 3 else 0
-        for (a, bb, p, m), used in cur.items():
-            base = a + bb
-            for k in range(kmax + 1):
-                if m + k > MAX_SETS:
-                    break
-                for t in (0, 1):
-                    mt = m + k + t
-                    if mt > MAX_SETS:
-                        break
-                    for q in ((0, 1) if p == 0 else (0,)):
-                        u = base + k + 3 * t + 2 * q
-                        if u > 4:
-                            continue
-                        st = (bb, k, p | q, mt)
-                        nu = used + (u if u < ci else ci)
-                        if nu > nxt.get(st, -1):
-                            nxt[st] = nu
-        cur = nxt
+def _used_moves(ci: int, chow: bool, mmax: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For each state ``j = 6*s + m`` the moves (next j, naturals covered at this face) of the used-DP.
+
+    A pung or a pair on an empty face covers nothing: it is left out (the monotone closure in
+    :func:`_used_finish` gives the same entries), as are states with more than ``mmax`` sets."""
+    key = (ci, chow, mmax)
+    r = _USED_MOVES.get(key)
+    if r is None:
+        base = _USED_BASE.get((ci, chow))
+        if base is None:
+            base = []
+            for s in range(18):
+                a, bb, p = s // 6, (s // 2) % 3, s & 1
+                moves = []
+                for k in range(3 if chow else 1):
+                    for t in (0, 1):
+                        for q in ((0, 1) if p == 0 else (0,)):
+                            if ci == 0 and (t or q):
+                                continue
+                            u = a + bb + k + 3 * t + 2 * q
+                            if u <= 4:
+                                moves.append((6 * ((bb * 3 + k) * 2 + (p | q)), k + t, u if u < ci else ci))
+                base.append(moves)
+            _USED_BASE[(ci, chow)] = base
+        r = _USED_MOVES[key] = tuple(tuple((d + m + dm, g) for d, dm, g in base[s] if m + dm <= mmax)
+                                     for s in range(18) for m in range(MAX_SETS + 1))
+    return r
+
+
+_USED_BASE: dict[tuple[int, bool], list[list[tuple[int, int, int]]]] = {}
+_USED_MOVES: dict[tuple[int, bool, int], tuple[tuple[tuple[int, int], ...], ...]] = {}
+
+
+def _used_step(cur: dict[int, int], moves: tuple[tuple[tuple[int, int], ...], ...]) -> dict[int, int]:
+    nxt: dict[int, int] = {}
+    get = nxt.get
+    for j, used in cur.items():
+        for j2, g in moves[j]:
+            v = used + g
+            if v > get(j2, -1):
+                nxt[j2] = v
+    return nxt
+
+
+def _used_finish(cur: dict[int, int]) -> tuple[int, ...]:
+    """The used-vector from the states after the last face: no chow left open, then the monotone
+    closure (more sets or a pair never cover fewer tiles: the extras may be wild-only)."""
     out = [_NEG] * _ULEN
-    for (a, bb, p, m), used in cur.items():
-        if a == 0 and bb == 0 and used > out[2 * m + p]:
-            out[2 * m + p] = used
-    # monotone: more sets never cover fewer tiles once the extras may be wild-only sets elsewhere
+    for j, used in cur.items():
+        if j < 12:  # a = b = 0
+            i = 2 * (j % 6) + j // 6
+            if used > out[i]:
+                out[i] = used
     for p in (0, 1):
         for m in range(1, MAX_SETS + 1):
             if out[2 * (m - 1) + p] > out[2 * m + p]:
@@ -271,9 +316,63 @@ def _block_used(b: tuple[int, ...]) -> tuple[int, ...]:
     for m in range(MAX_SETS + 1):
         if out[2 * m] > out[2 * m + 1]:
             out[2 * m + 1] = out[2 * m]
-    r = tuple(out)
+    return tuple(out)
+
+
+def _block_used(b: tuple[int, ...]) -> tuple[int, ...]:
+    """Most naturals of one block covered by m sets + p pairs (each set using at least one natural).
+
+    A block and its mirror image have the same vector (chows, pungs and pairs are symmetric)."""
+    r = _BLOCK_USED.get(b)
+    if r is not None:
+        return r
+    r = _BLOCK_USED.get(b[::-1])
+    if r is None:
+        faces = (0, 0) + b + (0, 0)
+        last = len(faces) - 3
+        # more sets than naturals add nothing the closure does not give
+        mmax = min(MAX_SETS, sum(b))
+        cur: dict[int, int] = {0: 0}
+        for i, ci in enumerate(faces):
+            cur = _used_step(cur, _used_moves(ci, i <= last, mmax))
+        r = _used_finish(cur)
     _BLOCK_USED[b] = r
     return r
+
+
+def build_blocks(max_tiles: int = 7, deadline: float | None = None) -> int:
+    """Build the used-vectors of every suit block of at most ``max_tiles`` tiles now (eagerly).
+
+    Blocks are walked as a tree of prefixes, so each costs one step of the dynamic programme
+    beyond its parent's. ``deadline``: a :func:`time.perf_counter` value at which to stop early.
+    Returns the number of blocks in the table. With ``max_tiles=7`` (982 blocks, about 0.1 s)
+    nearly every block of a 13/14-tile hand is covered."""
+    import time
+
+    clock = time.perf_counter
+    first = _used_step(_used_step({0: 0}, _used_moves(0, True, MAX_SETS)), _used_moves(0, True, MAX_SETS))
+    end0 = _used_moves(0, False, MAX_SETS)
+    steps = [_used_moves(ci, True, MAX_SETS) for ci in range(5)]
+    stack: list[tuple[tuple[int, ...], dict[int, int], int]] = [((), first, 0)]
+    n = 0
+    while stack:
+        pre, cur, total = stack.pop()
+        if deadline is not None and (n & 31) == 0 and clock() > deadline:
+            break
+        n += 1
+        if len(pre) == 9:
+            continue
+        for ci in range(5):
+            if total + ci > max_tiles:
+                break
+            if ci == 0 and (not pre or pre[-1] == 0):
+                continue
+            b = pre + (ci,)
+            nxt = _used_step(cur, steps[ci])
+            if ci and b not in _BLOCK_USED:
+                _BLOCK_USED[b] = _used_finish(_used_step(_used_step(nxt, end0), end0))
+            stack.append((b, nxt, total + ci))
+    return len(_BLOCK_USED)
 
 
 def _trim(v: list[int]) -> tuple[int, ...]:
@@ -372,10 +471,13 @@ def suit_used(c: tuple[int, ...]) -> int:
 
 def _suit_used(c: tuple[int, ...]) -> int:
     _validate(c, 9)
-    v = _EMPTY_USED
+    v = 0
     for b in blocks(c):
-        v = combine_used(v, _split(_block_used(b)))
-    return intern(v)
+        i = _BLOCK_ID.get(b)
+        if i is None:
+            i = _BLOCK_ID[b] = intern(combine_used(_EMPTY_USED, _split(_block_used(b))))
+        v = COMBINED[(v, i)] if v else i
+    return v or intern(_EMPTY_USED)
 
 
 def honor_used(c: tuple[int, ...]) -> int:
@@ -429,7 +531,7 @@ def _honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
 def clear_caches() -> None:
     """Empty every table (for benchmarks that measure cold starts)."""
     for d in (NEED_CAP, NEED_FREE, HONOR_NEED_CAP, HONOR_NEED_FREE, USED, HONOR_USED, _BLOCK_NEED, _BLOCK_USED,
-              ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO,
+              ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO, _BLOCK_ID,
               COMBINED, BEST, _VECTOR_ID):
         d.clear()
     del VECTORS[1:]

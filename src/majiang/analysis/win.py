@@ -425,11 +425,20 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
     A complete 3k+2 hand (by :func:`is_winning` under ``rules``) is -1. Raises
     :class:`TileCountError` for a size 3k or a count outside 0-4.
     """
-    total = _size(counts, wilds)
+    return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
+
+
+def shanten_with_infos(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules,
+                       infos: tuple[tuple[int, ...], ...] | list[tuple[int, ...]] | None) -> int:
+    """:func:`shanten` given the part's size ``total`` (counts plus wilds, 3k+1 or 3k+2, unchecked)
+    and, if already at hand, its four group records ``infos`` (:data:`~majiang.analysis.tables.SUIT_INFO`
+    of the three suits, :data:`~majiang.analysis.tables.HONOR_INFO`): for callers that try many hands
+    differing in one group (a bot's discard and useful-tile loops)."""
     best = 99
-    infos = None
     if rules.standard:
-        a, b, c, h = infos = _infos(counts)
+        if infos is None:
+            infos = _infos(counts)
+        a, b, c, h = infos
         ab = COMBINED[(a[0], b[0])]
         ch = COMBINED[(c[0], h[0])]
         n = total // 3

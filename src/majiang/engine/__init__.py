@@ -15,26 +15,56 @@ protocol (:mod:`majiang.rules.base`) and the registry (:mod:`majiang.rules.regis
 through the ``majiang.rulesets`` entry points; records and players sit on top of it.
 """
 
-from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase, XiangGongError
-from majiang.engine.match import Match, Player, PlayerView, run_match
-from majiang.engine.ruleset import (
-    CompetitionSettlement,
-    FixedScorer,
-    FlatSettlement,
-    RuleSet,
-    RuleSetError,
-    Scorer,
-    ScoreResult,
-    Settlement,
-    WinContext,
-    WinSettle,
-    parse_spec,
-    register_scorer,
-    register_settlement,
-    resolve,
-)
-from majiang.engine.table import HandResult, HandTable, WinInfo
-from majiang.engine.wall import arrange_wall, deal_order, derive_seed
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from majiang.engine.actions import PASS, Action, ActionKind, IllegalActionError, Phase, XiangGongError
+    from majiang.engine.match import Match, Player, PlayerView, run_match
+    from majiang.engine.ruleset import (
+        PRESET_ALIASES,
+        PRESET_NAMES,
+        CompetitionSettlement,
+        FixedScorer,
+        FlatSettlement,
+        RuleSet,
+        RuleSetError,
+        Scorer,
+        ScoreResult,
+        Settlement,
+        WinContext,
+        WinSettle,
+        parse_spec,
+        register_scorer,
+        register_settlement,
+        resolve,
+    )
+    from majiang.engine.table import HandResult, HandTable, WinInfo
+    from majiang.engine.wall import arrange_wall, deal_order, derive_seed
+
+# The names load on first use (PEP 562): a bot process that needs only actions and views does not
+# import the table, the wall and the scorers' machinery at start-up.
+_WHERE = {
+    **dict.fromkeys(("PASS", "Action", "ActionKind", "IllegalActionError", "Phase", "XiangGongError"), "actions"),
+    **dict.fromkeys(("Match", "Player", "PlayerView", "run_match"), "match"),
+    **dict.fromkeys(("PRESET_ALIASES", "PRESET_NAMES", "CompetitionSettlement", "FixedScorer", "FlatSettlement",
+                     "RuleSet", "RuleSetError", "Scorer", "ScoreResult", "Settlement", "WinContext", "WinSettle",
+                     "parse_spec", "register_scorer", "register_settlement", "resolve"), "ruleset"),
+    **dict.fromkeys(("HandResult", "HandTable", "WinInfo"), "table"),
+    **dict.fromkeys(("arrange_wall", "deal_order", "derive_seed"), "wall"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    where = _WHERE.get(name)
+    if where is None:
+        raise AttributeError(f"module 'majiang.engine' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f"majiang.engine.{where}"), name)
+    if name not in ("PRESET_NAMES", "PRESET_ALIASES"):  # those are read from the rule-set registry each time
+        globals()[name] = value
+    return value
+
 
 __all__ = [
     "PASS", "PRESET_ALIASES", "PRESET_NAMES", "Action", "ActionKind", "CompetitionSettlement", "FixedScorer", "FlatSettlement",
@@ -43,12 +73,3 @@ __all__ = [
     "arrange_wall", "deal_order", "derive_seed", "parse_spec", "register_scorer", "register_settlement", "resolve",
     "run_match", "XiangGongError",
 ]
-
-
-def __getattr__(name: str):
-    """``PRESET_NAMES`` / ``PRESET_ALIASES``, read from the rule-set registry when first used."""
-    if name in ("PRESET_NAMES", "PRESET_ALIASES"):
-        from majiang.engine import ruleset
-
-        return getattr(ruleset, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

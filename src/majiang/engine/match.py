@@ -26,15 +26,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from majiang.engine.actions import Action, IllegalActionError, Phase
 from majiang.engine.ruleset import RuleSet, resolve
-from majiang.engine.table import HandResult, HandTable
-from majiang.engine.wall import build_wall, rng_for, roll_dice
 from majiang.errors import MajiangError
 from majiang.hand import Meld
 from majiang.tiles import EAST, NUM_KINDS
+
+if TYPE_CHECKING:  # the table and the wall load with the first Match (a bot needs only PlayerView)
+    from majiang.engine.table import HandResult, HandTable
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +132,8 @@ class Match:
         self._wall_keys: set[tuple[int, ...]] = set()
         self.scores = [0, 0, 0, 0]
         self.results: list[HandResult] = []
+        from majiang.engine.wall import rng_for, roll_dice
+
         rng = rng_for(self.seed, "seating")
         perm = [0, 1, 2, 3]
         if self.rules.seat_draw:
@@ -155,6 +158,8 @@ class Match:
     def _wall_for(self, k: int, dice_total: int) -> list[int] | None:
         if self.explicit_walls is not None:
             return self.explicit_walls[k] if k < len(self.explicit_walls) else None
+        from majiang.engine.wall import build_wall, rng_for
+
         wall = build_wall(self.rules, rng_for(self.seed, "hand", k, "wall"), self.dealer, dice_total)
         i = 0
         while tuple(wall) in self._wall_keys:  # never two hands on one wall
@@ -167,6 +172,9 @@ class Match:
         if self.max_hands is not None and k >= self.max_hands:
             self._end_match()
             return
+        from majiang.engine.table import HandTable
+        from majiang.engine.wall import rng_for, roll_dice
+
         dice = roll_dice(rng_for(self.seed, "hand", k, "dice"), self.rules.dice)
         wall = self._wall_for(k, sum(dice))
         if wall is None:

@@ -8,9 +8,22 @@
 * :func:`play_terminal` -- one human against three bots in the terminal.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from majiang.players.efficiency import EfficiencyBot
 from majiang.players.random_bot import RandomBot
 from majiang.players.simulate import BOT_NAMES, make_bot, simulate
-from majiang.players.terminal import play_terminal
+
+if TYPE_CHECKING:
+    from majiang.players.terminal import play_terminal
+
+
+def __getattr__(name: str) -> Any:
+    # the terminal game (and rich) load on first use, not in a bot process (PEP 562)
+    if name == "play_terminal":
+        from majiang.players.terminal import play_terminal
+
+        return play_terminal
+    raise AttributeError(f"module 'majiang.players' has no attribute {name!r}")
 
 __all__ = ["BOT_NAMES", "EfficiencyBot", "RandomBot", "make_bot", "play_terminal", "simulate"]

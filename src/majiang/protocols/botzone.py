@@ -446,12 +446,24 @@ class SeatState:
 
 
 def _could_win(full: Sequence[int]) -> bool:
-    from majiang.analysis import MCR_SHAPES, is_winning
+    key = tuple(full)
+    r = _WINS.get(key)
+    if r is None:
+        from majiang.analysis import MCR_SHAPES, is_winning
 
-    try:
-        return is_winning(full, 0, MCR_SHAPES)
-    except MajiangError:
-        return False
+        try:
+            r = is_winning(full, 0, MCR_SHAPES)
+        except MajiangError:
+            r = False
+        if len(_WINS) > 100_000:
+            _WINS.clear()
+        _WINS[key] = r
+    return r
+
+
+_WINS: dict[tuple[int, ...], bool] = {}
+"""34 counts → whether they form an MCR winning shape (every seat checks every discard; in the
+duplicate format the same hands come back in each of a wall's 24 seatings)."""
 
 
 # ------------------------------------------------------------------------------------ responses
@@ -631,20 +643,23 @@ def warm_up(player: Player, seconds: float) -> int:
 
     The hand-analysis tables (:mod:`majiang.analysis.tables`) are built lazily, a suit pattern at a
     time, so a fresh process answers its first decisions slowly. A keep-running bot calls this in its
-    first turn (Botzone doubles the first turn's time limit): shanten of random 13-tile parts
-    under the bot's own shapes (``player.shapes``; bots without them are not warmed). Returns the
-    number of hands evaluated."""
+    first turn (Botzone doubles the first turn's time limit): first every suit block of up to 7
+    tiles (:func:`~majiang.analysis.tables.build_blocks`, about 0.1 s), then shanten of random
+    13-tile parts under the bot's own shapes (``player.shapes``; bots without them are not warmed)
+    for the rest of the time. Returns the number of random hands evaluated."""
     import random
     import time
 
     from majiang.analysis import shanten
+    from majiang.analysis.tables import build_blocks
 
     shapes = getattr(player, "shapes", None)
     if shapes is None or seconds <= 0:
         return 0
+    end = time.perf_counter() + seconds
+    build_blocks(7, deadline=end)
     rng = random.Random(20260101)
     deck = [t for t in range(NUM_KINDS) for _ in range(4)]
-    end = time.perf_counter() + seconds
     n = 0
     while time.perf_counter() < end:
         c = [0] * NUM_KINDS

@@ -450,46 +450,29 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:  # the socket closed: the receive loop ends too
                 return
 
-        send_task = asyncio.get_running_loop().create_task(sender())
-        conn.push()
-        try:
-            while True:
-                frame = await ws.receive()
-                if frame.get("type") == "websocket.disconnect":
-                    break
-                raw = frame.get("text")
-                if raw is None:
-                    conn.push({"type": "error", "message": "binary frames are not understood; send JSON text"})
-                    continue
-                if len(raw) > settings.max_frame:
-                    conn.push({"type": "error", "message": f"message too long (over {settings.max_frame} bytes)"})
-                    continue
-                msg, problem = _parse_frame(raw)
-                if problem is not None:
-                    conn.push({"type": "error", "message": problem})
-                    continue
-                typ = msg.get("type")
-                try:
-                    if typ == "state":
-                        conn.push()
-                    elif typ == "action":
-                        room.act(uid, parse_action(msg.get("action")))
-                    elif typ == "auto_win":
-                        room.set_auto_win(uid, msg.get("on") is True)
-                    elif typ == "continue":
-                        room.press_continue(uid)
-                    elif typ == "back":
-                        room.take_back(uid)
-                    else:
-                        conn.push({"type": "error", "message": "unknown message type"})
-                except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
-                    conn.push({"type": "error", "message": str(e)})
-        except WebSocketDisconnect:
-            pass
-        finally:
-            send_task.cancel()
-            if conn in room.conns:
-                room.conns.remove(conn)
+        async def on_text(raw: str) -> None:
+            msg, problem = _parse_frame(raw)
+            if problem is not None:
+                conn.push({"type": "error", "message": problem})
+                return
+            typ = msg.get("type")
+            try:
+                if typ == "state":
+                    conn.push()
+                elif typ == "action":
+                    room.act(uid, parse_action(msg.get("action")))
+                elif typ == "auto_win":
+                    room.set_auto_win(uid, msg.get("on") is True)
+                elif typ == "continue":
+                    room.press_continue(uid)
+                elif typ == "back":
+                    room.take_back(uid)
+                else:
+                    conn.push({"type": "error", "message": "unknown message type"})
+            except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
+                conn.push({"type": "error", "message": str(e)})
+
+        await _serve_socket(ws, room, conn, sender, on_text)
 
     @app.websocket("/ws/tables/{rid}/jsonl")
     async def table_jsonl(ws: WebSocket, rid: str):
@@ -557,6 +540,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except Exception:
                 return
 
+        async def on_text(raw: str) -> None:
+            try:
+                answer = json.loads(raw)
+                if pending["offered"] is None:
+                    raise JsonlProtocolError("no request is open for your seat")
+                i = match_answer(answer, pending["offered"])
+                room.act(uid, pending["legal"][i])
+                pending.update(offered=None, legal=None, key=None)
+            except (ValueError, PermissionError, MajiangError, RecursionError) as e:
+                conn.push({"type": "error", "message": str(e)})
+
+        await _serve_socket(ws, room, conn, sender, on_text)
+
+    async def _serve_socket(ws: WebSocket, room: Room, conn: Conn, sender: Any, on_text: Any) -> None:
+        """Run a table socket: ``sender`` pushes, each text frame goes to ``on_text``; a binary or
+        oversized frame gets an error and the connection stays."""
         send_task = asyncio.get_running_loop().create_task(sender())
         conn.push()
         try:
@@ -565,18 +564,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if frame.get("type") == "websocket.disconnect":
                     break
                 raw = frame.get("text")
-                if raw is None or len(raw) > settings.max_frame:
-                    conn.push({"type": "error", "message": "send one JSON action object per text message"})
-                    continue
-                try:
-                    answer = json.loads(raw)
-                    if pending["offered"] is None:
-                        raise JsonlProtocolError("no request is open for your seat")
-                    i = match_answer(answer, pending["offered"])
-                    room.act(uid, pending["legal"][i])
-                    pending.update(offered=None, legal=None, key=None)
-                except (ValueError, PermissionError, MajiangError, RecursionError) as e:
-                    conn.push({"type": "error", "message": str(e)})
+                if raw is None:
+                    conn.push({"type": "error", "message": "binary frames are not understood; send JSON text"})
+                elif len(raw) > settings.max_frame:
+                    conn.push({"type": "error", "message": f"message too long (over {settings.max_frame} bytes)"})
+                else:
+                    await on_text(raw)
         except WebSocketDisconnect:
             pass
         finally:

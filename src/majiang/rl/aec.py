@@ -1,0 +1,182 @@
+"""PettingZoo environments: :class:`MajiangAEC` (``majiang.rl.env``) and :class:`MajiangParallel`
+(``majiang.rl.parallel_env``). docs/rl.md describes both.
+
+Agents ``seat_0``..``seat_3`` are the table's seats. In the AEC environment the agent to act is the
+lowest awaited seat (a claim window asks its seats one after another, each answer hidden from the
+others until all have answered, as :func:`~majiang.engine.run_match` does). In the parallel
+environment every agent acts each step: the awaited seats answer together (a turn awaits one seat,
+a claim window all that may claim); the others' ``action_mask`` is ``pass`` only and their action is
+ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from majiang.engine import RuleSet
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError
+from majiang.rl.core import Shaping, Table, info_of
+
+AGENTS = [f"seat_{i}" for i in range(4)]
+
+
+def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
+    obs = spaces.Dict({
+        "observation": spaces.Box(-np.inf, np.inf, table.encoder.shape, dtype=np.float32),
+        "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
+    })
+    return obs, spaces.Discrete(ACTION_SIZE)
+
+
+class MajiangAEC(AECEnv):
+    """The PettingZoo AEC environment (see the module doc and :class:`~majiang.rl.core.Table` for
+    the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "majiang_v1", "is_parallelizable": True}
+
+    def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
+                 hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
+                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None) -> None:
+        super().__init__()
+        self.table = Table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
+                           score_scale=score_scale, analysis=analysis, shaping=shaping)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        obs_space, act_space = _spaces(self.table)
+        self._obs_spaces = {a: obs_space for a in AGENTS}
+        self._act_spaces = {a: act_space for a in AGENTS}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
+        self._next_seed: int | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_spaces[agent]
+
+    def seed(self, seed: int | None = None) -> None:
+        """Make the next :meth:`reset` without a seed use ``seed`` (the same game as
+        ``Match(rules, seed=seed)``)."""
+        self._next_seed = seed
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is None and self._next_seed is not None:
+            seed, self._next_seed = self._next_seed, None
+        self.table.reset(seed)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: info_of(self.table, i) for i, a in enumerate(self.agents)}
+        self.agent_selection = AGENTS[self.table.to_act()]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = int(agent[-1])
+        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = int(agent[-1])
+        if action is None:
+            raise ActionIndexError(f"{agent} is live: give an action index (None is for finished agents)")
+        self._cumulative_rewards[agent] = 0.0
+        r = self.table.step(seat, int(action))
+        for i, a in enumerate(AGENTS):
+            self.rewards[a] = float(r[i])
+        if self.table.done:
+            for a in self.agents:
+                self.terminations[a] = True
+        for i, a in enumerate(self.agents):
+            self.infos[a] = info_of(self.table, int(a[-1]))
+        self._accumulate_rewards()
+        nxt = self.table.to_act()
+        self.agent_selection = AGENTS[nxt] if nxt is not None else self.agents[0]
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class MajiangParallel(ParallelEnv):
+    """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
+    each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
+    ``pass`` (0) and are ignored."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "majiang_parallel_v1"}
+
+    def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
+                 hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
+                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None) -> None:
+        self.table = Table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
+                           score_scale=score_scale, analysis=analysis, shaping=shaping)
+        self.possible_agents = list(AGENTS)
+        self.agents: list[str] = []
+        obs_space, act_space = _spaces(self.table)
+        self._obs_space, self._act_space = obs_space, act_space
+        self.render_mode = render_mode
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._obs_space
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._act_space
+
+    def _obs(self) -> dict[str, dict[str, np.ndarray]]:
+        return {a: {"observation": self.table.observe(i), "action_mask": self.table.mask(i)}
+                for i, a in enumerate(AGENTS) if a in self.agents}
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        self.table.reset(seed)
+        self.agents = list(AGENTS)
+        return self._obs(), {a: info_of(self.table, i) for i, a in enumerate(AGENTS)}
+
+    def step(self, actions: dict[str, Any]):
+        pending = self.table.pending()
+        for seat in pending:  # check every answer first: a refused one changes nothing
+            a = int(actions[AGENTS[seat]])
+            if a not in self.table.legal(seat):
+                self.table.step(seat, a)  # raises ActionIndexError naming the action
+        total = np.zeros(4)
+        for seat in pending:
+            total += self.table.step(seat, int(actions[AGENTS[seat]]))
+            if self.table.done:
+                break
+        done = self.table.done
+        obs = self._obs()
+        rewards = {a: float(total[i]) for i, a in enumerate(AGENTS) if a in self.agents}
+        terms = {a: done for a in self.agents}
+        truncs = {a: False for a in self.agents}
+        infos = {a: info_of(self.table, i) for i, a in enumerate(AGENTS) if a in self.agents}
+        if done:
+            self.agents = []
+        if self.render_mode == "human":
+            print(self.table.render_text())
+        return obs, rewards, terms, truncs, infos
+
+    def render(self) -> str | None:
+        text = self.table.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,219 @@
+"""One table for learning: a :class:`~majiang.engine.Match` seen through the action layout and an
+observation encoder. The PettingZoo, Gymnasium and vector environments are thin shells over it, so
+they agree step for step by construction (and the tests check it).
+
+Episodes: by default one **hand** (``hands=1``); ``hands=None`` plays the whole match by the rules.
+Rewards: each hand's settlement (``HandResult.deltas``, zero-sum, in the rule set's unit: MCR points,
+Taiwan base + 台, Wenzhou multiplier points...) divided by ``reward_scale``, paid when the hand ends.
+
+Seeds: ``reset(seed=s)`` plays ``Match(rules, seed=s)``, the very game the engine plays from that seed;
+a reset without a seed plays the next game of the same sequence
+(``derive_seed(s, "episode", k)`` for the ``k``-th later episode).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
+from majiang.errors import MajiangError
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index, index_of, legal_indices
+from majiang.rl.observations import Encoder
+from majiang.tiles import NUM_KINDS, format_compact
+
+Shaping = Callable[[PlayerView, int, PlayerView | None], float]
+"""``shaping(view_before, action_index, view_after)`` -> an extra reward for the seat that acted
+(``view_after`` is ``None`` when the hand ended with that action)."""
+
+
+class Table:
+    """A match driven by layout indices (see the module doc).
+
+    Args:
+        rules: a :class:`~majiang.engine.RuleSet`, preset name or spec (``"taiwan,declare_ready=true"``).
+        observation: ``"majiang-v1"`` or ``"botzone-v0"``; ``oracle``: add the other hands.
+        hands: hands per episode (``None``: the full match).
+        reward_scale: settlement deltas are divided by this.
+        score_scale: running scores are divided by this in the observation.
+        analysis: fill the hand-analysis planes.
+        shaping: an optional :data:`Shaping` callback.
+    """
+
+    def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
+                 hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
+                 analysis: bool = True, shaping: Shaping | None = None) -> None:
+        self.rules = resolve(rules)
+        if reward_scale == 0:
+            raise MajiangError("reward_scale must not be 0")
+        if hands is not None and hands < 1:
+            raise MajiangError(f"hands must be at least 1 or None, got {hands}")
+        self.encoder = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
+        self.observation_name = observation
+        self.hands = hands
+        self.reward_scale = float(reward_scale)
+        self.shaping = shaping
+        self.match: Match | None = None
+        self._seed: int | None = None
+        self._episode = 0
+        self._legal: dict[int, dict[int, Action]] = {}
+        self._results_seen = 0
+        self.steps = 0
+
+    # ------------------------------------------------------------------ episodes
+    def reset(self, seed: int | None = None) -> None:
+        """Start an episode (see the module doc for seeds)."""
+        if seed is not None:
+            self._seed = int(seed)
+            self._episode = 0
+            gseed = self._seed
+        else:
+            if self._seed is None:
+                self._seed = random.SystemRandom().getrandbits(63)
+                gseed = self._seed
+            else:
+                self._episode += 1
+                gseed = derive_seed(self._seed, "episode", self._episode)
+        self.game_seed = gseed
+        self.match = Match(self.rules, seed=gseed, max_hands=self.hands)
+        self._legal = {}
+        self._results_seen = 0
+        self.steps = 0
+
+    @property
+    def done(self) -> bool:
+        return self.match is None or self.match.finished
+
+    def to_act(self) -> int | None:
+        """The seat to act next (the lowest pending seat, as :func:`~majiang.engine.run_match` asks),
+        or ``None`` when the episode is over."""
+        m = self.match
+        if m is None or m.finished:
+            return None
+        return m.pending_seats()[0]
+
+    def pending(self) -> list[int]:
+        """Every seat whose answer is awaited now (several in a claim window)."""
+        return [] if self.match is None else self.match.pending_seats()
+
+    def legal(self, seat: int) -> dict[int, Action]:
+        """``{index: action}`` for ``seat`` now (empty when it is not awaited)."""
+        got = self._legal.get(seat)
+        if got is None:
+            m = self.match
+            acts = m.legal_actions(seat) if m is not None and not m.finished else []
+            t = m.table if m is not None else None
+            got = legal_indices(acts, white_face=t.white_face if t is not None else None)
+            self._legal[seat] = got
+        return got
+
+    def mask(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """``int8`` mask of length :data:`ACTION_SIZE`: the legal indices of an awaited seat; for any
+        other seat only ``pass`` (index 0, its no-op), so no mask of a live table is empty."""
+        if out is None:
+            out = np.zeros(ACTION_SIZE, dtype=np.int8)
+        else:
+            out.fill(0)
+        legal = self.legal(seat)
+        if legal:
+            out[list(legal)] = 1
+        else:
+            out[0] = 1
+        return out
+
+    def view(self, seat: int) -> PlayerView | None:
+        m = self.match
+        return None if m is None or m.finished else m.view(seat)
+
+    def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The seat's observation; after the episode, the zero array."""
+        m = self.match
+        if m is None or m.finished or m.table is None:
+            if out is None:
+                return np.zeros(self.encoder.shape, dtype=np.float32)
+            out.fill(0.0)
+            return out
+        hidden = [m.table.concealed[s] for s in range(4)] if self.encoder.oracle else None
+        return self.encoder.encode(m.view(seat), hidden, out)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, seat: int, index: int) -> np.ndarray:
+        """Apply layout ``index`` for ``seat``. Returns the rewards of this step (float64, 4 seats):
+        the settlement of every hand that ended, divided by ``reward_scale``, plus the shaping term.
+        Raises :class:`~majiang.rl.actions.ActionIndexError` for an index that names no legal action
+        of an awaited seat (nothing changes)."""
+        m = self.match
+        if m is None or m.finished:
+            raise ActionIndexError("the episode is over: reset first")
+        legal = self.legal(seat)
+        index = int(index)
+        if not legal:
+            raise ActionIndexError(f"seat {seat} is not to act now (awaiting {m.pending_seats()})")
+        action = legal.get(index)
+        if action is None:
+            if not 0 <= index < ACTION_SIZE:
+                raise ActionIndexError(f"action index {index} outside 0-{ACTION_SIZE - 1}")
+            raise ActionIndexError(f"seat {seat} cannot {describe_index(index)} (index {index}) now; legal: "
+                                   + ", ".join(f"{i} {describe_index(i)}" for i in legal))
+        before = m.view(seat) if self.shaping is not None else None
+        m.apply(seat, action)
+        self._legal = {}
+        self.steps += 1
+        rewards = np.zeros(4, dtype=np.float64)
+        while self._results_seen < len(m.results):
+            rewards += np.asarray(m.results[self._results_seen].deltas, dtype=np.float64) / self.reward_scale
+            self._results_seen += 1
+        if self.shaping is not None and before is not None:
+            rewards[seat] += float(self.shaping(before, index, self.view(seat)))
+        return rewards
+
+    def apply_action(self, seat: int, action: Action) -> np.ndarray:
+        """Apply an engine :class:`~majiang.engine.Action` (a bot's choice) through its index."""
+        t = self.match.table if self.match is not None else None
+        return self.step(seat, index_of(action, white_face=t.white_face if t is not None else None))
+
+    # ------------------------------------------------------------------ text
+    def render_text(self) -> str:
+        """The table in text: wall, wildcard, each seat's melds, river and (for the seat to act) its
+        hand and legal actions; after the episode, the scores."""
+        m = self.match
+        if m is None:
+            return "(no episode: call reset)"
+        if m.finished or m.table is None:
+            return f"episode over; scores {m.scores}"
+        t = m.table
+        s_act = self.to_act()
+        lines = [f"{self.rules.name}  hand {m.hand_number}  round {m.round}  dealer seat {t.dealer}  "
+                 f"wall {t.live} live  phase {t.phase.value}"
+                 + (f"  wildcard {format_compact([t.wild_face])}" if t.wild_face is not None else "")]
+        if t.claim_tile is not None and t.phase.value != "turn":
+            lines.append(f"on the table: {format_compact([t.claim_tile])}")
+        for s in range(4):
+            melds = " ".join("[" + format_compact(mm.physical) + "]" for mm in t.melds[s])
+            hand = [x for x in range(NUM_KINDS) for _ in range(t.concealed[s][x])]
+            mark = "*" if s == s_act else " "
+            lines.append(f"{mark}seat {s} score {m.scores[s]:+d}  hand {format_compact(hand)} {melds}"
+                         + (f"  flowers {format_compact(t.flowers[s])}" if t.flowers[s] else ""))
+            lines.append(f"   river {format_compact(t.rivers[s]) if t.rivers[s] else '-'}")
+        if s_act is not None:
+            lines.append("legal: " + ", ".join(f"{i} {describe_index(i)}" for i in self.legal(s_act)))
+        return "\n".join(lines)
+
+
+def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> tuple[int, int]:
+    from majiang.rl.observations import num_planes
+
+    return (num_planes(observation, oracle), NUM_KINDS)
+
+
+def info_of(table: Table, seat: int) -> dict[str, Any]:
+    """A small info dict: the game seed, hands played, whether ``seat`` is awaited."""
+    m = table.match
+    return {"game_seed": table.game_seed if m is not None else None,
+            "hands": len(m.results) if m is not None else 0,
+            "awaited": bool(table.legal(seat)) if m is not None and not m.finished else False}
+
+

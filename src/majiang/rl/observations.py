@@ -1,0 +1,486 @@
+"""Observation encodings by name and version: ``majiang-v1`` (and its ``oracle`` variant) and
+``botzone-v0`` (docs/rl.md, "Observations", lists every plane).
+
+Every encoding is a ``float32`` array of shape ``(C, 34)``: ``C`` planes, one column per tile in
+Botzone order (:data:`majiang.rl.actions.LAYOUT_TILES`: W1-9 characters, T1-9 bamboo, B1-9 dots,
+F1-4 winds, J1-3 Red Green White). A *scalar* plane holds one number in all 34 columns. Seats are
+relative to the observer: 0 = self, 1 = the next seat (下家, right), 2 = opposite, 3 = the previous
+seat (上家, left).
+
+An encoder reads only the seat's :class:`~majiang.engine.PlayerView` -- except the ``oracle``
+planes, which read the other concealed hands from the table (teacher training only).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+
+from majiang.analysis import shanten
+from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO
+from majiang.analysis.win import _specials
+from majiang.analysis.wildcards import split_counts
+from majiang.engine import PlayerView, RuleSet
+from majiang.errors import MajiangError
+from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES
+from majiang.tiles import NUM_KINDS, WHITE
+
+RIVER_ORDER_SLOTS = 8
+"""How many of each seat's latest discards ``majiang-v1`` shows in order (one plane each)."""
+
+
+def _plane_spec(oracle: bool) -> list[tuple[str, int, str]]:
+    """``(name, planes, meaning)`` of ``majiang-v1`` in order (docs/rl.md is written from this)."""
+    spec = [
+        ("hand", 4, "own concealed tiles: plane k is 1 where the hand holds at least k+1 copies"),
+        ("last_draw", 1, "the tile the seat drew last (one-hot; zero before its first draw)"),
+        ("melds", 16, "per relative seat, 4 planes: copies (>= 1..4) of each tile in its declared melds "
+                      "(physical tiles: a White standing in is a White)"),
+        ("hidden_kongs", 4, "per relative seat, scalar: its concealed kongs the observer cannot see / 4"),
+        ("rivers", 16, "per relative seat, 4 planes: copies (>= 1..4) of each tile lying in its river"),
+        ("river_order", 4 * RIVER_ORDER_SLOTS, f"per relative seat, its last {RIVER_ORDER_SLOTS} discards "
+                                               "still in the river, most recent first, one-hot per plane"),
+        ("flowers", 4, "per relative seat, scalar: flowers set aside / 8"),
+        ("wild_face", 1, "the wildcard's face (财神/百搭; one-hot; zero without wildcards)"),
+        ("indicator", 1, "the wildcard indicator tile turned up (one-hot)"),
+        ("white_face", 1, "the face a White plays when it stands in (白板代; one-hot)"),
+        ("bao", 1, "宝牌 faces (RULES.md §3.4; one-hot): always zero in this version -- no preset deals "
+                   "宝牌 (the engine has no 宝牌 mode); kept so the layout stays when one is added"),
+        ("prevalent_wind", 1, "the prevalent wind (圈风; one-hot over F1-F4)"),
+        ("seat_wind", 1, "the seat wind (门风; one-hot over F1-F4)"),
+        ("dealer", 4, "per relative seat, scalar: 1 on the dealer's plane"),
+        ("dealer_streak", 1, "scalar: the dealer's 连庄 count / 8"),
+        ("wall", 1, "scalar: live tiles left in the wall / the rule set's tile count"),
+        ("scores", 4, "per relative seat, scalar: running match score / score_scale"),
+        ("phase", 3, "scalar planes: turn, claim window, robbing window"),
+        ("claim_tile", 1, "the discard (or added-kong tile) in an open window (one-hot)"),
+        ("offered_by", 4, "per relative seat, scalar: 1 on the plane of the seat that offered the claim tile"),
+        ("unseen", 4, "copies (>= 1..4) of each tile the seat cannot see (not in its hand, melds, rivers, indicator)"),
+        ("shanten", 1, "scalar: shanten (向听) of the concealed tiles with their wildcards / 8; "
+                       "-1/8 for a complete hand"),
+        ("discard_best", 1, "turn only: 1 on each held tile whose discard leaves the lowest shanten"),
+        ("discard_useful", 1, "turn only: on each such tile, the unseen copies of the tiles that would then "
+                              "lower the shanten / 34"),
+        ("waits", 1, "3n+1 hands (outside the turn): 1 on each tile that completes the hand (听牌)"),
+        ("useful", 1, "3n+1 hands: on each tile that lowers the shanten, its unseen copies / 4"),
+        ("round", 1, "scalar: prevalent-wind round (0-3) / 4"),
+    ]
+    if oracle:
+        spec.append(("oracle_hands", 12, "oracle only: per other relative seat 1-3, 4 planes of its concealed "
+                                         "tiles (>= 1..4)"))
+    return spec
+
+
+BOTZONE_V0_SPEC: list[tuple[str, int, str]] = [
+    ("seat_wind", 1, "the seat wind (one-hot over F1-F4), the baseline's plane 0"),
+    ("prevalent_wind", 1, "the prevalent wind (one-hot), plane 1"),
+    ("hand", 4, "own concealed tiles: plane k is 1 where the hand holds at least k+1 copies, planes 2-5"),
+]
+"""``botzone-v0``: the PKU baseline ``FeatureAgent``'s 6 planes (its ``(6, 4, 9)`` is this ``(6, 34)``
+padded to 36 columns; :func:`to_grid` does that)."""
+
+OBSERVATIONS = ("majiang-v1", "botzone-v0")
+"""Observation names accepted by the environments."""
+
+
+def plane_spec(name: str = "majiang-v1", oracle: bool = False) -> list[tuple[str, int, str]]:
+    """The planes of an observation: ``(name, count, meaning)`` in order."""
+    if name == "majiang-v1":
+        return _plane_spec(oracle)
+    if name == "botzone-v0":
+        if oracle:
+            raise MajiangError("botzone-v0 has no oracle variant")
+        return list(BOTZONE_V0_SPEC)
+    raise MajiangError(f"unknown observation {name!r}; known: {', '.join(OBSERVATIONS)}")
+
+
+def plane_offsets(name: str = "majiang-v1", oracle: bool = False) -> dict[str, tuple[int, int]]:
+    """``{plane name: (first plane, count)}``."""
+    out, i = {}, 0
+    for n, k, _ in plane_spec(name, oracle):
+        out[n] = (i, k)
+        i += k
+    return out
+
+
+def num_planes(name: str = "majiang-v1", oracle: bool = False) -> int:
+    return sum(k for _, k, _ in plane_spec(name, oracle))
+
+
+def to_grid(obs: np.ndarray) -> np.ndarray:
+    """``(..., C, 34)`` to the Botzone baseline's ``(..., C, 4, 9)`` (two zero columns appended)."""
+    pad = np.zeros(obs.shape[:-1] + (2,), dtype=obs.dtype)
+    return np.concatenate([obs, pad], axis=-1).reshape(obs.shape[:-1] + (4, 9))
+
+
+_COL = np.array(COLUMN_OF, dtype=np.intp)
+_TILES = np.array(LAYOUT_TILES, dtype=np.intp)
+
+
+_THERMO = np.array([[float(n > k) for k in range(4)] for n in range(5)], dtype=np.float32)  # count -> 4 planes
+
+
+def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
+    """Planes ``first..first+3``: 1 where counts >= 1..4 (counts in our tile order)."""
+    out[first:first + 4] = _THERMO[np.asarray(counts, dtype=np.intp)[_TILES]].T
+
+
+_MEMOS: dict = {}
+
+
+class _Analysis:
+    """Shanten under one rule set's shapes, the knitted shapes left out (as the efficiency bot does:
+    they cost most of the time and rarely change the picture).
+
+    The many one-tile changes the analysis planes ask about (each discard; each draw after it) use
+    the per-suit tables of :mod:`majiang.analysis.tables` directly: a change touches one group, so the
+    standard shape's shanten is three look-ups. Whenever a special shape could be the lowest, or
+    wildcards are in play, the full :func:`~majiang.analysis.shanten` answers instead (memoised), so
+    the planes are exactly what ``shanten`` says.
+    """
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self.shapes = dataclasses.replace(rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+        self.special = (dataclasses.replace(self.shapes, standard=False) if self.shapes.any_special else None)
+        self.standard = self.shapes.standard
+        self.memo: dict = _MEMOS.setdefault(self.shapes, {})  # shared by every table with these shapes
+        self.white_stand_in = rules.white_stand_in
+        self._roles: dict = {}
+
+    def full(self, c: Sequence[int], w: int, shapes=None) -> int:
+        key = (tuple(c), w, shapes is not None)
+        v = self.memo.get(key)
+        if v is None:
+            if len(self.memo) > 300_000:
+                self.memo.clear()
+            v = shanten(c, w, shapes if shapes is not None else self.shapes)
+            self.memo[key] = v
+        return v
+
+    def natural(self, counts: Sequence[int], wild_face: int | None) -> tuple[list[int], int]:
+        return split_counts(list(counts), wild_face, self.white_stand_in)
+
+    def roles(self, wild_face: int | None) -> tuple[int, ...]:
+        """:meth:`role` of every tile 0-33 (cached per wildcard face)."""
+        got = self._roles.get(wild_face)
+        if got is None:
+            got = self._roles[wild_face] = tuple(self.role(x, wild_face) for x in range(NUM_KINDS))
+        return got
+
+    def role(self, x: int, wild_face: int | None) -> int:
+        """What a physical tile ``x`` counts as: -1 = a wildcard, else its natural face."""
+        if wild_face is None:
+            return x
+        if x == wild_face:
+            return -1
+        if x == WHITE and self.white_stand_in and wild_face != WHITE:
+            return wild_face
+        return x
+
+
+_NEAR_SUIT: dict[tuple[int, ...], frozenset[int]] = {}
+
+
+def _near(nat: Sequence[int]) -> set[int]:
+    """Naturals that can join a set with the held naturals: the held honours, and suited tiles within
+    two of a held tile of their suit (any other draw stays isolated and cannot lower the
+    standard-shape shanten). Per suit from a small cache."""
+    out: set[int] = set()
+    for base in (0, 9, 18):
+        key = tuple(nat[base:base + 9])
+        got = _NEAR_SUIT.get(key)
+        if got is None:
+            got = frozenset(y for t in range(9) if key[t] for y in range(max(0, t - 2), min(8, t + 2) + 1))
+            _NEAR_SUIT[key] = got
+        out.update(base + y for y in got)
+    out.update(t for t in range(27, 34) if nat[t])
+    return out
+
+
+_STEP: dict[tuple[int, bool, tuple[int, ...]], list] = {}
+_UNSET = object()
+
+
+def _stepped(g: int, key: tuple[int, ...], d: int, f: int):
+    """For one group (``g`` 0-2 suits, 3 honours) with counts ``key``: the table record after ``d``
+    (+1/-1) copies of face ``f`` (``None`` where the count would leave 0-4). Cached per key and face."""
+    ck = (d, g == 3, key)
+    row = _STEP.get(ck)
+    if row is None:
+        if len(_STEP) > 500_000:
+            _STEP.clear()
+        row = _STEP[ck] = [_UNSET] * len(key)
+    got = row[f]
+    if got is _UNSET:
+        v = key[f] + d
+        got = row[f] = ((HONOR_INFO if g == 3 else SUIT_INFO)[key[:f] + (v,) + key[f + 1:]]
+                        if 0 <= v <= 4 else None)
+    return got
+
+
+def _group_keys(c: Sequence[int]) -> list[tuple[int, ...]]:
+    return [tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34])]
+
+
+def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int, int]:
+    """``{x: shanten of c with d copies of natural x}`` for naturals ``xs`` (no wildcards; ``total``
+    tiles after the change). Only the changed group is looked up again (:func:`_stepped`); the special
+    shapes read the same group records (``win._specials``), as :func:`~majiang.analysis.shanten` does,
+    unless ``floor`` (a lower bound of their shanten after the change) shows they cannot be lower."""
+    keys = _group_keys(c)
+    infos = [SUIT_INFO[keys[0]], SUIT_INFO[keys[1]], SUIT_INFO[keys[2]], HONOR_INFO[keys[3]]]
+    n = total // 3
+    top = 3 * n + 1
+    std = shapes.standard
+    special = shapes.any_special
+    ab0 = COMBINED[(infos[0][0], infos[1][0])]
+    ch0 = COMBINED[(infos[2][0], infos[3][0])]
+    by_group: dict[int, list[int]] = {}
+    for x in xs:
+        by_group.setdefault(3 if x >= 27 else x // 9, []).append(x)
+    out = {}
+    for g, members in by_group.items():
+        key = keys[g]
+        ck = (d, g == 3, key)
+        row = _STEP.get(ck)
+        if row is None:
+            if len(_STEP) > 500_000:
+                _STEP.clear()
+            row = _STEP[ck] = [_UNSET] * len(key)
+        start = 27 if g == 3 else 9 * g
+        seen: dict[int, int] = {}  # group record id -> standard shanten (many faces share one)
+        for x in members:
+            f = x - start
+            info = row[f]
+            if info is _UNSET:
+                info = _stepped(g, key, d, f)
+            if info is None:
+                continue
+            v = 99
+            if std:
+                i = info[0]
+                v = seen.get(i)
+                if v is None:
+                    if g == 0:
+                        k = (COMBINED[(i, infos[1][0])], ch0, n)
+                    elif g == 1:
+                        k = (COMBINED[(infos[0][0], i)], ch0, n)
+                    elif g == 2:
+                        k = (ab0, COMBINED[(i, infos[3][0])], n)
+                    else:
+                        k = (ab0, COMBINED[(infos[2][0], i)], n)
+                    v = top - BEST[k]
+                    if v < -1:
+                        v = -1
+                    seen[i] = v
+            if special and v > -1 and floor < v:
+                grp = list(infos)
+                grp[g] = info
+                c[x] += d
+                v = _specials(c, 0, total, shapes, v, tuple(grp))
+                c[x] -= d
+            out[x] = v
+    return out
+
+
+class Encoder:
+    """Encodes a seat's view as ``(C, 34)`` float32 (see the module doc).
+
+    Args:
+        rules: the rule set (its shapes drive the analysis planes, its tile count the wall plane).
+        name: ``"majiang-v1"`` or ``"botzone-v0"``.
+        oracle: add every other concealed hand (``majiang-v1`` only).
+        analysis: fill the hand-analysis planes (shanten, discards, waits, useful tiles); ``False``
+            leaves them zero, for speed.
+        score_scale: scores are divided by this in the ``scores`` planes.
+    """
+
+    def __init__(self, rules: RuleSet, name: str = "majiang-v1", *, oracle: bool = False, analysis: bool = True,
+                 score_scale: float = 100.0) -> None:
+        self.rules = rules
+        self.name = name
+        self.oracle = oracle
+        self.analysis = analysis
+        self.score_scale = float(score_scale)
+        self.offsets = plane_offsets(name, oracle)
+        self.planes = num_planes(name, oracle)
+        self.shape = (self.planes, NUM_KINDS)
+        self._an = _Analysis(rules)
+        self._total = len(rules.tile_set)
+
+    def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
+               out: np.ndarray | None = None) -> np.ndarray:
+        """The observation of ``view``; ``hidden_hands``: the four seats' concealed count vectors
+        (needed with ``oracle``). ``out``: an array of :attr:`shape` to fill (zeroed first)."""
+        if out is None:
+            out = np.zeros(self.shape, dtype=np.float32)
+        else:
+            out.fill(0.0)
+        counts = [0] * NUM_KINDS
+        for t in view.hand:
+            counts[t] += 1
+        if self.name == "botzone-v0":
+            out[0, _COL[view.seat_wind]] = 1.0
+            out[1, _COL[view.prevalent_wind]] = 1.0
+            _thermo(out, 2, counts)
+            return out
+        o = self.offsets
+        me = view.seat
+        rel = [(me + r) % 4 for r in range(4)]
+        _thermo(out, o["hand"][0], counts)
+        if view.last_draw is not None and view.last_draw < NUM_KINDS:
+            out[o["last_draw"][0], _COL[view.last_draw]] = 1.0
+        visible = [0] * NUM_KINDS
+        m0, r0, ro0, h0, f0 = o["melds"][0], o["rivers"][0], o["river_order"][0], o["hidden_kongs"][0], o["flowers"][0]
+        for r, s in enumerate(rel):
+            mc = [0] * NUM_KINDS
+            for m in view.melds[s]:
+                for t in m.physical:
+                    mc[t] += 1
+                    visible[t] += 1
+            if any(mc):
+                _thermo(out, m0 + 4 * r, mc)
+            river = view.rivers[s]
+            if river:
+                rc = [0] * NUM_KINDS
+                for t in river:
+                    rc[t] += 1
+                    visible[t] += 1
+                _thermo(out, r0 + 4 * r, rc)
+                for j, t in enumerate(reversed(river[-RIVER_ORDER_SLOTS:])):
+                    out[ro0 + RIVER_ORDER_SLOTS * r + j, _COL[t]] = 1.0
+            if view.hidden_kongs[s]:
+                out[h0 + r] = view.hidden_kongs[s] / 4.0
+            if view.flowers[s]:
+                out[f0 + r] = len(view.flowers[s]) / 8.0
+        if view.wild_face is not None:
+            out[o["wild_face"][0], _COL[view.wild_face]] = 1.0
+            if self.rules.white_stand_in and view.wild_face != WHITE:
+                out[o["white_face"][0], _COL[view.wild_face]] = 1.0
+        if view.indicator is not None and view.indicator < NUM_KINDS:
+            out[o["indicator"][0], _COL[view.indicator]] = 1.0
+            visible[view.indicator] += 1
+        out[o["prevalent_wind"][0], _COL[view.prevalent_wind]] = 1.0
+        out[o["seat_wind"][0], _COL[view.seat_wind]] = 1.0
+        out[o["dealer"][0] + (view.dealer - me) % 4] = 1.0
+        out[o["dealer_streak"][0]] = view.dealer_streak / 8.0
+        out[o["wall"][0]] = view.wall_live / self._total
+        s0 = o["scores"][0]
+        for r, s in enumerate(rel):
+            out[s0 + r] = view.scores[s] / self.score_scale
+        p0 = o["phase"][0]
+        if view.phase == "turn":
+            out[p0] = 1.0
+        elif view.phase == "claim":
+            out[p0 + 1] = 1.0
+        elif view.phase == "rob":
+            out[p0 + 2] = 1.0
+        if view.claim_tile is not None:
+            out[o["claim_tile"][0], _COL[view.claim_tile]] = 1.0
+        if view.discarder is not None:
+            out[o["offered_by"][0] + (view.discarder - me) % 4] = 1.0
+        unseen = [max(0, 4 - counts[t] - visible[t]) for t in range(NUM_KINDS)]
+        _thermo(out, o["unseen"][0], unseen)
+        out[o["round"][0]] = view.round / 4.0
+        if self.analysis:
+            self._analyse(out, view, counts, unseen)
+        if self.oracle:
+            if hidden_hands is None:
+                raise MajiangError("the oracle observation needs every concealed hand")
+            h0 = o["oracle_hands"][0]
+            for r in range(1, 4):
+                _thermo(out, h0 + 4 * (r - 1), hidden_hands[rel[r]])
+        return out
+
+    def _analyse(self, out: np.ndarray, view: PlayerView, counts: list[int], unseen: list[int]) -> None:
+        o = self.offsets
+        an = self._an
+        wf = view.wild_face
+        nat, w = an.natural(counts, wf)
+        total = sum(nat) + w
+        if total % 3 == 0:
+            return
+        now = an.full(nat, w)
+        out[o["shanten"][0]] = now / 8.0
+        # the table path is exact while no wildcard is held and no special shape can be lowest
+        sp = an.full(nat, w, an.special) if an.special is not None else 99
+        if total % 3 == 2:
+            if view.phase != "turn":
+                return
+            fast = w == 0
+            roles = an.roles(wf)
+            held = [t for t in range(NUM_KINDS) if counts[t]]
+            # removing a tile never lowers a shape's shanten below sp
+            quick = _scan(nat, {roles[t] for t in held if roles[t] >= 0}, -1, total - 1, an.shapes, sp) if fast else {}
+            scored = []
+            for t in held:
+                r = roles[t]
+                if fast and r >= 0:
+                    s = quick[r]
+                else:
+                    if r < 0:
+                        s = an.full(nat, w - 1)
+                    else:
+                        nat[r] -= 1
+                        s = an.full(nat, w)
+                        nat[r] += 1
+                scored.append((s, t, r))
+            best = min(s for s, _, _ in scored)
+            b0, u0 = o["discard_best"][0], o["discard_useful"][0]
+            for s, t, r in scored:
+                if s != best:
+                    continue
+                out[b0, _COL[t]] = 1.0
+                if r < 0:
+                    u = self._useful(nat, w - 1, s, unseen, wf, None)
+                else:
+                    nat[r] -= 1
+                    u = self._useful(nat, w, s, unseen, wf, None)
+                    nat[r] += 1
+                out[u0, _COL[t]] = u / 34.0
+        else:
+            w0, u0 = o["waits"][0], o["useful"][0]
+            self._useful(nat, w, now, unseen, wf, (out, w0, u0))
+
+    def _useful(self, nat: list[int], w: int, s: int, unseen: list[int], wf: int | None, planes) -> int:
+        """Unseen copies of the physical tiles whose draw lowers the shanten ``s`` of the 3k+1 part
+        ``nat`` + ``w``; with ``planes = (out, waits plane, useful plane)`` also fill those planes."""
+        an = self._an
+        sp = an.full(nat, w, an.special) if an.special is not None else 99
+        fast = w == 0
+        size = sum(nat) + w + 1
+        total = 0
+        cands = range(NUM_KINDS)
+        roles = an.roles(wf)
+        if fast and sp - 1 >= s:  # physical tiles whose role is a near natural, and the wildcard face
+            near = _near(nat)
+            cands = [x for x in range(NUM_KINDS) if roles[x] < 0 or roles[x] in near]
+        quick = _scan(nat, {roles[x] for x in cands if roles[x] >= 0}, 1, size, an.shapes, sp - 1) if fast else {}
+        for x in cands:
+            r = roles[x]
+            if r < 0:
+                new = an.full(nat, w + 1)
+            elif nat[r] >= 4:
+                continue
+            elif fast:
+                new = quick[r]  # one draw lowers a shape's shanten by 1 at most: sp - 1 bounds the specials
+            else:
+                nat[r] += 1
+                new = an.full(nat, w)
+                nat[r] -= 1
+            if new < s:
+                total += unseen[x]
+                if planes is not None:
+                    out, w0, u0 = planes
+                    if unseen[x]:
+                        out[u0, _COL[x]] = unseen[x] / 4.0
+                    if s == 0:
+                        out[w0, _COL[x]] = 1.0
+        return total
+
+
+__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "num_planes", "plane_offsets",
+           "plane_spec", "to_grid"]

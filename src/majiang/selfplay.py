@@ -1,0 +1,334 @@
+"""Self-play and evaluation at scale: the ``majiang selfplay`` command and :func:`run_selfplay`.
+
+Games are cut into **chunks** of consecutive game numbers. Game ``g`` is the match seeded with
+``derive_seed(seed, "game", g)`` and player ``p``'s bot with ``derive_seed(seed, "game", g, "bot", p)``
+(the seeds of ``majiang simulate``), so a game's record depends on the master seed and its number
+only -- not on the chunk, the worker, the executor or the order chunks finish in. The ``digest`` is the
+SHA-256 of every game's record (the JSON-lines text, each ending in a newline) in game order:
+equal for ``--executor process`` and ``ray`` and for any worker count.
+
+Executors:
+
+* ``process`` -- a :class:`concurrent.futures.ProcessPoolExecutor` with ``--workers`` processes; a
+  chunk whose worker died (the pool breaks) is submitted again to a new pool (up to 3 times).
+* ``ray`` -- ``ray.init(num_cpus=workers)`` locally, or ``ray.init(address=...)`` on a cluster
+  (``pip install 'majiang[ray]'``); chunk tasks carry ``max_retries=3``, so Ray reruns a chunk whose
+  worker died.
+
+Records and resuming: with ``--records DIR`` each game is written to ``DIR/game-000123.jsonl``
+and the run's parameters to ``DIR/selfplay.json``. A later run with the same parameters and folder
+reads the complete records already there (replaying each through the engine to recover its
+figures) and plays only the missing games; different parameters are refused.
+
+Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
+this run over ``seconds``, the time after the executor started; ``startup_seconds`` is Ray's
+``ray.init``), and per bot name
+(over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
+of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
+of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import click
+
+from majiang.engine import Match, derive_seed, resolve, run_match
+from majiang.errors import MajiangError
+from majiang.players import make_bot
+
+MANIFEST = "selfplay.json"
+EXECUTORS = ("process", "ray")
+
+
+class _Fail(click.ClickException):
+    exit_code = 2  # bad input, as every majiang command
+
+
+class SelfplayError(MajiangError):
+    """Bad self-play arguments, a records folder from another run, or ray missing."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One game: its number, record text, final score per player, hands, wins and deal-ins per player."""
+
+    game: int
+    record: str
+    scores: tuple[int, ...]
+    hands: int
+    wins: tuple[int, ...]
+    deal_ins: tuple[int, ...]
+
+
+def _summarise(g: int, m: Match, record: str) -> GameSummary:
+    wins = [0, 0, 0, 0]
+    feeds = [0, 0, 0, 0]
+    for res in m.results:
+        fed = set()
+        for w in res.wins:
+            wins[m.player_at_seat[w.winner]] += 1
+            if w.discarder is not None:
+                fed.add(m.player_at_seat[w.discarder])
+        for p in fed:
+            feeds[p] += 1
+    scores = tuple(m.scores[m.seat_of_player[p]] for p in range(4))
+    return GameSummary(g, record, scores, len(m.results), tuple(wins), tuple(feeds))
+
+
+def play_game(spec: str, seed: int, bots: Sequence[str], g: int, max_hands: int | None) -> GameSummary:
+    """Play game ``g`` of a run (see the module doc)."""
+    from majiang.records.jsonl import record_lines
+
+    rs = resolve(spec)
+    players = [make_bot(bots[p], rs, derive_seed(seed, "game", g, "bot", p)) for p in range(4)]
+    m = Match(rs, seed=derive_seed(seed, "game", g), names=[f"{bots[p]}-{p}" for p in range(4)],
+              max_hands=max_hands)
+    run_match(m, players)
+    return _summarise(g, m, "\n".join(record_lines(m)) + "\n")
+
+
+def play_chunk(spec: str, seed: int, bots: Sequence[str], games: Sequence[int],
+               max_hands: int | None) -> list[GameSummary]:
+    """Play the games numbered ``games`` (one chunk)."""
+    return [play_game(spec, seed, bots, g, max_hands) for g in games]
+
+
+def _read_game(path: Path, g: int) -> GameSummary | None:
+    """A complete record on disk, replayed for its figures; ``None`` if missing or cut short."""
+    from majiang.records.jsonl import replay
+
+    if not path.exists():
+        return None
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    if not lines or not text.endswith("\n") or '"type":"end_game"' not in lines[-1]:
+        return None
+    m = replay(lines)
+    return _summarise(g, m, text)
+
+
+def _ci(xs: Sequence[float]) -> tuple[float, float]:
+    n = len(xs)
+    mean = sum(xs) / n if n else 0.0
+    if n < 2:
+        return mean, float("nan")
+    var = sum((x - mean) ** 2 for x in xs) / (n - 1)
+    return mean, 1.96 * math.sqrt(var / n)
+
+
+def aggregate(summaries: Sequence[GameSummary], bots: Sequence[str]) -> dict[str, Any]:
+    """The figures of a run from its games in game order (see the module doc)."""
+    h = hashlib.sha256()
+    for s in summaries:
+        h.update(s.record.encode("utf-8"))
+    hands = sum(s.hands for s in summaries)
+
+    def block(players: Sequence[int]) -> dict[str, Any]:
+        xs = [float(s.scores[p]) for s in summaries for p in players]
+        mean, ci = _ci(xs)
+        hh = max(hands * len(players), 1)
+        return {"games": len(xs), "mean_score": mean, "ci95": ci,
+                "win_rate": sum(s.wins[p] for s in summaries for p in players) / hh,
+                "deal_in_rate": sum(s.deal_ins[p] for s in summaries for p in players) / hh}
+
+    by_bot = {}
+    for name in dict.fromkeys(bots):
+        by_bot[name] = block([p for p in range(4) if bots[p] == name])
+    return {"games": len(summaries), "hands": hands, "digest": h.hexdigest(), "bots": by_bot,
+            "players": [dict(bot=bots[p], **block([p])) for p in range(4)]}
+
+
+def _chunks(todo: Sequence[int], size: int) -> list[list[int]]:
+    return [list(todo[i:i + size]) for i in range(0, len(todo), size)]
+
+
+def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
+                 fn: Callable[..., list[GameSummary]] = play_chunk) -> None:
+    """Run ``fn`` (:func:`play_chunk`) on every chunk; a pool broken by a dead worker is replaced and
+    the chunks not yet done are submitted again."""
+    pending = list(chunks)
+    attempts = 0
+    while pending:
+        try:
+            with ProcessPoolExecutor(max_workers=workers) as pool:
+                futs = {pool.submit(fn, *job[:3], c, job[3]): tuple(c) for c in pending}
+                while futs:
+                    finished, _ = wait(futs, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        c = futs.pop(f)
+                        done(f.result())
+                        pending.remove(list(c))
+        except BrokenProcessPool:
+            attempts += 1
+            if attempts > 3:
+                raise SelfplayError("worker processes keep dying; giving up") from None
+
+
+def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
+             done: Callable[[list[GameSummary]], None]) -> float:
+    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` took (0 if Ray was running)."""
+    try:
+        import ray
+    except ImportError:
+        raise SelfplayError("--executor ray needs ray: pip install 'majiang[ray]'") from None
+    started = False
+    t0 = time.perf_counter()
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+        else:
+            ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
+        started = True
+    startup = time.perf_counter() - t0
+    try:
+        remote = ray.remote(max_retries=3)(play_chunk)
+        refs = [remote.remote(*job[:3], c, job[3]) for c in chunks]
+        while refs:
+            ready, refs = ray.wait(refs, num_returns=1)
+            for r in ready:
+                done(ray.get(r))
+    finally:
+        if started:
+            ray.shutdown()
+    return startup
+
+
+def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 1, executor: str = "process",
+                 address: str | None = None, seed: int = 0, records: Path | None = None,
+                 max_hands: int | None = None, chunk_size: int = 4,
+                 progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` matches between ``bots`` (one name or four) and aggregate (module doc).
+
+    ``progress(done, total)`` is called as games finish. Raises :class:`SelfplayError` for bad
+    arguments, a records folder of another run, or ray missing; :class:`RuleSetError` for an
+    unknown rule set or bot."""
+    if games < 1:
+        raise SelfplayError(f"games must be at least 1, got {games}")
+    if workers < 1:
+        raise SelfplayError(f"workers must be at least 1, got {workers}")
+    if chunk_size < 1:
+        raise SelfplayError(f"chunk size must be at least 1, got {chunk_size}")
+    if executor not in EXECUTORS:
+        raise SelfplayError(f"executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    names = [b.strip() for b in bots if b.strip()]
+    if len(names) == 1:
+        names *= 4
+    if len(names) != 4:
+        raise SelfplayError(f"give one bot name or four, got {len(names)}")
+    rs = resolve(rules)
+    for n in names:
+        make_bot(n, rs)
+    spec = rules
+    params = {"rules": rs.to_options(), "seed": seed, "bots": names, "max_hands": max_hands}
+    results: dict[int, GameSummary] = {}
+    if records is not None:
+        records = Path(records)
+        records.mkdir(parents=True, exist_ok=True)
+        mf = records / MANIFEST
+        if mf.exists():
+            old = json.loads(mf.read_text(encoding="utf-8"))
+            if {k: old.get(k) for k in params} != json.loads(json.dumps(params)):
+                raise SelfplayError(f"{records} holds records of another run ({mf}); use a new folder")
+        mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
+        for g in range(games):
+            got = _read_game(records / f"game-{g:06d}.jsonl", g)
+            if got is not None:
+                results[g] = got
+    resumed = len(results)
+    todo = [g for g in range(games) if g not in results]
+    t0 = time.perf_counter()
+    if progress is not None:
+        progress(len(results), games)
+
+    def done(chunk: list[GameSummary]) -> None:
+        for s in chunk:
+            results[s.game] = s
+            if records is not None:
+                tmp = records / f"game-{s.game:06d}.jsonl.part"
+                tmp.write_text(s.record, encoding="utf-8")
+                tmp.replace(records / f"game-{s.game:06d}.jsonl")
+        if progress is not None:
+            progress(len(results), games)
+
+    job = (spec, seed, names, max_hands)
+    chunks = _chunks(todo, chunk_size)
+    startup = 0.0
+    if chunks:
+        if executor == "ray":
+            startup = _run_ray(job, chunks, workers, address, done)
+        else:
+            _run_process(job, chunks, workers, done)
+    elapsed = time.perf_counter() - t0 - startup
+    out = {"rules": spec, "seed": seed, "executor": executor, "workers": workers, "chunk_size": chunk_size}
+    out.update(aggregate([results[g] for g in range(games)], names))
+    played = games - resumed
+    out.update({"resumed": resumed, "played": played, "seconds": elapsed, "startup_seconds": startup,
+                "games_per_second": played / elapsed if elapsed > 0 and played else 0.0})
+    return out
+
+
+def describe(stats: dict[str, Any]) -> str:
+    lines = [f"{stats['games']} game(s) ({stats['resumed']} resumed), {stats['hands']} hands, rules {stats['rules']}, "
+             f"{stats['executor']} x{stats['workers']}, {stats['games_per_second']:.2f} games/s",
+             f"digest {stats['digest']}"]
+    for name, b in stats["bots"].items():
+        lines.append(f"{name:>12}: {b['games']} games, mean score {b['mean_score']:+.2f} ± {b['ci95']:.2f}, "
+                     f"win {100 * b['win_rate']:.1f}%, deal-in {100 * b['deal_in_rate']:.1f}%")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
+@click.option("--games", type=click.IntRange(min=1), default=16, show_default=True, help="Matches to play.")
+@click.option("--bots", default="efficiency", show_default=True,
+              help="Bot names, one for all seats or four comma-separated (random, efficiency).")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes / Ray CPUs.")
+@click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True)
+@click.option("--address", default=None, help="A Ray cluster address (ray://host:10001); implies --executor ray.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")
+@click.option("--records", type=click.Path(file_okay=False, path_type=Path),
+              help="Folder of game records; a run with the same parameters resumes from it.")
+@click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True, help="Games per chunk.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the aggregates and the digest.")
+def selfplay(rules: str, games: int, bots: str, workers: int, executor: str, address: str | None, seed: int,
+             records: Path | None, max_hands: int | None, chunk_size: int, as_json: bool) -> None:
+    """Bot self-play at scale: chunks of games on worker processes or Ray, aggregates and a digest."""
+    import sys
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if address:
+        executor = "ray"
+    t0 = time.perf_counter()
+    try:
+        with Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), transient=True,
+                      disable=as_json or not sys.stderr.isatty()) as bar:
+            task = bar.add_task("selfplay", total=games, rate="")
+            first: list[int] = []
+
+            def progress(n: int, total: int) -> None:
+                if not first:
+                    first.append(n)
+                dt = time.perf_counter() - t0
+                rate = f"{(n - first[0]) / dt:.2f} games/s" if dt > 0 else ""
+                bar.update(task, completed=n, rate=rate)
+
+            stats = run_selfplay(rules, games, bots.split(","), workers=workers, executor=executor,
+                                 address=address, seed=seed, records=records, max_hands=max_hands,
+                                 chunk_size=chunk_size, progress=progress)
+    except ValueError as e:
+        raise _Fail(str(e)) from None
+    click.echo(json.dumps(stats, ensure_ascii=False) if as_json else describe(stats))

@@ -1,0 +1,436 @@
+"""majiang.rl: the action layout against Botzone's, the PettingZoo and Gymnasium checkers, seeds,
+rewards, replay through the engine, the vector and parallel environments, the observation planes."""
+
+from __future__ import annotations
+
+import random
+import warnings
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
+
+import majiang.rl as rl  # noqa: E402
+from majiang.analysis import shanten  # noqa: E402
+from majiang.analysis.wildcards import split_counts  # noqa: E402
+from majiang.engine import PRESET_NAMES, Action, ActionKind, Match, derive_seed  # noqa: E402
+from majiang.records import botzone_replay  # noqa: E402
+from majiang.records.botzone import parse_log, sample_path  # noqa: E402
+from majiang.records.jsonl import record_lines, replay  # noqa: E402
+from majiang.rl.actions import (  # noqa: E402
+    ACTION_SIZE, LAYOUT_TILES, chow_index, chow_of_index, describe_index, index_of, legal_indices)
+from majiang.rl.observations import plane_offsets  # noqa: E402
+from majiang.tiles import format_botzone, parse_compact  # noqa: E402
+
+# The PKU baseline's tile list and offsets (Botzone MahjongGB FeatureAgent), written out here as the
+# reference the layout must agree with.
+BZ_TILES = [f"W{i}" for i in range(1, 10)] + [f"T{i}" for i in range(1, 10)] + [f"B{i}" for i in range(1, 10)] \
+    + [f"F{i}" for i in range(1, 5)] + [f"J{i}" for i in range(1, 4)]
+BZ_OFFSET = {"Pass": 0, "Hu": 1, "Play": 2, "Chi": 36, "Peng": 99, "Gang": 133, "AnGang": 167, "BuGang": 201}
+
+
+def baseline_index(verb: str, tile: str = "", middle: str = "") -> int:
+    """The baseline's ``response2action``: ``Chi <claimed> <middle>``, other verbs name one tile."""
+    if verb in ("Pass", "Hu"):
+        return BZ_OFFSET[verb]
+    if verb == "Chi":
+        return BZ_OFFSET["Chi"] + "WTB".index(tile[0]) * 21 + (int(middle[1]) - 2) * 3 + int(tile[1]) - int(middle[1]) + 1
+    return BZ_OFFSET[verb] + BZ_TILES.index(tile)
+
+
+def bz(t: int) -> str:
+    return format_botzone([t])
+
+
+# ----------------------------------------------------------------------------- the layout
+def test_layout_prefix_is_botzone() -> None:
+    assert ACTION_SIZE == 235 + 34
+    assert [bz(t) for t in LAYOUT_TILES] == BZ_TILES
+    for col, t in enumerate(LAYOUT_TILES):
+        assert index_of(Action(ActionKind.DISCARD, t)) == baseline_index("Play", bz(t)) == 2 + col
+        assert index_of(Action(ActionKind.PUNG, t)) == baseline_index("Peng", bz(t))
+        assert index_of(Action(ActionKind.EXPOSED_KONG, t)) == baseline_index("Gang", bz(t))
+        assert index_of(Action(ActionKind.CONCEALED_KONG, t)) == baseline_index("AnGang", bz(t))
+        assert index_of(Action(ActionKind.ADDED_KONG, t)) == baseline_index("BuGang", bz(t))
+        assert index_of(Action(ActionKind.READY, t)) == 235 + col
+    # the baseline's own example: 吃 on T3 making T3 T4 T5 (middle T4)
+    assert baseline_index("Chi", "T3", "T4") == 63 == index_of(Action(ActionKind.CHOW, 20, 20))
+
+
+def test_every_chow_has_its_baseline_index() -> None:
+    seen = set()
+    for low in [b + r for b in (0, 9, 18) for r in range(7)]:
+        for played in (low, low + 1, low + 2):
+            i = index_of(Action(ActionKind.CHOW, played, low))
+            assert i == baseline_index("Chi", bz(played), bz(low + 1))
+            assert chow_of_index(i) == (played, low) and chow_index(played, low) == i
+            seen.add(i)
+    assert seen == set(range(36, 99))
+    # a discarded White playing the wildcard's face 5p (白板代) takes that face's index
+    assert index_of(Action(ActionKind.CHOW, 31, 12), white_face=13) == index_of(Action(ActionKind.CHOW, 13, 12))
+    assert len({describe_index(i) for i in range(ACTION_SIZE)}) == ACTION_SIZE
+
+
+def test_botzone_rounds_every_action_in_its_mask(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The 16 Botzone rounds replayed through the engine: at every decision each asked seat's mask
+    is non-empty and holds the logged action, at the index the baseline's formula gives it."""
+    checked = []
+
+    class Checking(botzone_replay.HandTable):
+        def apply(self, seat, action, **kw):
+            legal = legal_indices(self.legal_actions(seat), white_face=self.white_face)
+            assert legal, f"empty mask for seat {seat}"
+            i = index_of(action, white_face=self.white_face)
+            assert i in legal
+            k = action.kind
+            if k is ActionKind.CHOW:
+                want = baseline_index("Chi", bz(action.tile), bz(action.low + 1))
+            else:
+                verb = {ActionKind.PASS: "Pass", ActionKind.WIN: "Hu", ActionKind.DISCARD: "Play",
+                        ActionKind.PUNG: "Peng", ActionKind.EXPOSED_KONG: "Gang",
+                        ActionKind.CONCEALED_KONG: "AnGang", ActionKind.ADDED_KONG: "BuGang"}[k]
+                want = baseline_index(verb, bz(action.tile) if action.tile is not None else "")
+            assert i == want
+            checked.append(k)
+            return super().apply(seat, action, **kw)
+
+    monkeypatch.setattr(botzone_replay, "HandTable", Checking)
+    rounds = parse_log(sample_path().read_text(encoding="utf-8"))
+    assert len(rounds) == 16
+    for rnd in rounds:
+        botzone_replay.replay_round(rnd)
+    kinds = {k.value for k in checked}
+    assert {"discard", "win", "pass", "chow", "pung"} <= kinds
+    assert len(checked) > 1000
+
+
+# ----------------------------------------------------------------------------- checkers
+@pytest.mark.parametrize("rules", list(PRESET_NAMES) + ["taiwan,declare_ready=true"])
+def test_pettingzoo_api_test(rules: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rl.env(rules), num_cycles=200)
+
+
+def test_pettingzoo_api_test_other_observations() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(rl.env("mcr", oracle=True), num_cycles=100)
+        api_test(rl.env("wenzhou", observation="botzone-v0"), num_cycles=100)
+        parallel_api_test(rl.parallel_env("mcr"), num_cycles=100)
+
+
+@pytest.mark.parametrize("rules", ["mcr", "wenzhou", "taiwan"])
+def test_gymnasium_check_env(rules: str) -> None:
+    import gymnasium
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(rl.SingleAgentEnv(rules), skip_render_check=True)
+        made = gymnasium.make(rl.GYM_ID, rules=rules, render_mode="ansi")
+        check_env(made.unwrapped)
+        made.reset(seed=1)
+        assert "legal:" in made.render()
+
+
+# ----------------------------------------------------------------------------- play
+def _first_masked(mask) -> int:
+    return int(np.flatnonzero(mask)[-1])  # the highest index: claims and kongs when offered
+
+
+def _play_aec(e, seed: int, pick) -> tuple[list[tuple[str, int]], dict]:
+    e.reset(seed=seed)
+    steps, totals = [], {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, r, term, trunc, info = e.last()
+        totals[agent] += r
+        a = None if (term or trunc) else pick(obs["action_mask"])
+        if a is not None:
+            steps.append((agent, a))
+        e.step(a)
+    return steps, totals
+
+
+@pytest.mark.parametrize("rules", ["mcr", "wenzhou", "taiwan"])
+def test_replayed_actions_give_the_engine_record(rules: str) -> None:
+    """A game played through env, replayed action by action on the engine's own Match from the same
+    seed, gives the same record byte for byte; the record replays; rewards are the settlement."""
+    rng = random.Random(3)
+    e = rl.env(rules)
+    steps, totals = _play_aec(e, 77, lambda m: rng.choice(np.flatnonzero(m).tolist()))
+    m = Match(rules, seed=77, max_hands=1)
+    for agent, i in steps:
+        seat = int(agent[-1])
+        assert seat == m.pending_seats()[0]
+        legal = legal_indices(m.legal_actions(seat), white_face=m.table.white_face)
+        m.apply(seat, legal[i])
+    assert m.finished
+    assert record_lines(m) == record_lines(e.table.match)
+    assert record_lines(replay(record_lines(m))) == record_lines(m)
+    deltas = m.results[0].deltas
+    assert [totals[f"seat_{s}"] for s in range(4)] == [float(d) for d in deltas]
+    assert sum(deltas) == 0
+
+
+def test_seed_reproduces_a_game_and_reset_moves_on() -> None:
+    pick = _first_masked
+    a = _play_aec(rl.env("mcr"), 5, pick)
+    b = _play_aec(rl.env("mcr"), 5, pick)
+    assert a == b
+    e = rl.env("mcr")
+    e.seed(5)
+    e.reset()
+    assert e.table.game_seed == 5
+    e.reset()
+    assert e.table.game_seed == derive_seed(5, "episode", 1)
+
+
+def test_rewards_are_scaled_settlements_and_shaping_adds() -> None:
+    calls = []
+
+    def shaping(before, index, after):
+        calls.append(index)
+        return 0.5
+
+    e = rl.env("wenzhou", reward_scale=10.0, shaping=shaping)
+    steps, totals = _play_aec(e, 21, _first_masked)
+    deltas = e.table.match.results[0].deltas
+    per_seat = {f"seat_{s}": sum(1 for a, _ in steps if a == f"seat_{s}") for s in range(4)}
+    for s in range(4):
+        assert totals[f"seat_{s}"] == pytest.approx(deltas[s] / 10.0 + 0.5 * per_seat[f"seat_{s}"])
+    assert len(calls) == len(steps)
+
+
+def test_single_agent_env_plays_against_bots() -> None:
+    env = rl.SingleAgentEnv("mcr", seat=2)
+    obs, _ = env.reset(seed=9)
+    total, n = 0.0, 0
+    done = False
+    while not done:
+        assert obs["action_mask"].any()
+        obs, r, done, _, info = env.step(_first_masked(obs["action_mask"]))
+        total += r
+        n += 1
+    assert total == env.table.match.results[0].deltas[2]
+    obs, _ = env.reset(seed=9)
+    _, r, done, _, info = env.step(ACTION_SIZE - 1 if not obs["action_mask"][-1] else 0)
+    assert info.get("illegal_action") and done and r == -1.0
+    with pytest.raises(rl.ActionIndexError, match="cannot"):
+        raising = rl.SingleAgentEnv("mcr", on_illegal="raise")
+        o, _ = raising.reset(seed=1)
+        raising.step(int(np.flatnonzero(o["action_mask"] == 0)[0]))
+
+
+def test_vector_env_agrees_with_single_envs() -> None:
+    n = 3
+    v = rl.VectorEnv(n, "taiwan")
+    obs, info = v.reset(seed=4)
+    singles = [rl.env("taiwan") for _ in range(n)]
+    for i, e in enumerate(singles):
+        e.reset(seed=derive_seed(4, "table", i))
+    rng = np.random.default_rng(0)
+    resets = 0
+    for _ in range(400):
+        acts = []
+        for i, e in enumerate(singles):
+            agent = e.agent_selection
+            o = e.observe(agent)
+            assert int(agent[-1]) == info["seat"][i]
+            assert np.array_equal(o["observation"], obs["observation"][i])
+            assert np.array_equal(o["action_mask"], obs["action_mask"][i])
+            acts.append(int(rng.choice(np.flatnonzero(o["action_mask"]))))
+        obs, rew, term, trunc, info = v.step(acts)
+        for i, e in enumerate(singles):
+            e.step(acts[i])
+            assert np.allclose(rew[i], [e.rewards[a] for a in rl.AGENTS])
+            if e.terminations[e.agent_selection]:
+                assert term[i]
+                assert list(info["final_scores"][i]) == list(e.table.match.scores)
+                e.reset()
+                resets += 1
+            else:
+                assert not term[i]
+    assert resets >= 1
+
+
+def test_vector_env_learner_mode_agrees_with_single_agent_envs() -> None:
+    v = rl.VectorEnv(2, "mcr", opponents="efficiency", seat=1)
+    obs, _ = v.reset(seed=[8, 9])
+    singles = [rl.SingleAgentEnv("mcr", "efficiency", seat=1) for _ in range(2)]
+    sobs = [s.reset(seed=k)[0] for s, k in zip(singles, (8, 9))]
+    for _ in range(60):
+        acts = [_first_masked(o["action_mask"]) for o in sobs]
+        for i in range(2):
+            assert np.array_equal(sobs[i]["observation"], obs["observation"][i])
+        obs, rew, term, _, _ = v.step(acts)
+        for i, s in enumerate(singles):
+            o, r, d, _, _ = s.step(acts[i])
+            assert r == rew[i] and d == term[i]
+            sobs[i] = s.reset()[0] if d else o
+
+
+def test_parallel_env_plays_the_same_game_as_aec() -> None:
+    """Claim windows answered together give the same game as answered one by one."""
+    p = rl.parallel_env("mcr")
+    obs, _ = p.reset(seed=13)
+    totals = np.zeros(4)
+    while p.agents:
+        acts = {a: _first_masked(obs[a]["action_mask"]) for a in p.agents}
+        obs, rew, term, _, _ = p.step(acts)
+        totals += [rew[a] for a in rl.AGENTS]
+    aec = rl.env("mcr")
+    _, t2 = _play_aec(aec, 13, _first_masked)
+    assert record_lines(p.table.match) == record_lines(aec.table.match)
+    assert list(totals) == [t2[a] for a in rl.AGENTS]
+
+
+def test_bad_actions_are_refused_with_their_index() -> None:
+    e = rl.env("mcr")
+    e.reset(seed=3)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    bad = int(np.flatnonzero(mask == 0)[0])
+    before = record_lines(e.table.match)
+    with pytest.raises(rl.ActionIndexError, match=f"index {bad}"):
+        e.step(bad)
+    with pytest.raises(rl.ActionIndexError, match="outside"):
+        e.step(ACTION_SIZE)
+    with pytest.raises(rl.ActionIndexError, match="None"):
+        e.step(None)
+    assert record_lines(e.table.match) == before  # nothing changed
+
+
+def test_render_text() -> None:
+    e = rl.env("wenzhou", render_mode="ansi")
+    e.reset(seed=1)
+    text = e.render()
+    assert "seat 0" in text and "wildcard" in text and "legal:" in text
+
+
+# ----------------------------------------------------------------------------- observations
+def _reference_planes(view, rules):
+    """Shanten, best discards and useful tiles straight from ``majiang.analysis.shanten``."""
+    import dataclasses
+
+    shapes = dataclasses.replace(rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+    counts = [0] * 34
+    for t in view.hand:
+        counts[t] += 1
+
+    def sh(c):
+        n, w = split_counts(list(c), view.wild_face, rules.white_stand_in)
+        return shanten(n, w, shapes)
+
+    return counts, sh
+
+
+@pytest.mark.parametrize("rules", ["mcr", "wenzhou", "seed000"])
+def test_analysis_planes_match_shanten(rules: str) -> None:
+    e = rl.env(rules)
+    e.reset(seed=31)
+    rs = e.table.rules
+    o = plane_offsets()
+    rng = random.Random(1)
+    seen = 0
+    for agent in e.agent_iter(max_iter=160):
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        seat = int(agent[-1])
+        view = e.table.view(seat)
+        x = obs["observation"]
+        counts, sh = _reference_planes(view, rs)
+        assert x[o["shanten"][0], 0] == pytest.approx(sh(counts) / 8.0)
+        hand_cols = x[o["hand"][0]]
+        assert [int(hand_cols[c]) for c in range(34)] == [int(counts[t] > 0) for t in LAYOUT_TILES]
+        if view.phase == "turn":
+            after = {t: sh([c - (i == t) for i, c in enumerate(counts)]) for t in set(view.hand)}
+            best = min(after.values())
+            want = [1.0 if after.get(t) == best else 0.0 for t in LAYOUT_TILES]
+            assert list(x[o["discard_best"][0]]) == want
+            seen += 1
+        mask = obs["action_mask"]
+        e.step(rng.choice(np.flatnonzero(mask).tolist()))
+    assert seen > 20
+
+
+def test_majiang_v1_and_botzone_v0_planes() -> None:
+    e = rl.env("mcr")
+    e.reset(seed=2)
+    seat = int(e.agent_selection[-1])
+    view = e.table.view(seat)
+    x = e.observe(e.agent_selection)["observation"]
+    o = plane_offsets()
+    assert x.shape == (sum(k for _, k, _ in rl.plane_spec()), 34)
+    counts = [view.hand.count(t) for t in range(34)]
+    for k in range(4):
+        assert list(x[o["hand"][0] + k]) == [float(counts[t] > k) for t in LAYOUT_TILES]
+    assert x[o["prevalent_wind"][0]].argmax() == 27
+    assert x[o["seat_wind"][0]].argmax() == LAYOUT_TILES.index(view.seat_wind)
+    assert x[o["phase"][0], 0] == 1.0
+    assert x[o["dealer"][0] + (view.dealer - seat) % 4, 5] == 1.0
+    b = rl.env("mcr", observation="botzone-v0")
+    b.reset(seed=2)
+    y = b.observe(b.agent_selection)["observation"]
+    assert y.shape == (6, 34)
+    assert np.array_equal(y[2:6], x[o["hand"][0]:o["hand"][0] + 4])
+    assert rl.to_grid(y).shape == (6, 4, 9)
+    oracle = rl.env("mcr", oracle=True)
+    oracle.reset(seed=2)
+    z = oracle.observe(oracle.agent_selection)["observation"]
+    assert z.shape[0] == x.shape[0] + 12
+    other = oracle.table.match.table.concealed[(seat + 1) % 4]
+    assert list(z[x.shape[0]]) == [float(other[t] > 0) for t in LAYOUT_TILES]
+
+
+def test_waits_plane_marks_the_waits() -> None:
+    """A ready 3n+1 hand outside its turn: the waits plane holds exactly its waits (RULES.md §1)."""
+    from majiang.analysis import MCR_SHAPES, waits
+    from majiang.rl.observations import Encoder
+
+    e = rl.env("mcr")
+    e.reset(seed=2)
+    view = e.table.view(1)
+    hand = tuple(parse_compact("23344445m888p33z"))
+    import dataclasses
+
+    v = dataclasses.replace(view, hand=hand, phase="claim", rivers=((),) * 4, melds=((),) * 4)
+    x = Encoder(e.table.rules).encode(v)
+    o = plane_offsets()
+    counts = [hand.count(t) for t in range(34)]
+    want = waits(counts, 0, MCR_SHAPES).tiles  # 1m and 3z; 4m is exhausted
+    assert want == (0, 29)
+    assert [LAYOUT_TILES[c] for c in np.flatnonzero(x[o["waits"][0]])] == [0, 29]
+    assert x[o["shanten"][0], 0] == 0.0
+
+
+def test_episode_of_several_hands_pays_each_hand() -> None:
+    e = rl.env("mcr", hands=2)
+    steps, totals = _play_aec(e, 6, _first_masked)
+    m = e.table.match
+    assert len(m.results) == 2
+    want = [float(m.results[0].deltas[s] + m.results[1].deltas[s]) for s in range(4)]
+    assert [totals[a] for a in rl.AGENTS] == want == [float(x) for x in m.scores]
+
+
+def test_docs_list_every_plane_and_action_range() -> None:
+    """docs/rl.md's plane table is the code's (names and plane ranges), and its action table's ranges."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| (\d+)(?:-(\d+))? \| `(\w+)` \|", text, flags=re.M)
+    documented = {name: (int(a), int(b or a) - int(a) + 1) for a, b, name in rows}
+    for name, (first, count) in plane_offsets("majiang-v1", oracle=True).items():
+        assert documented.get(name) == (first, count), name
+    for first, last, what in [(2, 35, "discard"), (36, 98, "chow"), (99, 132, "pung"), (133, 166, "exposed kong"),
+                              (167, 200, "concealed kong"), (201, 234, "added kong"), (235, 268, "declare ready")]:
+        assert re.search(rf"^\| {first}-{last} \| {last - first + 1} \| {what}", text, flags=re.M), what
+        assert describe_index(first).startswith(what.replace("exposed kong", "exposed-kong")
+                                                .replace("concealed kong", "concealed-kong")
+                                                .replace("added kong", "added-kong").replace("declare ready", "ready"))
