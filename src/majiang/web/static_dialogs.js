@@ -5,6 +5,7 @@
 // at the game's end links the replay.
 import {t, patternName, local} from "./i18n.js";
 import {esc, meldSVG, tileIndex, tileSVG, tilesSVG} from "./tiles.js";
+import {wildBadge} from "./hand.js";
 
 const el = () => document.getElementById("result");
 
@@ -46,7 +47,8 @@ function winHTML(st, r, w, wildFace) {
   const rows = pats.map(p => `<tr><td>${esc(patternName(p))}</td><td class="n">${Array.isArray(p) ? p[1] : p.points}</td><td class="n">×${Array.isArray(p) ? p[2] : p.count}</td></tr>`).join("");
   const settle = (w.settlement || []).map(l => `<li><b>${seatName(st, l.payer)}</b>${l.to === null ? "" : " → " + seatName(st, l.to ?? w.actor)}: ${esc(local(l.formula))}</li>`).join("");
   return `<section class="win"><h3>${t("end.winner", {name: st.names[w.actor]})} <small>${esc(how)}</small></h3>` +
-    `<div class="win-hand">${melds.map(m => meldSVG(m)).join("")}<span class="concealed">${tilesSVG(concealed)}</span>` +
+    `<div class="win-hand">${melds.map(m => meldSVG(m)).join("")}<span class="concealed">` +
+    concealed.map(k => tileSVG(k, k === wildFace ? {cls: "wild", badge: wildBadge(st.rules)} : {})).join("") + `</span>` +
     `<span class="win-tile">${tileSVG(winTile, {cls: "winning"})}<small>${t("end.winning_tile")}</small></span></div>` +
     `<table class="pats"><thead><tr><th>${t("end.pattern")}</th><th>${unit}</th><th>${t("end.count")}</th></tr></thead><tbody>${rows}` +
     `<tr class="total"><td>${t("end.total")}</td><td class="n" colspan="2">${w.value}${w.bonus ? " + " + w.bonus + " " + t("end.bonus") : ""} ${unit}</td></tr></tbody></table>` +
