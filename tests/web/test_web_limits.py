@@ -88,3 +88,24 @@ def test_ids_that_name_nothing_are_404(client):
     for path in ("/games/99999999999999999999999", "/games/0", "/games/-3", "/games/abc",
                  "/games/99999999999999999999999/record", "/tables/nosuch", "/players/nobody"):
         assert client.get(path).status_code == 404, path
+
+
+def test_a_table_never_started_is_dropped_and_its_page_told_it_is_gone(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    alice = signup(client, "alice")
+    rid = create_table(client, alice, sit=True)
+    lobby = client.app.state.lobby
+    with client.websocket_connect(f"/ws/tables/{rid}", headers=alice) as ws:
+        assert ws.receive_json()["status"] == "open"
+        assert lobby.drop_stale_open(older_than=3600) == 0  # young tables stay
+        assert lobby.drop_stale_open(older_than=-1) == 1
+        try:
+            while True:
+                ws.receive_json()
+        except WebSocketDisconnect as e:
+            assert e.code == 4404
+    assert lobby.get(rid) is None
+    assert client.get(f"/tables/{rid}").status_code == 404
+    with client.websocket_connect(f"/ws/tables/{rid}") as ws:
+        assert ws.receive_json()["type"] == "gone"

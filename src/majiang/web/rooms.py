@@ -63,6 +63,7 @@ log = logging.getLogger("majiang.web")
 
 BOT_KINDS = ("efficiency", "random")
 HAND_PAUSE = 15.0
+STALE_OPEN = 6 * 3600.0  # a table nobody started within six hours is deleted
 
 
 class RoomError(ValueError):
@@ -690,6 +691,7 @@ class Lobby:
         self.hand_pause = hand_pause
         self.on_finish = on_finish
         self._task: asyncio.Task | None = None
+        self._upkeeps = 0
 
     def _room(self, row: Any) -> Room:
         from majiang.engine import RuleSet as _RS
@@ -794,11 +796,29 @@ class Lobby:
                     r.leader = False
             if self.store.postgres:  # another process's tables may need a new runner
                 self.take_leases()
+        self._upkeeps += 1
+        if self.store is not None and self._upkeeps % 60 == 1:  # about every two minutes
+            self.drop_stale_open()
         for rid, r in list(self.rooms.items()):
             if r.finished and r._task is None and r.game_id is not None and now - r.finished_at > 60 and not r.conns:
                 del self.rooms[rid]
                 if self.store is not None:
                     self.store.release([rid])
+
+    def drop_stale_open(self, older_than: float = STALE_OPEN) -> int:
+        """Delete tables never started within ``older_than`` seconds; their pages are told the
+        table is gone (close code 4404) and stop reconnecting."""
+        assert self.store is not None
+        n = self.store.drop_stale_open(older_than)
+        if n:
+            known = set(self.store.unfinished_ids())
+            for rid, r in list(self.rooms.items()):
+                if not r.started and rid not in known:
+                    for c in r.conns:
+                        c.closing = 4404
+                        c.push()
+                    del self.rooms[rid]
+        return n
 
     def heard(self, table_id: str, payload: str) -> None:
         """A notification from another process: catch the table (or every table) up."""

@@ -1,6 +1,8 @@
 // The table's WebSocket: connects, reconnects with back-off, and sends the client's messages
 // (action, auto_win, continue, back). Every state message goes to onState, errors to onError.
-export function connect(tableId, {onState, onError, onStatus}) {
+// A table that does not exist (any more) answers {"type": "gone"} and closes with 4404: then the
+// page stops retrying and says so (onGone). Back-off: 0.5 s, 1 s, 2 s, ... at most 8 s, with jitter.
+export function connect(tableId, {onState, onError, onStatus, onGone}) {
   let ws = null, retry = 0, closed = false;
   function open() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -10,12 +12,15 @@ export function connect(tableId, {onState, onError, onStatus}) {
       const msg = JSON.parse(ev.data);
       if (msg.type === "state") onState(msg);
       else if (msg.type === "error") onError(msg.message);
+      else if (msg.type === "gone") { closed = true; if (onGone) onGone(); }
     };
-    ws.onclose = () => {
+    ws.onclose = ev => {
       if (closed) return;
+      if (ev.code === 4404) { closed = true; if (onGone) onGone(); return; }
       onStatus(false);
       retry = Math.min(retry + 1, 5);
-      setTimeout(open, 500 * retry);
+      const delay = Math.min(8000, 250 * 2 ** retry) * (0.75 + Math.random() * 0.5);
+      setTimeout(open, delay);
     };
   }
   open();

@@ -32,6 +32,7 @@ let shownResults = null;
 const conn = connect(app.dataset.table, {
   onState, onError: m => setMsg(tm(m), true),
   onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok),
+  onGone: () => setMsg(t("table.gone"), true),
 });
 
 function setMsg(text, err) {
