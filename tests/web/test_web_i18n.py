@@ -220,3 +220,19 @@ def test_table_page_weight_under_300_kb(client):
     for name in static.TABLE_PAGE:
         assert not re.search(r"(src|href|fetch\()\W*(https?:)?//", static.FILES[name][1]), name
     assert json.loads(static.FILES["i18n-zh.json"][1])["lang"] == "zh"
+
+
+def test_every_choice_of_every_rules_form_is_named_in_both_catalogues():
+    """A choice shows its name, never the raw option value (found by a new user: 'three_wilds')."""
+    from majiang.web import i18n, rulesform
+
+    missing = []
+    for _preset, fields in rulesform.all_preset_fields().items():
+        for f in fields:
+            if f.kind != "choice":
+                continue
+            for c in f.choices:
+                for lang in ("zh", "en"):
+                    if f"optv.{f.name}.{c}" not in i18n.texts(lang):
+                        missing.append((lang, f.name, c))
+    assert not missing, missing

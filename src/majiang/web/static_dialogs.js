@@ -75,14 +75,19 @@ let localTimer = null;
 export function showResult(st, r, wildFace, {onContinue}) {
   const d = el();
   d.dataset.hand = r.hand;
-  d.innerHTML = `<div class="dlg-body">${resultHTML(st, r, wildFace)}` +
-    `<div class="dlg-foot"><span id="pause-info"></span><button id="result-close" class="primary">${t("end.continue")} <span id="countdown"></span></button></div>` +
-    (st.status === "finished" ? finalHTML(st) : "") + `</div>`;
+  const over = st.status === "finished";
+  // the game's end: the standings and the replay link come first, and the dialog stays
+  d.innerHTML = `<div class="dlg-body">${over ? finalHTML(st) : ""}${resultHTML(st, r, wildFace)}` +
+    `<div class="dlg-foot"><span id="pause-info"></span>` +
+    (over ? `<a class="button primary" href="/">${t("nav.lobby")}</a>`
+          : `<button id="result-close" class="primary">${t("end.continue")} <span id="countdown"></span></button>`) +
+    `</div></div>`;
   d.hidden = false;
+  if (over) { d.dataset.final = "1"; return; }
   document.getElementById("result-close").onclick = () => {
     onContinue();
     document.getElementById("result-close").disabled = true;
-    if (!("pause" in st) || st.status === "finished") hide();
+    if (!("pause" in st)) hide();
   };
   if (!("pause" in st) && st.status !== "finished") {  // a server without the pause: count down here
     const until = Date.now() + 15000;
@@ -117,7 +122,6 @@ export function showFinal(st) {
   if (!d.hidden) { const f = d.querySelector(".final-link"); if (f && st.game_id && !f.innerHTML) f.innerHTML = `<a href="/games/${st.game_id}">${t("end.replay")}</a>`; return; }
   if (d.dataset.final) return;
   d.dataset.final = "1";
-  d.innerHTML = `<div class="dlg-body">${finalHTML(st)}<div class="dlg-foot"><button id="result-close">${t("end.close")}</button></div></div>`;
+  d.innerHTML = `<div class="dlg-body">${finalHTML(st)}<div class="dlg-foot"><a class="button primary" href="/">${t("nav.lobby")}</a></div></div>`;
   d.hidden = false;
-  document.getElementById("result-close").onclick = () => { d.hidden = true; };
 }
