@@ -112,10 +112,12 @@ class StrongBot:
     name = "strong"
 
     def __init__(self, rules: RuleSet | str | None = None, seed: int = 0, *, defence: float = 1.0,
-                 claim_margin: float = 1.05, shanten_decay: float | None = None) -> None:
+                 claim_margin: float = 1.05, shanten_decay: float | None = None,
+                 plain_extra: int = 1) -> None:
         self.rules = resolve(rules)
         self.defence = defence
         self.claim_margin = claim_margin
+        self.plain_extra = plain_extra
         self.shanten_decay = shanten_decay if shanten_decay is not None else 0.0
         shapes = self.rules.shape_rules
         self.shapes: ShapeRules = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
@@ -187,20 +189,26 @@ class StrongBot:
                 p_win = 1.0 - (1.0 - q) ** max(HAND_LENGTH * draws, 0.0)
                 exact = p_win * gain / rate
             if self.mcr:  # a ready hand under 8 fan may still be rebuilt into a scoring one
-                exact = max(exact, self._plans_value(view, counts, melds, 0, 0, draws, U, rebuild=True))
+                rv, rd = self._plans_value(view, counts, melds, 0, 0, draws, U, rebuild=True)
+                if rv > exact:
+                    return rv, rd, useful
             return exact, s, useful
         u = self._useful(counts, view, unseen, s)
         if self.mcr:
-            return self._plans_value(view, counts, melds, s, u, draws, U), s, u
+            pv, pd = self._plans_value(view, counts, melds, s, u, draws, U)
+            return pv, pd, u
         return reach_probability(draws, U, s, u, 1.0) * self.win_typical, s, u
 
     def _plans_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
-                     draws: float, U: int, rebuild: bool = False) -> float:
-        """MCR: the best chance × value over the patterns still open (:func:`mcr_plans`)."""
+                     draws: float, U: int, rebuild: bool = False) -> tuple[float, int]:
+        """MCR: the best chance × value over the patterns still open (:func:`mcr_plans`), and that
+        pattern's distance in tiles."""
         nat, _ = self._split(counts, view)
         best = 0.0
+        best_d = s + 2
         plans = mcr_plans(nat, melds, s)
-        plans.append(("plain", s + 2, 8))
+        if all(m.kind is MeldKind.CONCEALED_KONG for m in melds):  # 门前清/不求人 + small fans, rarely 8
+            plans.append(("plain", s + self.plain_extra, 8))
         for name, d, fan in plans:
             eff_fan = fan if fan >= 8 else 8
             dist = d + (1 if fan < 8 else 0)
@@ -209,8 +217,9 @@ class StrongBot:
             f = PLAN_SPEED.get(name, 1.0)
             first = u if (dist == s and u) else TYPICAL_USEFUL[min(dist, 4)] * f
             v = reach_probability(draws, U, dist, first, f) * (24.0 + 1.6 * eff_fan)
-            best = max(best, v)
-        return best
+            if v > best:
+                best, best_d = v, dist
+        return best, best_d
 
     def danger(self, view: PlayerView, unseen: Sequence[int]) -> list[float]:
         """Expected extra loss (rule-set points) of discarding each tile now, summed over opponents:
