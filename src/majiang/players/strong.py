@@ -255,7 +255,16 @@ class StrongBot:
 
     # ------------------------------------------------------------------ choosing
     def choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
-        """One of ``actions`` (always an offered action)."""
+        """One of ``actions`` (always an offered action). Should the valuation fail on a hand it cannot
+        read (a :class:`ValueError` from the analysis), the efficiency bot's choice is played instead."""
+        try:
+            return self._choose(view, actions)
+        except ValueError:  # pragma: no cover - a guard for the web table: never crash a game
+            from majiang.players.efficiency import EfficiencyBot
+
+            return EfficiencyBot(self.rules).choose(view, actions)
+
+    def _choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
         for a in actions:
             if a.kind is ActionKind.WIN:
                 return a

@@ -86,6 +86,8 @@ class WinValuer:
             return hit
         c = list(counts13)
         c[tile] += 1
+        if c[tile] > 4:  # a fifth copy: no such win
+            return (None, 0.0)
         nat, wilds = split_counts(c, view.wild_face, self.rules.white_stand_in)
         out: tuple[int | None, float] = (None, 0.0)
         if is_winning(nat, wilds, self.shapes):
@@ -137,7 +139,7 @@ class WinValuer:
         opp = next((s for s in ((view.seat + i) % 4 for i in (1, 2, 3)) if s != view.dealer), (view.seat + 1) % 4)
         for face in w.formal:
             p = self.physical(view, face)
-            if p is None:
+            if p is None or c[p] >= 4:
                 continue
             live = max(0, 4 - c[p] - visible[p])
             vs, gs = self.win(view, c, p, self_drawn=True, discarder=None, melds=melds)
