@@ -142,9 +142,31 @@ class StrongBot:
             self._memo[key] = v
         return v
 
+    def _draw_candidates(self, counts: Sequence[int], view: PlayerView) -> list[int]:
+        """Tiles whose draw could lower the shanten: with only the standard shape and seven pairs, a
+        tile held or within two faces of a held tile of its suit (an isolated new tile forms no
+        block); 十三幺 adds terminals and honours; 不搭 (Wenzhou) and wildcards make every tile count."""
+        sh = self.shapes
+        if sh.unconnected or view.wild_face is not None or sh.honors_and_knitted or sh.knitted_straight:
+            return list(range(NUM_KINDS))
+        out = []
+        for t in range(NUM_KINDS):
+            if counts[t]:
+                out.append(t)
+            elif t < 27:
+                r = t % 9
+                b = t - r
+                if any(counts[b + x] for x in range(max(0, r - 2), min(8, r + 2) + 1)):
+                    out.append(t)
+            elif sh.thirteen_orphans:
+                out.append(t)
+            if sh.thirteen_orphans and t < 27 and t % 9 in (0, 8) and (not out or out[-1] != t):
+                out.append(t)
+        return out
+
     def _useful(self, counts: list[int], view: PlayerView, unseen: Sequence[int], s: int) -> int:
         total = 0
-        for t in range(NUM_KINDS):
+        for t in self._draw_candidates(counts, view):
             if not unseen[t] or counts[t] >= 4:
                 continue
             counts[t] += 1
@@ -210,6 +232,8 @@ class StrongBot:
         if all(m.kind is MeldKind.CONCEALED_KONG for m in melds):  # 门前清/不求人 + small fans, rarely 8
             plans.append(("plain", s + self.plain_extra, 8))
         for name, d, fan in plans:
+            if d > s + 3:
+                continue
             eff_fan = fan if fan >= 8 else 8
             dist = d + (1 if fan < 8 else 0)
             if rebuild:
@@ -239,8 +263,21 @@ class StrongBot:
     def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
                       unseen: Sequence[int], unseen_total: int, risk: Sequence[float]) -> tuple[float, int]:
         best: tuple | None = None
+        cands = sorted(set(allowed))
+        sh = {}
+        for t in cands:
+            counts[t] -= 1
+            sh[t] = self._shanten(counts, view)
+            counts[t] += 1
+        s_min = min(sh.values())
+        # only discards near the lowest shanten are valued in full (MCR: one step more, a pattern may
+        # lie there); the rest keep value 0 and compete on safety alone
+        slack = 1 if self.mcr else 0
         rows = []
-        for t in sorted(set(allowed)):
+        for t in cands:
+            if sh[t] > s_min + slack:
+                rows.append((t, 0.0, sh[t] + 2, 0))
+                continue
             counts[t] -= 1
             rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total)))
             counts[t] += 1
