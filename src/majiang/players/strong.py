@@ -126,6 +126,7 @@ class StrongBot:
         self.win_typical, self.deal_in_cost = _typical(self.rules)
         self.deal_in_cost *= defence
         self._memo: dict[tuple[tuple[int, ...], int], int] = {}
+        self._useful_memo: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
 
     # ------------------------------------------------------------------ shanten
     def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
@@ -165,15 +166,22 @@ class StrongBot:
         return out
 
     def _useful(self, counts: list[int], view: PlayerView, unseen: Sequence[int], s: int) -> int:
-        total = 0
-        for t in self._draw_candidates(counts, view):
-            if not unseen[t] or counts[t] >= 4:
-                continue
-            counts[t] += 1
-            if self._shanten(counts, view) < s:
-                total += unseen[t]
-            counts[t] -= 1
-        return total
+        """Unseen copies of the tiles whose draw lowers the shanten ``s`` of ``counts``."""
+        key = (tuple(counts), view.wild_face)
+        tiles = self._useful_memo.get(key)
+        if tiles is None:
+            tiles = []
+            for t in self._draw_candidates(counts, view):
+                if counts[t] >= 4:
+                    continue
+                counts[t] += 1
+                if self._shanten(counts, view) < s:
+                    tiles.append(t)
+                counts[t] -= 1
+            if len(self._useful_memo) > 100_000:
+                self._useful_memo.clear()
+            self._useful_memo[key] = tiles
+        return sum(unseen[t] for t in tiles)
 
     # ------------------------------------------------------------------ valuation
     def hand_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], unseen: Sequence[int],
