@@ -117,16 +117,16 @@ def test_mcr_wait_under_eight_fan_is_worth_nothing():
 
 
 def test_strong_prefers_the_ready_hand_that_reaches_eight_fan():
-    """From 234567m 345p 66s 78s + 1z: throwing 1z keeps a ready hand whose discard wins are under 8;
-    the bot still throws the loose honour (the only discard keeping it ready) -- and a ready hand
-    with only dead waits is valued below the live one."""
+    """From 234567m 345p 66s 78s + 1z the bot throws the loose honour (the only discard keeping the
+    hand ready, its 6s still wins self-drawn); and the ready 清龙 hand (22+ fan on either wait) is
+    valued above a ready hand whose every win is under 8 fan."""
     rules = RuleSet.preset("mcr", flowers=False)
     bot = StrongBot(rules)
     v, tiles = _view(rules, "234567m345p6678s1z")
     acts = [Action(ActionKind.DISCARD, t) for t in sorted(set(tiles))]
     assert bot.choose(v, acts) == Action(ActionKind.DISCARD, _t("1z"))
     live, _ = _view(rules, "123456789m1145p")
-    dead, _ = _view(rules, "234567m345p6789s")  # waits 1z-free single... 6789s: 6s/9s chow waits, <8
+    dead, _ = _view(rules, "234567m345p6789s")  # 6s/9s single waits: under 8 fan, even self-drawn
     un = [4] * 34
     lv = bot.hand_value(live, _counts(live.hand), (), un, 136)[0]
     dv = bot.hand_value(dead, _counts(dead.hand), (), un, 136)[0]
