@@ -18,8 +18,12 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
 * **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
   times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
   pays alone, Wenzhou the 犯枪 point and the multiplier).
-* **Choices**: the discard with the best offence minus defence (ties: lower shanten, then more useful
-  tiles, then honours and terminals first, then the lowest tile); a chow, pung or kong only when the
+* **Choices**: the discard with the best offence minus defence, where offence counts only for the
+  discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
+  ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
+  compete on safety alone -- the bot folds when every fast discard is too dangerous for what the
+  hand is worth (ties: lower shanten, then more useful tiles, then honours and terminals first, then
+  the lowest tile); a chow, pung or kong only when the
   hand after it (and its best discard) is worth more than passing; a concealed or added kong when it
   does not lower the hand's value; every win offered is declared (the table offers only wins that
   meet the minimum). A 财神 is never thrown: the table does not offer it in Wenzhou, and where it is
@@ -107,7 +111,14 @@ def _typical(rules: RuleSet) -> tuple[float, float]:
 
 
 class StrongBot:
-    """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic)."""
+    """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic).
+
+    Tuning knobs (defaults are what ``benchmarks/bench_strong.py`` measured): ``defence`` scales the
+    deal-in cost (0 = never defend); ``claim_margin``: a claim must be worth this many times passing;
+    ``shanten_decay``: weight of a discard per shanten step above the lowest (0 = strict);
+    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready
+    to reach 8 fan with small fans.
+    """
 
     name = "strong"
 
