@@ -292,7 +292,7 @@ def botzone(file: Path | None, as_json: bool) -> None:
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
 @click.option("--bots", default="efficiency", show_default=True,
-              help="Bot names, one for all seats or four comma-separated (random, efficiency).")
+              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write each match's JSON-lines record into this folder.")
 @click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")

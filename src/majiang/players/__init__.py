@@ -3,7 +3,10 @@
 
 * :class:`RandomBot` -- uniform over the legal actions (declares every win by default);
 * :class:`EfficiencyBot` -- tile efficiency (shanten, then useful tiles);
-* :func:`make_bot` -- a bot by name (``"random"``, ``"efficiency"``);
+* :class:`~majiang.players.strong.StrongBot` -- ``strong``: efficiency weighed by what a win pays under
+  the rule set (:mod:`majiang.players.valuation`), the danger of each discard
+  (:mod:`majiang.players.danger`) and claims by expected value;
+* :func:`make_bot` -- a bot by name (``"random"``, ``"efficiency"``, ``"strong"``);
 * :func:`simulate` -- many matches between bots, with statistics and optional records;
 * :func:`play_terminal` -- one human against three bots in the terminal.
 """
@@ -15,15 +18,20 @@ from majiang.players.random_bot import RandomBot
 from majiang.players.simulate import BOT_NAMES, make_bot, simulate
 
 if TYPE_CHECKING:
+    from majiang.players.strong import StrongBot
     from majiang.players.terminal import play_terminal
 
 
 def __getattr__(name: str) -> Any:
-    # the terminal game (and rich) load on first use, not in a bot process (PEP 562)
+    # the terminal game (rich) and the strong bot load on first use, not in every bot process (PEP 562)
     if name == "play_terminal":
         from majiang.players.terminal import play_terminal
 
         return play_terminal
+    if name == "StrongBot":
+        from majiang.players.strong import StrongBot
+
+        return StrongBot
     raise AttributeError(f"module 'majiang.players' has no attribute {name!r}")
 
-__all__ = ["BOT_NAMES", "EfficiencyBot", "RandomBot", "make_bot", "play_terminal", "simulate"]
+__all__ = ["BOT_NAMES", "EfficiencyBot", "RandomBot", "StrongBot", "make_bot", "play_terminal", "simulate"]

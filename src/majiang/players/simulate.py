@@ -17,7 +17,7 @@ from majiang.engine.wall import derive_seed
 from majiang.players.efficiency import EfficiencyBot
 from majiang.players.random_bot import RandomBot
 
-BOT_NAMES: tuple[str, ...] = ("random", "efficiency")
+BOT_NAMES: tuple[str, ...] = ("random", "efficiency", "strong")
 """Names accepted by :func:`make_bot` (``"eff"`` is short for ``"efficiency"``)."""
 
 
@@ -28,6 +28,10 @@ def make_bot(name: str, rules: RuleSet, seed: int = 0) -> Player:
         return RandomBot(seed)
     if key in ("efficiency", "eff"):
         return EfficiencyBot(rules)
+    if key == "strong":
+        from majiang.players.strong import StrongBot
+
+        return StrongBot(rules, seed)
     raise RuleSetError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
 
 

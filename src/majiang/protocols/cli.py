@@ -14,7 +14,7 @@ from majiang.errors import MajiangError
 @click.option("--protocol", type=click.Choice(["botzone", "jsonl"]), default="botzone", show_default=True,
               help="Botzone's Chinese Standard Mahjong protocol, or our JSON-lines protocol.")
 @click.option("--bot", "bot_name", default="efficiency", show_default=True,
-              help="The majiang bot to play (efficiency, random).")
+              help="The majiang bot to play (efficiency, random, strong).")
 @click.option("--simple", is_flag=True, help="Botzone: read the simple interaction instead of the one-line JSON.")
 @click.option("--no-keep-running", is_flag=True, help="Botzone: answer one turn and exit (no keep-running line).")
 @click.option("--rules", default="mcr", show_default=True, help="jsonl: the rule set the bot plays (preset or spec).")

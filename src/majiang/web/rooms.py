@@ -61,7 +61,7 @@ from majiang.web.store import LogConflict, TableStore
 
 log = logging.getLogger("majiang.web")
 
-BOT_KINDS = ("efficiency", "random")
+BOT_KINDS = ("efficiency", "strong", "random")
 HAND_PAUSE = 15.0
 STALE_OPEN = 6 * 3600.0  # a table nobody started within six hours is deleted
 

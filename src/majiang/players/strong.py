@@ -1,0 +1,431 @@
+"""The ``strong`` bot: tile efficiency weighed by what a win pays under the rule set, by the danger of
+each discard, and claims decided by expected value.
+
+Every decision compares *expected score changes* (the rule set's points: MCR fan points, Taiwan
+底+台, Wenzhou 底×multiplier) of the hands it can keep:
+
+* **Offence** (:meth:`StrongBot.hand_value`): for a hand of 3k+1 tiles, the chance to win before the
+  wall runs out times the score change of that win. A ready hand is valued exactly: each wait is
+  scored by the rule set's scorer and settlement (:class:`~majiang.players.valuation.WinValuer`),
+  a wait worth less than ``min_score`` (an MCR hand under 8 fan) counts for nothing, and the chance
+  comes from its live copies (self-draws; discard wins weighted 2.1 draws a go-around for the three
+  other players' discards). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
+  (a Poisson tail over its remaining draws, useful tiles = unseen copies that lower the shanten, 1.8
+  chances a go-around with claims). In MCR the distance is the shortest path to a pattern that
+  reaches 8 fan (:func:`~majiang.players.valuation.mcr_plans`: flushes, seven pairs, all pungs,
+  straights, triple chows; a plain hand counts as two tiles further), and the value is that
+  pattern's fan; in Taiwan and Wenzhou a typical win of the settlement.
+* **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
+  times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
+  pays alone, Wenzhou the 犯枪 point and the multiplier).
+* **Choices**: the discard with the best offence minus defence, where offence counts only for the
+  discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
+  ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
+  compete on safety alone -- the bot folds when every fast discard is too dangerous for what the
+  hand is worth (ties: lower shanten, then more useful tiles, then honours and terminals first, then
+  the lowest tile); a chow, pung or kong only when the
+  hand after it (and its best discard) is worth more than passing; a concealed or added kong when it
+  does not lower the hand's value; every win offered is declared (the table offers only wins that
+  meet the minimum). A 财神 is never thrown: the table does not offer it in Wenzhou, and where it is
+  offered (seed 000 style) the bot keeps wildcards unless nothing else can go.
+
+Deterministic: no randomness (the ``seed`` is accepted for :func:`~majiang.players.make_bot` and
+ignored). About 1-5 ms a decision (``benchmarks/bench_strong.py`` prints the mean and maximum).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+
+from majiang.analysis import ShapeRules, shanten
+from majiang.analysis.wildcards import split_counts
+from majiang.engine.actions import PASS, Action, ActionKind, chow_consumed
+from majiang.engine.match import PlayerView
+from majiang.engine.ruleset import RuleSet, resolve
+from majiang.hand import Meld, MeldKind
+from majiang.players.danger import SCALE, ready_probability, wait_weights
+from majiang.players.valuation import WinValuer, mcr_plans
+from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
+
+RON_RATE = 2.1
+"""Chances a go-around to win on a discard, in units of one own draw (three discards, some held back)."""
+CLAIM_RATE = 0.8
+"""Extra chances a go-around to improve a hand that is not ready by claiming."""
+
+
+TYPICAL_USEFUL = (5, 20, 35, 50, 60)
+"""Typical useful tiles of a hand at shanten 0 (live waits), 1, 2, 3, 4+ (for the steps after the next)."""
+PLAN_SPEED = {"seven-pairs": 0.45, "full-flush": 0.5, "half-flush": 0.7, "all-pungs": 0.5, "pure-straight": 0.6,
+              "mixed-straight": 0.6, "mixed-triple-chow": 0.6, "plain": 1.0}
+"""How much slower a path to an MCR pattern fills than a plain hand (fewer tiles help it)."""
+HAND_LENGTH = 0.7
+"""Share of the remaining draws a seat gets on average (other seats win first in the rest)."""
+
+
+def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0) -> float:
+    """Chance to complete a hand ``shanten_`` steps from ready within ``draws`` own draws.
+
+    Each step waits an exponential time: the next with rate ``useful_first/unseen`` per draw (times
+    1 + CLAIM_RATE for claims), the later ones at typical useful counts (:data:`TYPICAL_USEFUL` ×
+    ``speed``), the last (ready → win) at 5 live waits × (1 + RON_RATE). The sum is taken as a gamma
+    variable with the same mean, so the answer is a Poisson tail."""
+    if useful_first <= 0 or draws <= 0:
+        return 0.0
+    U = max(unseen, 1)
+    k = shanten_ + 1
+    T = U / (useful_first * ((1.0 + CLAIM_RATE) if shanten_ > 0 else (1.0 + RON_RATE)))
+    for j in range(shanten_ - 1, -1, -1):
+        if j == 0:
+            T += U / (TYPICAL_USEFUL[0] * speed * (1.0 + RON_RATE))
+        else:
+            T += U / (TYPICAL_USEFUL[min(j, 4)] * speed * (1.0 + CLAIM_RATE))
+    return poisson_tail(HAND_LENGTH * draws * k / T, k)
+
+
+def poisson_tail(lam: float, k: int) -> float:
+    """P(N >= k) for N ~ Poisson(lam)."""
+    if k <= 0:
+        return 1.0
+    if lam <= 0.0:
+        return 0.0
+    term = math.exp(-lam)
+    acc = term
+    for i in range(1, k):
+        term *= lam / i
+        acc += term
+    return max(0.0, 1.0 - acc)
+
+
+def _typical(rules: RuleSet) -> tuple[float, float]:
+    """(score change of a typical win, extra loss of a typical deal-in) in the rule set's points."""
+    sc = rules.scorer
+    if sc == "mcr" or rules.name == "mcr":
+        return 36.0, 16.0  # 8×3 + ~12 fan; discarder pays 8 + ~12 fan, less the 8 paid anyway half the time
+    if sc == "taiwan":
+        return 100.0, 55.0  # discard win 30 + (2+1)×10, self-draw ×3; the discarder pays alone
+    if sc in ("wz13", "wz16"):
+        return 8.0, 2.0  # base 3 (dealer) + 1 + 1, ×2 self-drawn; 犯枪 1 + share
+    return 10.0, 5.0
+
+
+class StrongBot:
+    """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic).
+
+    Tuning knobs (defaults are what ``benchmarks/bench_strong.py`` measured): ``defence`` scales the
+    deal-in cost (0 = never defend); ``claim_margin``: a claim must be worth this many times passing;
+    ``shanten_decay``: weight of a discard per shanten step above the lowest (0 = strict);
+    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready
+    to reach 8 fan with small fans.
+    """
+
+    name = "strong"
+
+    def __init__(self, rules: RuleSet | str | None = None, seed: int = 0, *, defence: float = 1.0,
+                 claim_margin: float = 1.05, shanten_decay: float | None = None,
+                 plain_extra: int = 1) -> None:
+        self.rules = resolve(rules)
+        self.defence = defence
+        self.claim_margin = claim_margin
+        self.plain_extra = plain_extra
+        self.shanten_decay = shanten_decay if shanten_decay is not None else 0.0
+        shapes = self.rules.shape_rules
+        self.shapes: ShapeRules = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
+        self.valuer = WinValuer(self.rules)
+        self.mcr = self.rules.scorer == "mcr"
+        self.win_typical, self.deal_in_cost = _typical(self.rules)
+        self.deal_in_cost *= defence
+        self._memo: dict[tuple[tuple[int, ...], int], int] = {}
+        self._useful_memo: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
+
+    # ------------------------------------------------------------------ shanten
+    def _split(self, counts: Sequence[int], view: PlayerView) -> tuple[list[int], int]:
+        return split_counts(list(counts), view.wild_face, self.rules.white_stand_in)
+
+    def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
+        c, w = self._split(counts, view)
+        key = (tuple(c), w)
+        v = self._memo.get(key)
+        if v is None:
+            if len(self._memo) > 200_000:
+                self._memo.clear()
+            v = shanten(c, w, self.shapes)
+            self._memo[key] = v
+        return v
+
+    def _draw_candidates(self, counts: Sequence[int], view: PlayerView) -> list[int]:
+        """Tiles whose draw could lower the shanten: with only the standard shape and seven pairs, a
+        tile held or within two faces of a held tile of its suit (an isolated new tile forms no
+        block); 十三幺 adds terminals and honours; 不搭 (Wenzhou) and wildcards make every tile count."""
+        sh = self.shapes
+        if sh.unconnected or view.wild_face is not None or sh.honors_and_knitted or sh.knitted_straight:
+            return list(range(NUM_KINDS))
+        out = []
+        for t in range(NUM_KINDS):
+            if counts[t]:
+                out.append(t)
+            elif t < 27:
+                r = t % 9
+                b = t - r
+                if any(counts[b + x] for x in range(max(0, r - 2), min(8, r + 2) + 1)):
+                    out.append(t)
+            elif sh.thirteen_orphans:
+                out.append(t)
+            if sh.thirteen_orphans and t < 27 and t % 9 in (0, 8) and (not out or out[-1] != t):
+                out.append(t)
+        return out
+
+    def _useful(self, counts: list[int], view: PlayerView, unseen: Sequence[int], s: int) -> int:
+        """Unseen copies of the tiles whose draw lowers the shanten ``s`` of ``counts``."""
+        key = (tuple(counts), view.wild_face)
+        tiles = self._useful_memo.get(key)
+        if tiles is None:
+            tiles = []
+            for t in self._draw_candidates(counts, view):
+                if counts[t] >= 4:
+                    continue
+                counts[t] += 1
+                if self._shanten(counts, view) < s:
+                    tiles.append(t)
+                counts[t] -= 1
+            if len(self._useful_memo) > 100_000:
+                self._useful_memo.clear()
+            self._useful_memo[key] = tiles
+        return sum(unseen[t] for t in tiles)
+
+    # ------------------------------------------------------------------ valuation
+    def hand_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], unseen: Sequence[int],
+                   unseen_total: int) -> tuple[float, int, int]:
+        """``(expected score change, shanten, useful tiles)`` of holding the physical 3k+1 ``counts``
+        with ``melds`` from here to the end of the hand (see the module doc)."""
+        s = self._shanten(counts, view)
+        draws = max(view.wall_live, 0) / 4.0
+        U = max(unseen_total, 1)
+        if s == 0:
+            wv = self.valuer.wait_values(view, counts, [4 - unseen[t] - counts[t] for t in range(NUM_KINDS)],
+                                         melds)
+            rate = 0.0
+            gain = 0.0
+            useful = 0
+            for w in wv:
+                p = self.valuer.physical(view, w.tile)
+                live = unseen[p] if p is not None else 0
+                useful += live
+                if w.value_self is not None:
+                    rate += live
+                    gain += live * w.gain_self
+                if w.value_discard is not None:
+                    rate += RON_RATE * live
+                    gain += RON_RATE * live * w.gain_discard
+            if view.wild_face is not None:  # a drawn wildcard completes every ready hand
+                wl = unseen[view.wild_face]
+                if wv and wl:
+                    best = max((w.gain_self for w in wv if w.value_self is not None), default=0.0)
+                    rate += wl
+                    gain += wl * best
+            exact = 0.0
+            if rate > 0.0:
+                q = min(rate / U, 0.95)
+                p_win = 1.0 - (1.0 - q) ** max(HAND_LENGTH * draws, 0.0)
+                exact = p_win * gain / rate
+            if self.mcr:  # a ready hand under 8 fan may still be rebuilt into a scoring one
+                rv, rd = self._plans_value(view, counts, melds, 0, 0, draws, U, rebuild=True)
+                if rv > exact:
+                    return rv, rd, useful
+            return exact, s, useful
+        u = self._useful(counts, view, unseen, s)
+        if self.mcr:
+            pv, pd = self._plans_value(view, counts, melds, s, u, draws, U)
+            return pv, pd, u
+        return reach_probability(draws, U, s, u, 1.0) * self.win_typical, s, u
+
+    def _plans_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
+                     draws: float, U: int, rebuild: bool = False) -> tuple[float, int]:
+        """MCR: the best chance × value over the patterns still open (:func:`mcr_plans`), and that
+        pattern's distance in tiles."""
+        nat, _ = self._split(counts, view)
+        best = 0.0
+        best_d = s + 2
+        plans = mcr_plans(nat, melds, s)
+        if all(m.kind is MeldKind.CONCEALED_KONG for m in melds):  # 门前清/不求人 + small fans, rarely 8
+            plans.append(("plain", s + self.plain_extra, 8))
+        for name, d, fan in plans:
+            if d > s + 3:
+                continue
+            eff_fan = fan if fan >= 8 else 8
+            dist = d + (1 if fan < 8 else 0)
+            if rebuild:
+                dist = max(dist, 1)
+            f = PLAN_SPEED.get(name, 1.0)
+            first = u if (dist == s and u) else TYPICAL_USEFUL[min(dist, 4)] * f
+            v = reach_probability(draws, U, dist, first, f) * (24.0 + 1.6 * eff_fan)
+            if v > best:
+                best, best_d = v, dist
+        return best, best_d
+
+    def danger(self, view: PlayerView, unseen: Sequence[int]) -> list[float]:
+        """Expected extra loss (rule-set points) of discarding each tile now, summed over opponents:
+        deal-in chance (:mod:`majiang.players.danger`) × the rule set's deal-in cost."""
+        out = [0.0] * NUM_KINDS
+        for s in range(4):
+            if s == view.seat:
+                continue
+            p = ready_probability(len(view.rivers[s]) + len(view.melds[s]), len(view.melds[s]))
+            if p <= 0.0:
+                continue
+            w = wait_weights(unseen, view.rivers[s])
+            for t in range(NUM_KINDS):
+                out[t] += min(0.6, p * w[t] * SCALE) * self.deal_in_cost
+        return out
+
+    def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
+                      unseen: Sequence[int], unseen_total: int, risk: Sequence[float]) -> tuple[float, int]:
+        best: tuple | None = None
+        cands = sorted(set(allowed))
+        sh = {}
+        for t in cands:
+            counts[t] -= 1
+            sh[t] = self._shanten(counts, view)
+            counts[t] += 1
+        s_min = min(sh.values())
+        # only discards near the lowest shanten are valued in full (MCR: one step more, a pattern may
+        # lie there); the rest keep value 0 and compete on safety alone
+        slack = 1 if self.mcr else 0
+        rows = []
+        for t in cands:
+            if sh[t] > s_min + slack:
+                rows.append((t, 0.0, sh[t] + 2, 0))
+                continue
+            counts[t] -= 1
+            rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total)))
+            counts[t] += 1
+        s_min = min(r[2] for r in rows)
+        for t, v, s, u in rows:
+            ev = v * self.shanten_decay ** (s - s_min) - risk[t]
+            key = (-round(ev, 6), s, -u, 0 if (is_honor(t) or is_terminal(t)) else 1, t)
+            if best is None or key < best[0]:
+                best = (key, t, ev)
+        assert best is not None
+        return best[2], best[1]
+
+    # ------------------------------------------------------------------ choosing
+    def choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
+        """One of ``actions`` (always an offered action). Should the valuation fail on a hand it cannot
+        read (a :class:`ValueError` from the analysis), the efficiency bot's choice is played instead."""
+        try:
+            return self._choose(view, actions)
+        except ValueError:  # pragma: no cover - a guard for the web table: never crash a game
+            from majiang.players.efficiency import EfficiencyBot
+
+            return EfficiencyBot(self.rules).choose(view, actions)
+
+    def _choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
+        for a in actions:
+            if a.kind is ActionKind.WIN:
+                return a
+        counts = [0] * NUM_KINDS
+        for t in view.hand:
+            if t < NUM_KINDS:
+                counts[t] += 1
+        unseen = [max(0, u) for u in self._unseen(view, counts)]
+        U = sum(unseen)
+        melds = tuple(view.melds[view.seat])
+        if view.phase == "turn":
+            return self._turn(view, actions, counts, melds, unseen, U)
+        if view.phase == "claim":
+            return self._claim(view, actions, counts, melds, unseen, U)
+        return PASS if PASS in actions else actions[0]
+
+    @staticmethod
+    def _unseen(view: PlayerView, counts: Sequence[int]) -> list[int]:
+        vis = view.visible_counts()
+        return [4 - counts[t] - vis[t] for t in range(NUM_KINDS)]
+
+    def _turn(self, view: PlayerView, actions: Sequence[Action], counts: list[int], melds: tuple[Meld, ...],
+              unseen: list[int], U: int) -> Action:
+        discards = {a.tile: a for a in actions if a.kind is ActionKind.DISCARD and a.tile is not None}
+        if not discards:
+            readies = [a for a in actions if a.kind is ActionKind.READY]
+            return readies[0] if readies else actions[0]
+        allowed = list(discards)
+        if view.wild_face is not None:  # keep wildcards where the table lets them go
+            keep = [t for t in allowed if t != view.wild_face]
+            allowed = keep or allowed
+        risk = self.danger(view, unseen)
+        ev, tile = self._best_discard(view, counts, melds, allowed, unseen, U, risk)
+        for a in actions:
+            if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) and a.tile is not None:
+                c = list(counts)
+                c[a.tile] -= 4 if a.kind is ActionKind.CONCEALED_KONG else 1
+                if c[a.tile] < 0:
+                    continue
+                if self._shanten(c, view) <= self._best_s(view, counts, allowed):
+                    return a
+        return discards[tile]
+
+    def _best_s(self, view: PlayerView, counts: list[int], allowed: Sequence[int]) -> int:
+        best = 99
+        for t in set(allowed):
+            counts[t] -= 1
+            best = min(best, self._shanten(counts, view))
+            counts[t] += 1
+        return best
+
+    def _claim(self, view: PlayerView, actions: Sequence[Action], counts: list[int], melds: tuple[Meld, ...],
+               unseen: list[int], U: int) -> Action:
+        claims = [a for a in actions if a.tile is not None and a.kind in
+                  (ActionKind.CHOW, ActionKind.PUNG, ActionKind.EXPOSED_KONG)]
+        if not claims:
+            return PASS if PASS in actions else actions[0]
+        pass_value, s_now, _ = self.hand_value(view, counts, melds, unseen, U)
+        risk = self.danger(view, unseen)
+        # passing: the next discard will also carry some risk; approximate it by the safest tile held
+        held = [t for t in range(NUM_KINDS) if counts[t] and t != view.wild_face]
+        pass_value -= min((risk[t] for t in held), default=0.0)
+        best_action, best_value = PASS, pass_value
+        wf = view.wild_face
+        white_face = wf if (self.rules.white_stand_in and wf is not None and wf != WHITE) else None
+        offer = (view.seat - view.discarder) % 4 if view.discarder is not None else 1
+        for a in claims:
+            assert a.tile is not None
+            c = list(counts)
+            if a.kind is ActionKind.CHOW:
+                assert a.low is not None
+                used = chow_consumed(c, a.tile, a.low, white_face=white_face, wild_face=wf,
+                                     wild_claimable=self.rules.wild_claimable)
+                if used is None:
+                    continue
+                for x in used:
+                    c[x] -= 1
+                meld = Meld(MeldKind.CHOW, a.low, offer=1, claimed=self._face(a.tile, white_face))
+            else:
+                n = 3 if a.kind is ActionKind.EXPOSED_KONG else 2
+                face = self._face(a.tile, white_face)
+                for _ in range(n):
+                    if c[a.tile] > 0:
+                        c[a.tile] -= 1
+                    elif white_face is not None and face == white_face and c[WHITE] > 0:
+                        c[WHITE] -= 1
+                    else:
+                        break
+                kind = MeldKind.EXPOSED_KONG if a.kind is ActionKind.EXPOSED_KONG else MeldKind.PUNG
+                meld = Meld(kind, face, offer=offer, claimed=face)
+            if min(c) < 0:
+                continue
+            new_melds = melds + (meld,)
+            if a.kind is ActionKind.EXPOSED_KONG:
+                v, s, _ = self.hand_value(view, c, new_melds, unseen, U)
+                v -= min((risk[t] for t in range(NUM_KINDS) if c[t] and t != wf), default=0.0)
+            else:
+                allowed = [t for t in range(NUM_KINDS) if c[t] and t != wf] or [t for t in range(NUM_KINDS) if c[t]]
+                if not allowed:
+                    continue
+                v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
+            if v > best_value * self.claim_margin + 1e-9:
+                best_action, best_value = a, v
+        return best_action
+
+    @staticmethod
+    def _face(tile: int, white_face: int | None) -> int:
+        return white_face if (tile == WHITE and white_face is not None) else tile
