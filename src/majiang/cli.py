@@ -71,7 +71,7 @@ def main() -> None:
     """majiang: Chinese mahjong rules — tiles, win check with wildcards, waits, shanten, real games."""
 
 
-@main.command()
+@main.command(short_help="Win check, waits, shanten and discard advice for a hand.")
 @click.argument("hand")
 @click.option("--wild", "wild_faces", multiple=True, metavar="TILE",
               help="A tile face (compact, e.g. 5z) whose copies are wildcards; repeatable. '*' in HAND is a wildcard too.")
@@ -383,7 +383,7 @@ def _score_botzone_win(w, r, row: dict) -> bool:
     return row["fan_match"] and row["score_match"]
 
 
-@main.command()
+@main.command(short_help="The seed's TestHu on hex codes; prints true/false.")
 @click.argument("codes")
 @click.option("--baida", required=True, help="Hex code of the wildcard face, e.g. 0x40.")
 def testhu(codes: str, baida: str) -> None:

@@ -420,11 +420,12 @@ def summarise(specs: Sequence[BotSpec], results: Sequence[dict]) -> dict:
 
 
 def describe(res: dict) -> str:
-    """A plain table of the results."""
-    lines = [f"{res['games']} games ({res.get('format')}, {res.get('protocol')}, {res.get('seconds', 0):.1f} s)",
+    """A plain table of the results, best score first (``rank``: ranking points, 4/3/2/1 a game)."""
+    lines = [f"{res['games']} games ({res.get('format')}, {res.get('protocol')}, {res.get('seconds', 0):.1f} s); "
+             "sorted by score; rank = ranking points (4/3/2/1 per game)",
              f"{'bot':<20} {'games':>5} {'score':>7} {'mean':>8} {'95% CI':>19} {'rank':>5} {'wins':>5} "
              f"{'deal-in':>7} {'illegal':>7} {'t/o':>4} {'crash':>5} {'ms/dec':>7} {'ms max':>7}"]
-    for b in sorted(res["bots"], key=lambda x: (-x["rank_points"], -x["score"])):
+    for b in sorted(res["bots"], key=lambda x: (-x["score"], -x["rank_points"])):
         lo, hi = b["ci95"]
         lines.append(f"{b['name'][:20]:<20} {b['games']:>5} {b['score']:>7} {b['mean']:>8.2f} "
                      f"{f'[{lo:.1f}, {hi:.1f}]':>19} {b['rank_points']:>5} {b['wins']:>5} {b['deal_ins']:>7} "

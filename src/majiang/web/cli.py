@@ -61,7 +61,13 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
         reason = str(e.orig) if getattr(e, "orig", None) is not None else str(e)
         raise click.ClickException(f"cannot open the database {db or '(default SQLite file)'}: "
                                    f"{reason.strip().splitlines()[0]}") from None
+    from majiang.web.db import default_url
+
+    where = db or os.environ.get("DATABASE_URL") or default_url()
+    if "@" in where:  # never print a password
+        where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
     click.echo(f"majiang: serving on http://{host}:{port}/" + (f" ({workers} processes)" if workers > 1 else ""))
+    click.echo(f"majiang: database {where} (every game in play is kept there; Ctrl-C stops, a restart resumes)")
     common = dict(host=host, port=port, log_level=log_level, proxy_headers=proxy_headers, ws_max_size=1 << 20,
                   timeout_graceful_shutdown=5)
     if workers == 1:
