@@ -831,6 +831,8 @@ class Lobby:
                     r.game_id = self.store.game_id(r.id)
                     r.notify()
                 continue
+            if payload.isdigit() and int(payload) <= r.seq:
+                continue  # our own append (or one already caught up): no query needed
             r.catch_up()  # each row caught up tells the connections
 
     async def run_upkeep(self, every: float = 2.0) -> None:

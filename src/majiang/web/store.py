@@ -16,6 +16,7 @@ transaction, so the other processes hear of it when (and only when) it is commit
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -33,6 +34,10 @@ log = logging.getLogger("majiang.web")
 
 CHANNEL = "majiang_tables"
 LEASE_SECONDS = 10.0
+
+
+_PG_APPEND = text("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUES (:t, :s, CAST(:r AS JSON)) "
+                  "RETURNING seq) SELECT pg_notify(:c, :p) FROM ins")
 
 
 class LogConflict(Exception):
@@ -85,6 +90,13 @@ class TableStore:
         if places is not None:
             values["places"] = places
         try:
+            if self.postgres and not values:
+                # the common case on PostgreSQL: the step and its notification in one statement,
+                # one round trip in autocommit (a single statement is atomic)
+                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+                    conn.execute(_PG_APPEND, {"t": table_id, "s": seq, "r": json.dumps(row), "c": CHANNEL,
+                                              "p": f"{table_id} {seq}"})
+                return
             with self.engine.begin() as conn:  # Core statements: one short transaction per step
                 conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
                 if values:
