@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
@@ -209,9 +210,7 @@ class Room:
     def commit(self, row: dict) -> None:
         """Judge ``row``, write it to the log, apply it. Raises (and changes nothing) when the row is
         refused; a conflict with another process is resolved by catching up and judging again."""
-        if self.store is not None and self.store.postgres and not self.leader:
-            self.catch_up()
-        for _attempt in range(5):
+        for _attempt in range(5):  # a stale copy finds out by the conflict, catches up and judges again
             self._check(row)
             if self.store is None:
                 self._apply(row)
@@ -831,8 +830,17 @@ class Lobby:
                     r.game_id = self.store.game_id(r.id)
                     r.notify()
                 continue
-            if payload.isdigit() and int(payload) <= r.seq:
-                continue  # our own append (or one already caught up): no query needed
+            seq_text, _, body = payload.partition(" ")
+            if seq_text.isdigit():
+                seq = int(seq_text)
+                if seq <= r.seq:
+                    continue  # our own append (or one already caught up): no query needed
+                if seq == r.seq + 1 and body:
+                    try:  # the next step, carried by the notification itself
+                        r._apply(json.loads(body))
+                        continue
+                    except Exception:  # pragma: no cover - fall back to reading the log
+                        log.exception("table %s: notified step %d not applied; reading the log", r.id, seq)
             r.catch_up()  # each row caught up tells the connections
 
     async def run_upkeep(self, every: float = 2.0) -> None:

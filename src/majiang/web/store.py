@@ -40,6 +40,13 @@ _PG_APPEND = text("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUE
                   "RETURNING seq) SELECT pg_notify(:c, :p) FROM ins")
 
 
+def _payload(table_id: str, seq: int, body: str) -> str:
+    """``'<table id> <seq> <row as JSON>'`` (the row left out when too long for a notification), so
+    the other processes apply the step without reading it back."""
+    out = f"{table_id} {seq} {body}"
+    return out if len(out.encode()) < 7800 else f"{table_id} {seq}"
+
+
 class LogConflict(Exception):
     """Another process wrote this step of the table's log first."""
 
@@ -93,16 +100,18 @@ class TableStore:
             if self.postgres and not values:
                 # the common case on PostgreSQL: the step and its notification in one statement,
                 # one round trip in autocommit (a single statement is atomic)
+                body = json.dumps(row, separators=(",", ":"))
                 with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                    conn.execute(_PG_APPEND, {"t": table_id, "s": seq, "r": json.dumps(row), "c": CHANNEL,
-                                              "p": f"{table_id} {seq}"})
+                    conn.execute(_PG_APPEND, {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
+                                              "p": _payload(table_id, seq, body)})
                 return
             with self.engine.begin() as conn:  # Core statements: one short transaction per step
                 conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
                 if values:
                     conn.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
                 if self.postgres:
-                    conn.execute(text("SELECT pg_notify(:c, :p)"), {"c": CHANNEL, "p": f"{table_id} {seq}"})
+                    conn.execute(text("SELECT pg_notify(:c, :p)"),
+                                 {"c": CHANNEL, "p": _payload(table_id, seq, json.dumps(row, separators=(",", ":")))})
         except IntegrityError:
             raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
 
@@ -229,7 +238,7 @@ class TableStore:
 
 class Listener:
     """PostgreSQL ``LISTEN majiang_tables`` on a thread of its own: each notification
-    ``'<table id> <seq>'`` is handed to ``callback(table_id, payload)`` on the event loop. Reconnects
+    ``'<table id> <seq> [<row>]'`` is handed to ``callback(table_id, payload)`` on the event loop. Reconnects
     after a lost connection (and then reports every table as changed with ``'*'``)."""
 
     def __init__(self, url: str, callback: Callable[[str, str], None], loop: Any) -> None:
