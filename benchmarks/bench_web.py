@@ -11,7 +11,8 @@ action leaving the client to the next state arriving back (the one that acknowle
 that leaves a claim window open is acknowledged to that seat alone), over every action of the run; printed as p50/p99 with the server's CPU use (% of one core)
 and resident memory (RSS) at the end. ``--soak`` runs ``--soak-tables`` tables for that long
 (finished tables are replaced) and prints RSS once a minute, after a one-minute warm-up, to show it
-stays flat. With ``--db postgresql+psycopg://...`` and ``--workers 2`` the same runs go through
+stays flat (soak tables play two hands each, so tables finish and new ones take their place all
+along, the way an evening of play turns tables over). With ``--db postgresql+psycopg://...`` and ``--workers 2`` the same runs go through
 two processes sharing the tables.
 
 Peers: there is no other Chinese-mahjong web server to run beside ours; the figures are compared
@@ -93,11 +94,11 @@ class ServerProc:
             self.proc.kill()
 
 
-def make_tables(base: str, n: int, cookie: str) -> list[str]:
+def make_tables(base: str, n: int, cookie: str, hands: int = 0) -> list[str]:
     rids = []
     with httpx.Client(base_url=base, follow_redirects=False, headers={"Cookie": cookie}, timeout=30) as c:
         for _ in range(n):
-            r = c.post("/tables", data={"preset": "mcr", "max_hands": "0", "turn_time": "60", "sit": "1"})
+            r = c.post("/tables", data={"preset": "mcr", "max_hands": str(hands), "turn_time": "60", "sit": "1"})
             if r.status_code != 303:
                 raise SystemExit(f"creating a table failed: {r.status_code} {r.text[:200]}")
             rid = r.headers["location"].rsplit("/", 1)[1]
@@ -188,7 +189,7 @@ async def soak(srv: ServerProc, n: int, seconds: float, think: float) -> list[tu
 
     async def table_loop() -> None:
         while time.monotonic() - t0 < seconds:
-            rid = (await asyncio.to_thread(make_tables, srv.base, 1, cookie))[0]
+            rid = (await asyncio.to_thread(make_tables, srv.base, 1, cookie, 2))[0]
             await person(f"{ws_base(srv.base)}/ws/tables/{rid}", cookie, think, t0 + seconds, lat)
 
     async def sampler() -> None:
