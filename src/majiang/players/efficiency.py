@@ -18,6 +18,8 @@ It sees only its :class:`~majiang.engine.match.PlayerView`.
 
 from __future__ import annotations
 
+from typing import Any
+
 import dataclasses
 from collections.abc import Sequence
 
@@ -66,14 +68,7 @@ class EfficiencyBot:
 
     def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
         c, w = self._split(counts, view)
-        key = (tuple(c), w)
-        v = self._memo.get(key)
-        if v is None:
-            if len(self._memo) > 200_000:
-                self._memo.clear()
-            v = shanten(c, w, self.shapes)
-            self._memo[key] = v
-        return v
+        return memo_shanten(self._memo, c, w, self.shapes)
 
     def _useful(self, counts: list[int], view: PlayerView, visible: Sequence[int]) -> int:
         """Unseen copies of tiles that lower the shanten of a 3k+1 part."""
@@ -313,3 +308,15 @@ def _group_infos(counts: Sequence[int]) -> list[tuple[int, ...]]:
     """The four group records (three suits, honours) of a count vector."""
     return [SUIT_INFO[tuple(counts[0:9])], SUIT_INFO[tuple(counts[9:18])], SUIT_INFO[tuple(counts[18:27])],
             HONOR_INFO[tuple(counts[27:34])]]
+
+
+def memo_shanten(memo: dict, counts: Sequence[int], wilds: int, shapes: Any) -> int:
+    """:func:`~majiang.analysis.shanten` of natural ``counts`` and ``wilds`` wildcards, memoised in
+    ``memo`` (a bot's own dict, emptied past 200,000 entries so it stays bounded)."""
+    key = (tuple(counts), wilds)
+    v = memo.get(key)
+    if v is None:
+        if len(memo) > 200_000:
+            memo.clear()
+        v = memo[key] = shanten(counts, wilds, shapes)
+    return v

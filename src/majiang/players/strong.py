@@ -39,10 +39,11 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from majiang.analysis import ShapeRules, shanten
+from majiang.analysis import ShapeRules
 from majiang.analysis.wildcards import split_counts
 from majiang.engine.actions import PASS, Action, ActionKind, chow_consumed
 from majiang.engine.match import PlayerView
+from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
 from majiang.players.danger import SCALE, ready_probability, wait_weights
@@ -145,14 +146,7 @@ class StrongBot:
 
     def _shanten(self, counts: Sequence[int], view: PlayerView) -> int:
         c, w = self._split(counts, view)
-        key = (tuple(c), w)
-        v = self._memo.get(key)
-        if v is None:
-            if len(self._memo) > 200_000:
-                self._memo.clear()
-            v = shanten(c, w, self.shapes)
-            self._memo[key] = v
-        return v
+        return memo_shanten(self._memo, c, w, self.shapes)
 
     def _draw_candidates(self, counts: Sequence[int], view: PlayerView) -> list[int]:
         """Tiles whose draw could lower the shanten: with only the standard shape and seven pairs, a
