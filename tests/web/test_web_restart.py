@@ -153,7 +153,8 @@ def test_a_restart_loses_nothing(database_url, tmp_path, sig):
     try:
         alice, bob = _signup(base, "alice"), _signup(base, "bob")
         with httpx.Client(base_url=base, follow_redirects=False) as c:
-            r = c.post("/tables", data={"preset": "mcr", "max_hands": "1", "turn_time": "30", "sit": "1"},
+            # three hands: a bot may end a hand before the people have acted six times
+            r = c.post("/tables", data={"preset": "mcr", "max_hands": "3", "turn_time": "30", "sit": "1"},
                        headers={"Cookie": alice})
             rid = r.headers["location"].rsplit("/", 1)[1]
             assert c.post(f"/tables/{rid}/join", data={"place": "1"}, headers={"Cookie": bob}).status_code == 303
@@ -162,7 +163,9 @@ def test_a_restart_loses_nothing(database_url, tmp_path, sig):
         people = [Person(port, rid, alice), Person(port, rid, bob)]
         for p in people:
             p.start()
-        assert wait_for(lambda: sum(p.acted for p in people) >= 6, 60), "the game did not get going"
+        assert wait_for(lambda: sum(p.acted for p in people) >= 6, 60), \
+            ("the game did not get going", [p.acted for p in people], [len(p.states) for p in people])
+        assert not any(p.final for p in people)
         rc = server.stop(sig)
         seen = [p.states[-1] for p in people]
         if sig == signal.SIGTERM:
