@@ -82,3 +82,20 @@ def test_majiang_bot_jsonl_bad_input():
                          input='{"type":"request","possible_actions":[]}\n', capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and out.stdout == "" and "possible_actions" in out.stderr
+
+
+def test_run_bot_refuses_an_offered_action_it_cannot_read():
+    """A request whose possible action names no decision or no tile is a protocol error naming the
+    line, not a crash (brief: bad input gets a clear error)."""
+    import io
+
+    from majiang.players import make_bot
+    from majiang.engine import resolve
+    from majiang.protocols.jsonl import run_bot
+
+    m = _match("wenzhou", 5)
+    req, offered = request_json(m, 0, m.legal_actions(0))
+    for bad in ({"type": "dahai", "actor": 0, "pai": "9x"}, {"type": "fly", "actor": 0}, {"type": "chi", "actor": 0, "pai": "3m"}):
+        text = json.dumps(dict(req, possible_actions=offered + [bad])) + "\n"
+        with pytest.raises(JsonlProtocolError, match="line 1"):
+            run_bot(make_bot("efficiency", resolve("wenzhou")), resolve("wenzhou"), io.StringIO(text), io.StringIO())

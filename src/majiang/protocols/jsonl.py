@@ -33,11 +33,12 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-from majiang.engine.actions import PASS, Action, ActionKind, chow_consumed
+from majiang.engine.actions import Action, ActionKind, chow_consumed
 from majiang.engine.match import Match, Player, PlayerView
 from majiang.engine.ruleset import RuleSet
 from majiang.errors import MajiangError
 from majiang.hand import Meld, MeldKind
+from majiang.records.jsonl import action_of
 from majiang.tiles import NUM_KINDS, WHITE, format_compact, parse_compact
 
 HIDDEN = "?"
@@ -240,35 +241,13 @@ def run_bot(player: Player, rules: RuleSet, stdin: IO[str] | None = None, stdout
             raise JsonlProtocolError(f"line {no}: bad 'view' ({e})") from None
         wf = view.wild_face
         white_face = wf if (rules.white_stand_in and wf is not None and wf != WHITE) else None
-        actions = [_action_of(o, white_face) for o in offered]
+        try:
+            actions = [action_of(o, white_face) for o in offered]
+        except (MajiangError, KeyError, TypeError, IndexError, AttributeError) as e:
+            raise JsonlProtocolError(f"line {no}: a possible action is not one ({e})") from None
         choice = player.choose(view, actions)
         out.write(json.dumps(offered[actions.index(choice)], ensure_ascii=False) + "\n")
         out.flush()
     return 0
 
 
-def _action_of(o: dict, white_face: int | None) -> Action:
-    t = o.get("type")
-    pai = _p(o["pai"]) if o.get("pai") is not None else None
-    if t == "none":
-        return PASS
-    if t == "dahai":
-        return Action(ActionKind.DISCARD, pai)
-    if t == "reach":
-        return Action(ActionKind.READY, pai)
-    if t == "hora":
-        return Action(ActionKind.WIN, pai)
-    if t == "ankan":
-        return Action(ActionKind.CONCEALED_KONG, _p(o["consumed"][0]))
-    if t == "kakan":
-        return Action(ActionKind.ADDED_KONG, pai)
-    if t == "pon":
-        return Action(ActionKind.PUNG, pai)
-    if t == "daiminkan":
-        return Action(ActionKind.EXPOSED_KONG, pai)
-    if t == "chi":
-        assert pai is not None
-        nat = [white_face if (x == WHITE and white_face is not None) else x for x in
-               [_p(c) for c in o["consumed"]] + [pai]]
-        return Action(ActionKind.CHOW, pai, min(nat))
-    raise JsonlProtocolError(f"unknown action type {t!r}")

@@ -139,11 +139,14 @@ _DECISIONS = {"dahai", "reach", "chi", "pon", "daiminkan", "ankan", "kakan", "ho
 _KONGS = {"ankan", "kakan", "daiminkan"}
 
 
-def _action_of(ev: dict, white_face: int | None = None) -> Action:
-    """The action of a recorded decision; ``white_face``: the face a White plays at this table (a
-    chow's lowest tile is read with each White as that face)."""
+def action_of(ev: dict, white_face: int | None = None) -> Action:
+    """The action of a recorded decision (or of the JSON-lines protocol's ``{"type": "none"}``, a
+    pass); ``white_face``: the face a White plays at this table (a chow's lowest tile is read with
+    each White as that face). Raises :class:`RecordError` for an event that is not a decision."""
     t = ev.get("type")
-    pai = parse_compact(ev["pai"])[0] if "pai" in ev else None
+    pai = parse_compact(ev["pai"])[0] if ev.get("pai") is not None else None
+    if t == "none":
+        return PASS
     if t == "dahai":
         return Action(ActionKind.DISCARD, pai)
     if t == "reach":
@@ -196,7 +199,7 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
             if ev != events[j] and not _same_but_added(ev, events[j]):
                 rec = events[j]
                 if rec.get("type") == "hora" and m.table is not None and rec.get("actor") in (0, 1, 2, 3):
-                    refuse_xianggong_win(m.table, rec["actor"], _action_of(rec), j + 2)
+                    refuse_xianggong_win(m.table, rec["actor"], action_of(rec), j + 2)
                 raise RecordError(f"line {j + 2}: recorded {dumps(events[j])}, engine wrote {dumps(ev)}",
                                   line=j + 2)
             j += 1
@@ -238,10 +241,10 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
                 check_new(start)
                 continue
             if ev.get("type") == "hora" and ev.get("actor") in (0, 1, 2, 3):  # a 相公 wins nothing
-                refuse_xianggong_win(t, ev["actor"], _action_of(ev, t.white_face), j + 2)
+                refuse_xianggong_win(t, ev["actor"], action_of(ev, t.white_face), j + 2)
             if ev.get("type") not in _DECISIONS or ev.get("actor") != seat:
                 raise RecordError(f"line {j + 2}: seat {seat} is to act, the record has {dumps(ev)}", line=j + 2)
-            a = _action_of(ev, t.white_face)
+            a = action_of(ev, t.white_face)
             try:
                 m.apply(seat, a, replacement=not without_replacement(j))
             except MajiangError as e:
@@ -253,7 +256,7 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
             while k < len(events) and events[k].get("type") in _DECISIONS - {"dahai", "reach", "ankan", "kakan"}:
                 e = events[k]
                 if e.get("type") == "hora" or not chosen:
-                    chosen.setdefault(e["actor"], _action_of(e, t.white_face))
+                    chosen.setdefault(e["actor"], action_of(e, t.white_face))
                     if without_replacement(k):
                         short.add(e["actor"])
                 if e.get("type") != "hora":
