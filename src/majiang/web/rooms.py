@@ -140,6 +140,9 @@ class Room:
     _results: list[dict] = field(default_factory=list)
     _results_n: int = -1
     _replaying: bool = False
+    #: set when a row of the log could not be applied here: the copy in memory no longer follows
+    #: the log, so the lobby forgets it and the next visit rebuilds it from the log
+    stale: bool = False
     _private: int | None = None  # set while applying a row only its own seat may hear of
 
     # ------------------------------------------------------------------ places
@@ -223,6 +226,8 @@ class Room:
                 self.store.append(self.id, self.seq + 1, row, status=status, places=places)
             except LogConflict:
                 self.catch_up()
+                if self.stale:
+                    raise RoomError("the table is being reloaded; try again") from None
                 continue
             self._apply(row)
             return
@@ -232,13 +237,17 @@ class Room:
         """Apply the rows other processes wrote since ours; True if there were any."""
         if self.store is None:
             return False
+        if self.stale:
+            return False
         rows = self.store.rows_after(self.id, self.seq)
         for r in rows:
+            at = self.seq + 1
             try:
                 self._apply(r)
-            except Exception:  # pragma: no cover - a log row this version cannot apply
-                log.exception("table %s: log row %d cannot be applied", self.id, self.seq + 1)
-                self.seq += 1
+            except Exception:  # a row this copy cannot apply (it may be half applied): never skip it
+                log.exception("table %s: log row %d cannot be applied; the table will be rebuilt", self.id, at)
+                self.stale = True
+                break
         return bool(rows)
 
     def replay_rows(self, rows: list[dict]) -> None:
@@ -769,6 +778,9 @@ class Lobby:
             if self.store.acquire(rid):
                 room.leader = True
                 room.catch_up()
+                if room.stale:
+                    self.forget(room, retake=False)
+                    continue
                 if room.finished and room.game_id is None and room.on_finish is not None:
                     try:  # its runner died between the last action and storing the game
                         room.on_finish(room)
@@ -799,7 +811,9 @@ class Lobby:
         if self.store is not None and self._upkeeps % 60 == 1:  # about every two minutes
             self.drop_stale_open()
         for rid, r in list(self.rooms.items()):
-            if r.finished and r._task is None and r.game_id is not None and now - r.finished_at > 60 and not r.conns:
+            if r.stale:
+                self.forget(r)
+            elif r.finished and r._task is None and r.game_id is not None and now - r.finished_at > 60 and not r.conns:
                 del self.rooms[rid]
                 if self.store is not None:
                     self.store.release([rid])
@@ -818,6 +832,25 @@ class Lobby:
                         c.push()
                     del self.rooms[rid]
         return n
+
+    def forget(self, room: Room, *, retake: bool = True) -> None:
+        """Drop a stale copy of a table (a log row it could not apply): its clock stops, its lease
+        is given up, its connections are closed with 1012 (the page reconnects), and the table is
+        rebuilt from its whole log (:meth:`get`) and run again at once (``retake``; else at the next
+        upkeep or visit). Nothing acknowledged is lost: the log has it."""
+        if room._task is not None:
+            room._task.cancel()
+            room._task = None
+        room.leader = False
+        for c in list(room.conns):
+            c.closing = 1012
+            c.push()
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+        if self.store is not None:
+            self.store.release([room.id])
+            if retake:
+                self.take_leases()
 
     def heard(self, table_id: str, payload: str) -> None:
         """A notification from another process: catch the table (or every table) up."""
@@ -839,9 +872,13 @@ class Lobby:
                     try:  # the next step, carried by the notification itself
                         r._apply(json.loads(body))
                         continue
-                    except Exception:  # pragma: no cover - fall back to reading the log
-                        log.exception("table %s: notified step %d not applied; reading the log", r.id, seq)
-            r.catch_up()  # each row caught up tells the connections
+                    except Exception:  # it may be half applied: rebuild the table from its log
+                        log.exception("table %s: notified step %d not applied; the table will be rebuilt", r.id, seq)
+                        r.stale = True
+            if not r.stale:
+                r.catch_up()  # each row caught up tells the connections
+            if r.stale:
+                self.forget(r)
 
     async def run_upkeep(self, every: float = 2.0) -> None:
         while True:
