@@ -210,3 +210,28 @@ def test_a_clashing_plug_in_is_named(example_installed):
     with pytest.raises(RuleSetError, match="already taken"):
         registry.register(clash, "clash-test")
     assert "taiwan" in registry.names()
+
+
+def test_built_in_names_resolve_without_reading_the_entry_points(monkeypatch):
+    """A bot started afresh for each Botzone turn must not pay for reading every installed
+    distribution's metadata (registry module doc): majiang's own names come from its own list."""
+    from importlib import metadata
+
+    from majiang.engine import resolve
+
+    def no_metadata(**kw):
+        raise AssertionError("the installed metadata was read")
+
+    monkeypatch.setattr(metadata, "entry_points", no_metadata)
+    registry.reload()
+    try:
+        assert registry.get("wenzhou13").name == "wenzhou"  # an alias of our own
+        rs = resolve("wenzhou-w16")
+        assert rs.scorer_object() is not None and registry.scorer_factory(rs.scorer) is not None
+        assert registry.find("taiwan") is registry.get("taiwan")
+        with pytest.raises(AssertionError, match="metadata was read"):
+            registry.find("no-such-rule-set")  # a name of no built-in: the plug-ins are read
+    finally:
+        monkeypatch.undo()
+        registry.reload()
+    assert registry.get("taiwan") is registry.rulesets()["taiwan"]  # the same object either way

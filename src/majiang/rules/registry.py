@@ -11,6 +11,14 @@ or a function returning either. majiang's own six (``mcr``, ``taiwan``, ``wenzho
 itself lacks the group (a source tree whose editable install predates it) are majiang's own entries
 read from :data:`_OWN_ENTRY_POINTS`, the same list as in ``pyproject.toml``.
 
+Reading the installed metadata costs tens of milliseconds (more on a busy machine), which a bot
+started afresh for every Botzone turn pays each time. So a lookup of one name (:func:`get`,
+:func:`find`, :func:`scorer_factory`, :func:`settlement_factory`, :func:`shape_rules`) first tries
+majiang's own rule sets, loaded from :data:`_OWN_ENTRY_POINTS` without the metadata, and reads the
+entry points only for a name they lack. Every listing (:func:`rulesets`, :func:`names`, ...) reads
+them. A plug-in cannot take a name of majiang's own (the clash is reported when the entry points are
+read), so the answer for a built-in name is the same either way.
+
 Public functions (the engine, the command line and the web table use them):
 
 * :func:`rulesets` -- every rule set by name, :func:`names` -- the names, :func:`get` -- one by
@@ -134,6 +142,34 @@ def _build() -> _Registry:
     return reg
 
 
+_OWN: _Registry | None = None
+
+
+def _own() -> _Registry:
+    """majiang's own rule sets only, without reading the installed metadata (module doc)."""
+    global _OWN
+    if _OWN is None:
+        own = _Registry()
+        for _n, v in _OWN_ENTRY_POINTS:
+            origin = f"majiang ({v})"
+            for d in _unpack(_load(v), origin):
+                own.add(d, origin)
+        _OWN = own
+    return _OWN
+
+
+def _one(table: str, name: str) -> Any:
+    """``name`` looked up in the registry's ``table`` ("defs", "scorers", ...): among majiang's own
+    first while the entry points have not been read, then in the full registry."""
+    if _REG is None:
+        own = _own()
+        got = getattr(own, table).get(own.aliases.get(name, name) if table == "defs" else name)
+        if got is not None:
+            return got
+    reg = _reg()
+    return getattr(reg, table).get(reg.aliases.get(name, name) if table == "defs" else name)
+
+
 def _reg() -> _Registry:
     global _REG
     if _REG is None:
@@ -177,9 +213,9 @@ def aliases() -> dict[str, str]:
 
 def get(name: str) -> RuleSetDef:
     """The rule set called ``name`` (or an alias of it). Raises :class:`RuleSetError` naming the known ones."""
-    reg = _reg()
-    d = reg.defs.get(reg.aliases.get(name, name)) if isinstance(name, str) else None
+    d = _one("defs", name) if isinstance(name, str) else None
     if d is None:
+        reg = _reg()
         known = ", ".join(list(reg.defs) + [f"{a} (= {c})" for a, c in reg.aliases.items()])
         raise RuleSetError(f"unknown rule set {name!r}; known: {known}")
     return d
@@ -187,23 +223,22 @@ def get(name: str) -> RuleSetDef:
 
 def find(name: str) -> RuleSetDef | None:
     """:func:`get` or ``None``."""
-    reg = _reg()
-    return reg.defs.get(reg.aliases.get(name, name)) if isinstance(name, str) else None
+    return _one("defs", name) if isinstance(name, str) else None
 
 
 def scorer_factory(name: str) -> ScorerFactory | None:
     """The scorer factory a rule set registered under ``name``, or ``None``."""
-    return _reg().scorers.get(name)
+    return _one("scorers", name)
 
 
 def settlement_factory(name: str) -> SettlementFactory | None:
     """The settlement factory a rule set registered under ``name``, or ``None``."""
-    return _reg().settlements.get(name)
+    return _one("settlements", name)
 
 
 def shape_rules(name: str) -> ShapeRules | None:
     """The :class:`ShapeRules` a rule set registered under ``name``, or ``None``."""
-    return _reg().shapes.get(name)
+    return _one("shapes", name)
 
 
 def shape_names() -> tuple[str, ...]:
