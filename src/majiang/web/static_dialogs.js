@@ -51,7 +51,7 @@ function winHTML(st, r, w, wildFace) {
     concealed.map(k => tileSVG(k, k === wildFace ? {cls: "wild", badge: wildBadge(st.rules)} : {})).join("") + `</span>` +
     `<span class="win-tile">${tileSVG(winTile, {cls: "winning"})}<small>${t("end.winning_tile")}</small></span></div>` +
     `<table class="pats"><thead><tr><th>${t("end.pattern")}</th><th>${unit}</th><th>${t("end.count")}</th></tr></thead><tbody>${rows}` +
-    `<tr class="total"><td>${t("end.total")}</td><td class="n" colspan="2">${w.value}${w.bonus ? " + " + w.bonus + " " + t("end.bonus") : ""} ${unit}</td></tr></tbody></table>` +
+    `<tr class="total"><td>${t("end.total")}</td><td class="n" colspan="2">${w.bonus ? esc(t("end.total_bonus", {value: w.value, bonus: w.bonus, unit, what: t(st.rules === "taiwan" ? "end.bonus_bao" : "end.bonus")})) : w.value + " " + unit}</td></tr></tbody></table>` +
     (settle ? `<h4>${t("end.settlement")}</h4><ol class="settle-lines">${settle}</ol>` : "") + `</section>`;
 }
 
