@@ -27,13 +27,14 @@ BASE = """<!doctype html>
 {% else %}<a href="/login" id="login-link">{{ _("nav.login") }}</a> <a href="/signup" id="signup-link">{{ _("nav.signup") }}</a>{% endif %}
 <span class="langs">{% if lang == "zh" %}<b>中文</b> · <a href="?lang=en" lang="en" id="lang-en">English</a>{% else %}<a href="?lang=zh" lang="zh-CN" id="lang-zh">中文</a> · <b>English</b>{% endif %}</span>
 </nav>
-{% if error %}<p class="error" id="error">{{ error }}</p>{% endif %}
+{% block error %}{% if error %}<p class="error" id="error" role="alert">{{ error }}</p>{% endif %}{% endblock %}
 <main>{% block main %}{% endblock %}</main>
 </body></html>"""
 
-AUTH = """{% extends "base.html" %}{% block main %}
+AUTH = """{% extends "base.html" %}{% block error %}{% endblock %}{% block main %}
 {% set heading = _("auth.signup") if action == "/signup" else _("auth.login") %}
 <section class="card narrow"><h1>{{ heading }}</h1>
+{% if error %}<p class="error" id="error" role="alert">{{ error }}</p>{% endif %}
 <form method="post" action="{{ action }}" id="auth-form">
 <label>{{ _("auth.username") }} <input name="username" id="username" required minlength="3" maxlength="32" value="{{ username }}" autocomplete="username"></label>
 <label>{{ _("auth.password") }} <input type="password" name="password" id="password" required minlength="8" maxlength="256"></label>
