@@ -236,3 +236,15 @@ def test_every_choice_of_every_rules_form_is_named_in_both_catalogues():
                     if f"optv.{f.name}.{c}" not in i18n.texts(lang):
                         missing.append((lang, f.name, c))
     assert not missing, missing
+
+
+def test_bot_seat_names_are_short_and_in_the_page_language():
+    """A bot's stored seat name (rooms.py: ``{kind}-bot-{n}``) is shown as 电脑n / Bot n, short
+    enough for a phone's seat plate; a person's name is never rewritten (sign-up refuses names of
+    that shape, test_web_accounts)."""
+    assert i18n.person_name("efficiency-bot-2", "zh") == "电脑2"
+    assert i18n.person_name("strong-bot-3", "en") == "Bot 3"
+    assert i18n.person_name("alice", "zh") == "alice"
+    assert i18n.person_name("efficiency-bot-x", "en") == "efficiency-bot-x"
+    js = (WEB / "static_i18n.js").read_text(encoding="utf-8")
+    assert i18n.BOT_NAME.pattern.replace("\\\\", "\\") in js.replace("\\\\", "\\")  # one rule, both sides

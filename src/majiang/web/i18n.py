@@ -56,6 +56,18 @@ def t(lang: str, key: str, **kw: Any) -> str:
     return s.format(**kw) if kw else s
 
 
+BOT_NAME = re.compile(r"^(strong|efficiency|random)-bot-(\d+)$")
+"""A bot's stored seat name (``efficiency-bot-2``: its kind and number, rooms.py)."""
+
+
+def person_name(name: str | None, lang: str) -> str:
+    """A seat's name as pages show it: a bot's stored name (``efficiency-bot-2``) as ``电脑2`` /
+    ``Bot 2`` (short enough for a phone's seat plate; the kind is in the lobby and the plate's
+    tooltip), a person's name as it is. ``static_i18n.js``'s ``personName`` does the same."""
+    m = BOT_NAME.match(name or "")
+    return t(lang, "bot.name", n=m.group(2)) if m else (name or "")
+
+
 @lru_cache(maxsize=None)
 def _message_rules(lang: str) -> list[tuple[re.Pattern[str], str]]:
     rules = []

@@ -35,7 +35,7 @@ export function seatPlate(st, live, s, me) {
   const bot = st.bots && st.bots[s] ? `<span class="bot">${t("table.bot")}</span>` : "";
   const you = s === st.seat ? `<span class="you">${t("table.you")}</span>` : "";
   return `<div class="plate${active ? " active" : ""}" data-seat="${s}"><span class="wind" title="${t(WIND_KEYS[w])}">${t(WIND_SHORT[w])}</span>` +
-    `<span class="pname">${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
+    `<span class="pname"${st.bots && st.bots[s] ? ` title="${esc(t("bot." + st.bots[s]))}"` : ""}>${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
     `<span class="score" data-seat="${s}">${st.scores ? st.scores[s] : 0}</span></div>`;
 }
 

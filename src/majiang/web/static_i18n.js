@@ -6,6 +6,14 @@ export const lang = C.lang;
 
 // The text of a catalogue key with {name} fields filled; a missing key shows the key itself (the
 // catalogue test keeps every key used by the scripts present in both languages).
+// A seat's name as shown: a bot's stored name ("efficiency-bot-2") as 电脑2 / Bot 2 (i18n.py's
+// person_name does the same for the server's pages); a person's name as it is.
+const BOT_NAME = /^(strong|efficiency|random)-bot-(\d+)$/;
+export function personName(name) {
+  const m = BOT_NAME.exec(name || "");
+  return m ? t("bot.name", {n: m[2]}) : (name || "");
+}
+
 export function t(key, params) {
   let s = C.texts[key];
   if (s === undefined) return key;

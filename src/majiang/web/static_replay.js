@@ -1,11 +1,11 @@
 // The replay page: step through a stored record; every hand is shown open (the game is over).
-import {t} from "./i18n.js";
+import {t, personName} from "./i18n.js";
 import {esc, installSprite, tileIndex as idx, tilesSVG} from "./tiles.js";
 
 installSprite();
 const rec = JSON.parse(document.getElementById("record").textContent);
 const events = rec.events;
-const names = (events.find(e => e.type === "start_game") || {}).names || rec.header.names || ["", "", "", ""];
+const names = ((events.find(e => e.type === "start_game") || {}).names || rec.header.names || ["", "", "", ""]).map(personName);
 const WIND = ["wind.e", "wind.s", "wind.w", "wind.n"];
 function removeOne(arr, k) { const i = arr.indexOf(k); if (i >= 0) arr.splice(i, 1); }
 function tname(p) { return t("tile." + idx(p)); }

@@ -1,5 +1,5 @@
 // The table page: wires the connection, the state, the board, the hand, the dialogs and the sounds.
-import {t, tm} from "./i18n.js";
+import {t, tm, personName} from "./i18n.js";
 import {connect} from "./connection.js";
 import {S, hand, reconcile, arrange} from "./state.js";
 import {installSprite, tileSVG} from "./tiles.js";
@@ -53,6 +53,7 @@ function sounds(prev, live, st) {
 
 function onState(st) {
   const t0 = performance.now();
+  st.names = (st.names || []).map(personName);
   app.dataset.version = st.version;
   app.dataset.status = st.status;
   const prevSt = S.st;

@@ -48,7 +48,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <table class="list" id="tables"><thead><tr><th>{{ _("lobby.table") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("lobby.hands") }}</th><th>{{ _("lobby.turn") }}</th><th>{{ _("lobby.players") }}</th><th>{{ _("lobby.status") }}</th><th></th></tr></thead><tbody>
 {% for r in rooms %}<tr><td>{{ r.id }}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
 <td>{{ r.max_hands or _("lobby.full_match") }}</td><td>{{ r.turn_time|int }}{{ _("unit.s") }}</td>
-<td>{% for n in r.names_by_seat() %}{{ n or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
+<td>{% for n in r.names_by_seat() %}{{ person(n) or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
 <td>{{ _("status." ~ r.status) }}</td><td><a href="/tables/{{ r.id }}" class="button">{{ _("lobby.open") if r.status == "open" else _("lobby.watch") }}</a></td></tr>
 {% else %}<tr><td colspan="7">{{ _("lobby.no_tables") }}</td></tr>{% endfor %}</tbody></table></section>
 {% if user %}
@@ -77,7 +77,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <script type="module" src="/static/lobby.js"></script></section>
 {% else %}<p class="card">{{ _("lobby.login_first_html")|safe }}</p>{% endif %}
 <section class="card"><h2>{{ _("lobby.recent") }}</h2>
-<ul class="games">{% for g in games %}<li><a href="/games/{{ g.id }}">#{{ g.id }}</a> {{ preset_name(g.ruleset) }} — {% for s in g.seats %}{{ s.name }} <b>{{ s.score }}</b>{% if not loop.last %}, {% endif %}{% endfor %}</li>
+<ul class="games">{% for g in games %}<li><a href="/games/{{ g.id }}">#{{ g.id }}</a> {{ preset_name(g.ruleset) }} — {% for s in g.seats %}{{ person(s.name) }} <b>{{ s.score }}</b>{% if not loop.last %}, {% endif %}{% endfor %}</li>
 {% else %}<li>{{ _("lobby.none_yet") }}</li>{% endfor %}</ul></section>
 <script>
 // keep the list of tables fresh without reloading the page (the create form keeps its input)
@@ -99,7 +99,7 @@ TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room
 <p>{{ _("table.setup", hands=(room.max_hands or _("lobby.full_match")), secs=room.turn_time|int, creator=room.creator) }}</p>
 <ol class="places">{% for pl in room.places %}<li>{% if pl.empty %}<em>{{ _("table.empty") }}</em>
 {% if user and my_place is none %}<form method="post" action="/tables/{{ room.id }}/join" class="inline"><input type="hidden" name="place" value="{{ loop.index0 }}"><button class="join">{{ _("table.sit_here") }}</button></form>{% endif %}
-{% else %}{{ pl.name }}{% if pl.bot %} <small>({{ _("table.bot") }})</small>{% endif %}{% endif %}</li>{% endfor %}</ol>
+{% else %}{{ person(pl.name) }}{% if pl.bot %} <small>({{ _("table.bot") }})</small>{% endif %}{% endif %}</li>{% endfor %}</ol>
 {% if user and my_place is not none %}<form method="post" action="/tables/{{ room.id }}/leave" class="inline"><button id="leave">{{ _("table.leave") }}</button></form>{% endif %}
 {% if user and user.id == room.creator_id %}<form method="post" action="/tables/{{ room.id }}/bots" class="inline" id="bots-form">
 <select name="kind" id="bot-kind">{% for k in bot_kinds %}<option value="{{ k }}">{{ _("bot." ~ k) }}</option>{% endfor %}</select>
@@ -166,7 +166,7 @@ def lang_context(lang: str) -> dict[str, Any]:
         return f.default or i18n.t(lang, "lobby.none")
 
     return {"_": _, "lang": lang, "html_lang": i18n.HTML_LANG[lang],
-            "preset_name": preset_name, "option_value": option_value, "default_text": default_text,
+            "preset_name": preset_name, "person": lambda name: i18n.person_name(name, lang), "option_value": option_value, "default_text": default_text,
             "texts": i18n.texts(lang), "presets": PRESET_NAMES}
 
 
