@@ -731,10 +731,18 @@ def score(hand: str, rules_spec: str, win_tile: str | None, self_drawn: bool | N
           base: int | None, per_tai: int | None, as_json: bool) -> None:
     """Score one winning HAND: the pattern table (English and Chinese names, points, count) and the total.
 
-    MCR (default): HAND is the notation of gb_mahjong_cases.json, e.g. "[EEE,2][123m,1]WWWNN55pN|EE1000"
-    (melds, concealed tiles ending with the winning tile, flags: prevalent and seat wind, self-drawn,
-    last of kind, last tile, kong); options override the flags. Other rule sets: HAND in the trap
-    notation, e.g. "[peng 666z] [chi 123m] 11m234p56s" with --win-tile 7s (--rules wenzhou).
+    \b
+    HAND: declared melds in brackets, then the concealed tiles (the winning tile among them), and
+    --win-tile names the winning tile. Tiles: 1-9 with m (characters), p (dots), s (bamboo);
+    z: 1-4 East South West North, 5 White, 6 Green, 7 Red; * a wildcard.
+      majiang score "[peng 666z] [chi 123m] 11m234p567s" --win-tile 7s --rules wenzhou
+      majiang score "[kong-concealed 7777s] 123m456m789m 55p" --win-tile 5p --self-drawn
+    Melds: [chi 123m] [peng 555p] [kong-exposed 5555p] [kong-concealed 7777s] [kong-added 3333p].
+
+    \b
+    MCR also reads the PyMahjongGB string, flags after '|' (prevalent and seat wind, self-drawn,
+    last of its kind, last tile, kong-related; the options below override them):
+      majiang score "[EEE,2][123m,1]WWWNN55pN|EE1000"
     """
     try:
         n, fl = _flower_arg(flowers)
