@@ -32,7 +32,7 @@ from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth
 from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
-from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room, RoomError
+from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
 from majiang.web.store import Listener, TableStore
 from majiang.web.state import parse_action
 from majiang.web.static import FILES as STATIC_FILES
@@ -438,14 +438,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         async def sender() -> None:
             try:
-                while True:
-                    await conn.event.wait()
-                    conn.event.clear()
-                    while conn.outbox:
-                        await ws.send_json(conn.outbox.pop(0))
-                    if conn.closing is not None:
-                        await ws.close(code=conn.closing)
-                        return
+                while not await _drain(ws, conn):
                     await ws.send_json(room.state_for(uid))
             except Exception:  # the socket closed: the receive loop ends too
                 return
@@ -506,14 +499,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         async def sender() -> None:
             sent = 0
             try:
-                while True:
-                    await conn.event.wait()
-                    conn.event.clear()
-                    while conn.outbox:
-                        await ws.send_json(conn.outbox.pop(0))
-                    if conn.closing is not None:
-                        await ws.close(code=conn.closing)
-                        return
+                while not await _drain(ws, conn):
                     m = room.match
                     if m is None:
                         continue
@@ -699,6 +685,20 @@ def _depth(v: Any, limit: int = 8) -> int:
     if isinstance(v, list):
         return 1 + max((_depth(x, limit - 1) for x in v), default=0)
     return 0
+
+
+async def _drain(ws: WebSocket, conn: Conn) -> bool:
+    """Wait until ``conn`` is pushed, send its queued messages, and close the socket if it is to
+    close (``conn.closing``: 1012 restart, 4404 gone); True when it closed. The senders of both
+    table sockets start each round with it."""
+    await conn.event.wait()
+    conn.event.clear()
+    while conn.outbox:
+        await ws.send_json(conn.outbox.pop(0))
+    if conn.closing is not None:
+        await ws.close(code=conn.closing)
+        return True
+    return False
 
 
 def _parse_frame(raw: str) -> tuple[dict, str | None]:
