@@ -283,3 +283,28 @@ def test_robbing_an_added_kong_is_paid_by_the_konger(tmp_path):
     assert res.exit_code == 0 and json.loads(res.output)["rounds"][0]["robbed_kong"], res.output
     lines = record_lines(record_match(r.log_text))
     assert record_lines(replay(lines)) == lines
+
+
+def test_language_factor_reads_the_programs_interpreter(tmp_path):
+    """Botzone's time factors (wiki *Bot*: Python 6, JavaScript 2, C/C++ 1) apply to a program by
+    its interpreter: a console script such as ``majiang`` (a Python ``#!`` line) is Python."""
+    import os
+    import sys
+
+    from majiang.protocols.procs import language_factor
+
+    py = tmp_path / "mybot"
+    py.write_text(f"#!{sys.executable}\nprint(1)\n")
+    js = tmp_path / "jsbot"
+    js.write_text("#!/usr/bin/env -S node --stack-size=65500\n")
+    native = tmp_path / "cbot"
+    native.write_bytes(b"\x7fELF\x02\x01\x01")
+    for f in (py, js, native):
+        os.chmod(f, 0o755)
+    assert language_factor(f"{py} --protocol botzone") == 6.0
+    assert language_factor(str(js)) == 2.0
+    assert language_factor(str(native)) == 1.0
+    assert language_factor("python3 bot.py") == 6.0 and language_factor("java -jar b.jar") == 3.0
+    majiang = os.path.join(os.path.dirname(sys.executable), "majiang")
+    if os.path.exists(majiang):  # the installed console script
+        assert language_factor(f"{majiang} bot --protocol botzone") == 6.0

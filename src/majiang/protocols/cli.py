@@ -55,7 +55,8 @@ def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules
 @click.option("--protocol", type=click.Choice(["botzone", "jsonl"]), default="botzone", show_default=True,
               help="botzone: Botzone's rules under the local judge; jsonl: our engine under --rules.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="[NAME=]COMMAND",
-              help="A built-in bot (efficiency, random) or a shell command starting an external bot; repeat.")
+              help="A built-in bot (efficiency, strong, random) or a shell command starting an external bot, "
+                   "optionally NAME=...; repeat: four for --format duplicate, four or more for random.")
 @click.option("--walls", type=click.IntRange(min=1), default=1, show_default=True,
               help="Walls to play (duplicate: 24 games each).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the walls and seatings.")
@@ -64,7 +65,8 @@ def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules
 @click.option("--records", type=click.Path(file_okay=False), help="Write each game's log and record into this folder.")
 @click.option("--rules", default="mcr", show_default=True, help="jsonl: the rule set (preset or spec).")
 @click.option("--time-limit", type=float, default=1.0, show_default=True,
-              help="Seconds per request for external bots, times the language factor (Python 6, Java 3, ...).")
+              help="Seconds per request for external bots, times the language factor (Python 6, Java 3, ...; "
+                   "from the command's first word or its program's #! line).")
 @click.option("--simple", is_flag=True, help="Botzone: external bots get the simple interaction.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the results.")
 def tournament(protocol: str, bots: tuple[str, ...], walls: int, seed: int, fmt: str, workers: int,

@@ -112,10 +112,36 @@ class LineProcess:
                 pass
 
 
+def _interpreter(word: str) -> str:
+    """The interpreter named by the ``#!`` line of the program ``word`` (found on ``PATH`` if it
+    has no directory), e.g. ``python3.11`` for a console script such as ``majiang``; "" if none."""
+    import shutil
+
+    path = shutil.which(word) if os.sep not in word else word
+    if not path:
+        return ""
+    try:
+        with open(path, "rb") as f:
+            line = f.readline(256)
+    except OSError:
+        return ""
+    if not line.startswith(b"#!"):
+        return ""
+    parts = line[2:].decode("utf-8", "replace").split()
+    if parts and os.path.basename(parts[0]) == "env":
+        parts = [p for p in parts[1:] if not p.startswith("-")]
+    return os.path.basename(parts[0]) if parts else ""
+
+
 def language_factor(command: str) -> float:
     """Botzone's time factor for the language a command runs (wiki *Bot*: C/C++ 1, Java 3,
-    C# 6, JavaScript 2, Python 6): guessed from the command's first word."""
-    first = os.path.basename(command.strip().split()[0]) if command.strip() else ""
+    C# 6, JavaScript 2, Python 6): guessed from the command's first word, or from the ``#!`` line
+    of the program it names (so ``majiang bot ...`` or ``./mybot`` with a Python ``#!`` get
+    Python's allowance)."""
+    word = command.strip().split()[0] if command.strip() else ""
+    first = os.path.basename(word)
+    if word and not first.startswith(("python", "pypy", "java", "node", "mono", "dotnet")):
+        first = _interpreter(word) or first
     if first.startswith(("python", "pypy")) or first.endswith(".py"):
         return 6.0
     if first in ("java",) or first.endswith(".jar"):
