@@ -40,6 +40,8 @@ def rules(name: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(described[0] if name else {"rulesets": described}, ensure_ascii=False))
         return
+    click.echo("Options set in a spec: NAME,option=value,... (table) marks a table rule every rule set may "
+               "offer (the engine's RuleSet); the rest are the rule set's own scoring options.\n")
     for d in described:
         alias = f" (also {', '.join(d['aliases'])})" if d["aliases"] else ""
         click.echo(f"{d['name']}{alias} -- {d['label_en']} / {d['label_zh']} [{d['unit']}]")

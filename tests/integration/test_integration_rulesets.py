@@ -235,3 +235,12 @@ def test_built_in_names_resolve_without_reading_the_entry_points(monkeypatch):
         monkeypatch.undo()
         registry.reload()
     assert registry.get("taiwan") is registry.rulesets()["taiwan"]  # the same object either way
+
+
+def test_wenzhou_offers_the_wild_discard_switch_its_penalty_needs():
+    """误打财神 (RULES.md §4.6) only applies where a 财神 may be discarded (§4.2: refused by default),
+    so a form offering the penalty must offer the switch too."""
+    names = [o["name"] for o in registry.describe("wenzhou")["options"]]
+    assert "wild_discard_penalty" in names and "wild_discardable" in names
+    (o,) = [o for o in registry.describe("wenzhou")["options"] if o["name"] == "wild_discardable"]
+    assert o["default"] is False and o["target"] == "table"

@@ -343,6 +343,9 @@ TABLE_OPTIONS: dict[str, Option] = {o.name: o for o in (
        "The face after the turned-up indicator is wild (RULES.md §4.2)."),
     _t("wild_indicator_out", "bool", True, "财神牌不入墙", "Indicator out of play",
        "The turned-up indicator leaves play: three live wildcards (RULES.md §4.2, §2.1 E)."),
+    _t("wild_discardable", "bool", True, "财神可以打出", "Wildcards may be discarded",
+       "A 财神 may be discarded (nobody wins on it; with 误打财神 above 0 the discarder pays that to each "
+       "other player); off: the table refuses the discard (RULES.md §4.2, §4.6)."),
 )}
 """Labelled :class:`~majiang.engine.RuleSet` fields a rule set may offer as options; defaults are
 ``RuleSet``'s (a test keeps them equal). A :class:`RuleSetDef` names the ones it offers in

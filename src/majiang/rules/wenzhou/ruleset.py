@@ -81,7 +81,7 @@ W13 = RuleSetDef(
         Option("tongbao", "bool", True, "统包", "Tongbao liability",
                "Three chows fed to the next player make the feeder pay for all (RULES.md §4.6)."),
     ),
-    table_options=WILD_TABLE_OPTIONS + ("followed_penalty", "wild_discard_penalty"),
+    table_options=WILD_TABLE_OPTIONS + ("followed_penalty", "wild_discardable", "wild_discard_penalty"),
     patterns=_w13_patterns,
 )
 
