@@ -356,7 +356,7 @@ def replay(record: Path, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(out))
     else:
-        click.echo(f"{record}: {len(events)} events, {len(m.results)} hands replayed, every step legal; "
+        click.echo(f"{record}: {len(events)} events, {len(m.results)} hand{'' if len(m.results) == 1 else 's'} replayed, every step legal; "
                    f"final scores {' '.join(map(str, m.scores))}; record {'identical' if same else 'DIFFERS'}")
     if not same:
         sys.exit(1)

@@ -64,6 +64,9 @@ def test_terminal_game_with_scripted_input():
     m = play_terminal("mcr", 5, bot="random", max_hands=1, console=con, input_fn=lambda _: next(answers))
     out = con.file.getvalue()
     assert m.finished and "Not one of the choices" in out and "Your hand" in out
+    # the match's own wind and seats, in words: hand 1 of MCR is East's round (RULES.md §1.5)
+    assert "prevalent wind East" in out and "prevalent 1z" not in out
+    assert "You discard " in out and "You discards" not in out and "You sets" not in out
     con = Console(file=io.StringIO(), width=100)
     m = play_terminal("mcr", 5, bot="random", max_hands=1, console=con, input_fn=lambda _: "q")
     assert not m.finished

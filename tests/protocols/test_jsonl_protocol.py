@@ -82,6 +82,9 @@ def test_majiang_bot_jsonl_bad_input():
                          input='{"type":"request","possible_actions":[]}\n', capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 2 and out.stdout == "" and "possible_actions" in out.stderr
+    out = subprocess.run([sys.executable, "-m", "majiang.cli", "bot", "--protocol", "jsonl"],
+                         input='{}\n', capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and out.stdout == "" and "'type'" in out.stderr
 
 
 def test_run_bot_refuses_an_offered_action_it_cannot_read():

@@ -30,31 +30,46 @@ def _tiles(ts: Sequence[int]) -> str:
     return format_compact(sorted(ts)) if ts else "-"
 
 
+def _wind_text(tile: str) -> str:
+    """``1z`` → ``East`` (a record's compact wind tile)."""
+    try:
+        (k,) = parse_compact(tile)
+    except (ValueError, TypeError):
+        return str(tile)
+    return _WIND_NAMES.get(k, str(tile))
+
+
 def _event_text(ev: dict, me: int) -> str | None:
     t = ev.get("type")
     who = _REL.get((ev.get("actor", 0) - me) % 4, "?") if "actor" in ev else ""
+
+    def verb(plain: str, third: str) -> str:  # "You discard", "Left (上家) discards"
+        return plain if who == "You" else third
+
     if t == "dahai":
-        return f"{who} discard{'' if who == 'You' else 's'} {ev['pai']}"
+        return f"{who} {verb('discard', 'discards')} {ev['pai']}"
     if t in ("chi", "pon", "daiminkan"):
-        name = {"chi": "chows", "pon": "pungs", "daiminkan": "kongs"}[t]
-        return f"{who} {name} {ev['pai']}"
+        plain = {"chi": "chow", "pon": "pung", "daiminkan": "kong"}[t]
+        return f"{who} {verb(plain, plain + 's')} {ev['pai']}"
     if t == "ankan":
-        return f"{who} declares a concealed kong"
+        return f"{who} {verb('declare', 'declares')} a concealed kong"
     if t == "kakan":
-        return f"{who} adds {ev['pai']} to a pung (kong)"
+        return f"{who} {verb('add', 'adds')} {ev['pai']} to a pung (kong)"
     if t == "flower":
-        return f"{who} sets aside flower {ev['pai']}"
+        return f"{who} {verb('set', 'sets')} aside flower {ev['pai']}"
     if t == "reach":
-        return f"{who} declare{'' if who == 'You' else 's'} ready (報聽)"
+        return f"{who} {verb('declare', 'declares')} ready (報聽)"
     if t == "hora":
         how = "self-drawn" if ev["target"] == ev["actor"] else f"on {_REL[(ev['target'] - me) % 4]}'s tile"
-        return f"[bold]{who} WINS {how} with {ev['pai']}: {escape(ev['hand'])}  ({ev['value']}+{ev['bonus']})[/bold]"
+        return (f"[bold]{who} {verb('WIN', 'WINS')} {how} with {ev['pai']}: {escape(ev['hand'])}  "
+                f"({ev['value']}+{ev['bonus']})[/bold]")
     if t == "ryukyoku":
         return "[bold]Exhaustive draw (荒庄)[/bold]"
     if t == "end_kyoku":
         return f"hand over: deltas {ev['deltas']} -> scores {ev['scores']}"
     if t == "start_kyoku":
-        return f"--- hand {ev.get('hand', 0) + 1}: prevalent {ev['bakaze']}, dealer seat {ev['oya']} ---"
+        dealer = _REL.get((ev["oya"] - me) % 4, "?") if isinstance(ev.get("oya"), int) else "?"
+        return f"--- hand {ev.get('hand', 0) + 1}: prevalent wind {_wind_text(ev['bakaze'])}, dealer: {dealer} ---"
     if t == "end_game":
         return f"[bold]Match over. Scores by seat: {ev['scores']}[/bold]"
     return None

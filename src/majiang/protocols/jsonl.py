@@ -228,6 +228,8 @@ def run_bot(player: Player, rules: RuleSet, stdin: IO[str] | None = None, stdout
             raise JsonlProtocolError(f"line {no}: not JSON ({e.msg})") from None
         if not isinstance(msg, dict):
             raise JsonlProtocolError(f"line {no}: a message is a JSON object")
+        if not isinstance(msg.get("type"), str):
+            raise JsonlProtocolError(f"line {no}: a message needs a 'type' (an event, 'request' or 'end_game')")
         if msg.get("type") == "end_game":
             return 0
         if msg.get("type") != "request":
