@@ -40,6 +40,12 @@ function winHTML(st, r, w, wildFace) {
   const concealed = r.hands && r.hands[w.actor] ? r.hands[w.actor].slice() : parsed.tiles;
   const melds = r.melds && r.melds[w.actor] ? r.melds[w.actor] : parsed.melds;
   const winTile = tileIndex(w.pai);
+  // the server's concealed hand holds the winning tile on a self-draw (3n + 2 tiles with the melds
+  // counted as 3): drawn once, apart, it is taken out of the concealed tiles here
+  if (r.hands && r.hands[w.actor] && (concealed.length + 3 * melds.length) % 3 === 2) {
+    const i = concealed.lastIndexOf(winTile);
+    if (i >= 0) concealed.splice(i, 1);
+  }
   const how = w.flower_win ? t(w.flower_win === "eight" ? "end.flower_eight" : "end.flower_seven")
     : w.actor === w.target ? t("end.self_drawn") : t(w.robbing ? "end.robbed_from" : "end.won_from", {name: st.names[w.target]});
   const pats = (w.patterns || []).length ? w.patterns : [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}];
