@@ -16,7 +16,7 @@ app.innerHTML = boardHTML() + `
     <div id="toolbar">
       <button id="arrange" type="button">${t("hand.arrange")}</button>
       <span id="ready"></span>
-      <button id="mute" type="button" aria-pressed="false"></button>
+      <button id="mute" type="button" aria-pressed="${isMuted() ? "true" : "false"}">${isMuted() ? t("sound.off") : t("sound.on")}</button>
     </div>
     <div id="autoplay" hidden></div>
     <div id="actions"></div>
@@ -117,9 +117,7 @@ function drawReady(st, live) {
   const ap = document.getElementById("autoplay");
   ap.hidden = !live.auto_play;
   if (live.auto_play) setHTML(ap, `${t("hand.auto_play")} <button id="take-back" type="button">${t("hand.take_back")}</button>`);
-  const mute = document.getElementById("mute");
-  mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
-  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+  drawMute();
 }
 
 function tileSmall(k) { return tileSVG(k, {cls: "mini"}); }
@@ -138,10 +136,15 @@ function tick() {
 }
 setInterval(tick, 250);
 
+function drawMute() {
+  const mute = document.getElementById("mute");
+  mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
+  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+}
 document.getElementById("me").addEventListener("click", ev => {
+  if (ev.target.id === "mute") { setMuted(!isMuted()); drawMute(); return; }
   if (!S.st) return;
   if (ev.target.id === "arrange") { arrange(S.live); redraw(); return; }
-  if (ev.target.id === "mute") { setMuted(!isMuted()); drawReady(S.st, S.live); return; }
   if (ev.target.id === "take-back") { conn.back(); return; }
   const b = ev.target.closest("button.act");
   if (b) { const a = S.live.legal[Number(b.dataset.idx)]; if (a) conn.action(a); return; }

@@ -93,7 +93,6 @@ setInterval(async () => {
 
 TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room.id) }}{% endblock %}
 {% block bodyclass %}page-table{% endblock %}{% block main %}
-<div id="app" data-table="{{ room.id }}" data-rules="{{ room.rules.name }}"></div>
 {% if room.status == "open" %}
 <section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
 <p>{{ _("table.setup", hands=(room.max_hands or _("lobby.full_match")), secs=room.turn_time|int, creator=room.creator) }}</p>
@@ -104,8 +103,9 @@ TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room
 {% if user and user.id == room.creator_id %}<form method="post" action="/tables/{{ room.id }}/bots" class="inline" id="bots-form">
 <select name="kind" id="bot-kind">{% for k in bot_kinds %}<option value="{{ k }}">{{ _("bot." ~ k) }}</option>{% endfor %}</select>
 <button id="fill-bots" class="primary">{{ _("table.fill_bots") }}</button></form>{% endif %}
-<p class="hint">{{ _("table.starts_when_full") }}</p>
+<p class="hint c-wait-note">{{ _("table.waiting") }} {{ _("table.starts_when_full") }}</p>
 </section>{% endif %}
+<div id="app" data-table="{{ room.id }}" data-rules="{{ room.rules.name }}"></div>
 <script type="module" src="/static/table.js"></script>
 {% endblock %}"""
 
