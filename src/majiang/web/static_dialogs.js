@@ -118,9 +118,14 @@ export function updatePause(st, timer) {
 export function hide() { clearInterval(localTimer); const d = el(); d.hidden = true; delete d.dataset.hand; }
 export function isOpen() { return !el().hidden; }
 
+// Places by score, standard competition ranking ("1224": a tie shares the better place), as the
+// stored games rank (state.py competition_places): [160, -50, -50, -60] -> [1, 2, 2, 4].
+export function places(scores) { return scores.map(s => 1 + scores.filter(o => o > s).length); }
+
 function finalHTML(st) {
   const order = [0, 1, 2, 3].sort((a, b) => st.scores[b] - st.scores[a]);
-  return `<div class="final"><h3>${t("end.game_over")}</h3><ol>` + order.map(s => `<li>${seatName(st, s)} <b>${st.scores[s]}</b></li>`).join("") +
+  const pl = places(st.scores);
+  return `<div class="final"><h3>${t("end.game_over")}</h3><ol>` + order.map(s => `<li value="${pl[s]}" data-place="${pl[s]}">${seatName(st, s)} <b>${st.scores[s]}</b></li>`).join("") +
     `</ol><p class="final-link">${st.game_id ? `<a href="/games/${st.game_id}">${t("end.replay")}</a>` : ""}</p></div>`;
 }
 export function showFinal(st) {

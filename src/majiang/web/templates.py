@@ -57,10 +57,11 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <input type="hidden" name="opt._form" value="1">
 <div class="row">
 <label>{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
-<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4"> <small>{{ _("lobby.hands_hint") }}</small></label>
+<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" aria-describedby="hands-hint"></label>
 <label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
 <label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
 </div>
+<p class="hint" id="hands-hint">{{ _("lobby.hands") }}{{ _("lobby.hint_sep") }}{{ _("lobby.hands_hint") }}</p>
 <details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
 {% for p, fields in preset_fields.items() %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
 <legend>{{ preset_name(p) }}</legend>
@@ -118,7 +119,7 @@ PLAYER = """{% extends "base.html" %}{% block main %}
 
 GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.id) }}{% endblock %}{% block main %}
 <section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
-<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=s.name) }}{% if s.is_bot %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
+<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
 <p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
 <div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
 <span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
