@@ -14,6 +14,7 @@ app.innerHTML = boardHTML() + `
   <div id="me">
     <div id="hand-row"><div id="hand"></div><div id="drawn"></div></div>
     <div id="toolbar">
+      <span id="watching" class="watching" hidden>${t("table.watching")}</span>
       <button id="arrange" type="button">${t("hand.arrange")}</button>
       <span id="ready"></span>
       <button id="mute" type="button" aria-pressed="${isMuted() ? "true" : "false"}">${isMuted() ? t("sound.off") : t("sound.on")}</button>
@@ -66,6 +67,10 @@ function onState(st) {
   if (prevSt && prevSt.status === "open") { location.reload(); return; }
   const seating = document.getElementById("seating"); if (seating) seating.remove();
   document.body.classList.add("playing");
+  // a visitor without a seat watches: no hand, so no hand controls; the page says so
+  const watching = st.seat === null || st.seat === undefined;
+  document.body.classList.toggle("watching", watching);
+  document.getElementById("watching").hidden = !watching;
   let live = st.live && Object.keys(st.live).length ? st.live : null;
   if (live) S.lastLive = live;
   else live = Object.assign({}, S.lastLive, {legal: [], last_draw: null, time_left: null, turn: null});
