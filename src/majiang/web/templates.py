@@ -65,7 +65,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
 {% for p, fields in preset_fields.items() %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
 <legend>{{ preset_name(p) }}</legend>
-{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help }}">
+{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help_in(lang) }}">
 {% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="true"{% if f.default == "true" %} checked{% endif %}> <span>{{ f.label(texts, lang) }}</span>
 {% elif f.kind == "choice" %}<span>{{ f.label(texts, lang) }}</span> <select name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}">{% for c in f.choices %}<option value="{{ c }}"{% if c == f.default %} selected{% endif %}>{{ option_value(f.name, c) }}</option>{% endfor %}</select>
 {% else %}<span>{{ f.label(texts, lang) }}</span> <input type="number" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="{{ f.default }}"{% if f.lo is not none %} min="{{ f.lo }}"{% endif %}{% if f.hi is not none %} max="{{ f.hi }}"{% endif %}{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
