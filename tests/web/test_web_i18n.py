@@ -91,7 +91,9 @@ def test_language_negotiation():
 def test_server_messages_are_translated():
     assert i18n.translate_message("bad rule options: unknown rule option 'x'", "zh") == "规则选项有误：unknown rule option 'x'"
     assert i18n.translate_message("that seat is taken", "zh") == "该座位已有人。"
-    assert i18n.translate_message("that seat is taken", "en") == "that seat is taken"
+    # English messages read as sentences (the trial's login error began lowercase)
+    assert i18n.translate_message("that seat is taken", "en") == "That seat is taken"
+    assert i18n.translate_message("wrong user name or password", "en") == "Wrong user name or password"
     assert i18n.translate_message("a password is 8-256 characters", "zh") == "密码长度为 8-256 个字符。"
 
 
