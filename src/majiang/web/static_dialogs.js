@@ -51,7 +51,9 @@ function winHTML(st, r, w, wildFace) {
   const pats = (w.patterns || []).length ? w.patterns : [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}];
   const unit = t("unit." + (st.rules === "mcr" ? "fan" : st.rules === "taiwan" ? "tai" : st.rules.startsWith("wenzhou") ? "mult" : "point"));
   const rows = pats.map(p => `<tr><td>${esc(patternName(p))}</td><td class="n">${Array.isArray(p) ? p[1] : p.points}</td><td class="n">×${Array.isArray(p) ? p[2] : p.count}</td></tr>`).join("");
-  const settle = (w.settlement || []).map(l => `<li><b>${seatName(st, l.payer)}</b>${l.to === null ? "" : " → " + seatName(st, l.to ?? w.actor)}: ${esc(local(l.formula))}</li>`).join("");
+  // a liable player (统包, 抢杠) pays others' shares: each line says for whom
+  const forWhom = l => l.for !== undefined && l.for !== null && l.for !== l.payer ? ` <small>(${esc(t("end.pays_for", {name: st.names[l.for] || "—"}))})</small>` : "";
+  const settle = (w.settlement || []).map(l => `<li><b>${seatName(st, l.payer)}</b>${l.to === null ? "" : " → " + seatName(st, l.to ?? w.actor)}${forWhom(l)}: ${esc(local(l.formula))}</li>`).join("");
   return `<section class="win"><h3>${t("end.winner", {name: st.names[w.actor]})} <small>${esc(how)}</small></h3>` +
     `<div class="win-hand">${melds.map(m => meldSVG(m)).join("")}<span class="concealed">` +
     concealed.map(k => tileSVG(k, k === wildFace ? {cls: "wild", badge: wildBadge(st.rules)} : {})).join("") + `</span>` +

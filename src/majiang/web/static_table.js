@@ -32,13 +32,24 @@ let shownResults = null;
 
 const conn = connect(app.dataset.table, {
   onState, onError: m => setMsg(tm(m), true),
-  onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok),
-  onGone: () => setMsg(t("table.gone"), true),
+  onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok, !ok),
+  onGone: () => setMsg(t("table.gone"), true, true),
 });
 
-function setMsg(text, err) {
+// A message about play (a refused tile, a server error) stays until the game moves on; one about
+// the connection (reconnecting, gone) until the connection changes.
+let msgSticky = false;
+function setMsg(text, err, sticky = false) {
   const m = document.getElementById("message");
   m.textContent = text || ""; m.className = err ? "error" : "";
+  msgSticky = sticky && !!text;
+}
+// the game moved: a discard, a claim, a draw, the turn, a hand's end or 托管 changed
+function moved(prev, live) {
+  if (!prev) return false;
+  const n = xs => (xs || []).reduce((a, r) => a + r.length, 0);
+  return n(prev.rivers) !== n(live.rivers) || n(prev.melds) !== n(live.melds) || prev.turn !== live.turn ||
+    prev.last_draw !== live.last_draw || prev.hand_number !== live.hand_number || !!prev.auto_play !== !!live.auto_play;
 }
 
 function sounds(prev, live, st) {
@@ -78,6 +89,7 @@ function onState(st) {
   S.prev = prevSt; S.st = st; S.live = live;
   if (st.seat !== null && st.seat !== undefined && live.hand) reconcile(live, `${(st.results || []).length}:${live.hand_number}`);
   sounds(prevLive, live, st);
+  if (!msgSticky && moved(prevLive, live)) setMsg("");
   timer.turn = {left: live.time_left, at: Date.now()};
   render(prevLive);
   // the hand end: open the dialog once per result; close it when the pause is over
