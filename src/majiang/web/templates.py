@@ -119,7 +119,7 @@ PLAYER = """{% extends "base.html" %}{% block main %}
 
 GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.id) }}{% endblock %}{% block main %}
 <section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
-<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
+<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot and person(s.name) == s.name %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
 <p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
 <div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
 <span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
