@@ -156,3 +156,48 @@ def test_waits_and_auto_win_in_the_browser(server, monkeypatch):
             assert room.auto_win_on(seat) or room.auto_wins == 1
         finally:
             browser.close()
+
+
+def test_self_drawn_win_shows_the_hand_once(server, monkeypatch):
+    """The scripted hand (web_helpers): the dealer discards 9s, the others draw winds, the dealer draws
+    5p and wins self-drawn with 1-9m 123p 55p (清龙, RULES.md §9). The dialog draws exactly the
+    winning hand: 13 concealed tiles and the winning 5p apart -- 14 tiles, 5p twice in all, not three
+    times (the server's concealed hand holds the drawn 5p on a self-draw)."""
+    from web_helpers import FIVE_P, NINE_S, script
+
+    base, app = server
+    script(monkeypatch, [27, 28, 29, FIVE_P])
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                    args=["--headless", "--no-sandbox", "--disable-gpu"])
+        try:
+            page = _mcr_table_with_bots(browser, base, "tsumo_user")
+            page.wait_for_selector("#actions .hint")
+            tile = page.locator(f"#me svg.tile[data-tile='{NINE_S}']").first
+            tile.click()
+            tile.click()
+            end = time.monotonic() + 30
+            while time.monotonic() < end and not page.is_visible("#result"):  # pass the claims offered
+                try:
+                    if page.locator("#actions button[data-kind=win]").count():
+                        page.click("#actions button[data-kind=win]", timeout=2000)
+                    elif page.locator("#actions button[data-kind=pass]").count():
+                        page.click("#actions button[data-kind=pass]", timeout=2000)
+                    else:
+                        page.wait_for_timeout(30)
+                except sync_api.TimeoutError:
+                    continue
+            page.wait_for_selector("#result .win-hand")
+            room = next(iter(app.state.lobby.rooms.values()))
+            r = room.state_for(None)["results"][0]
+            w = r["wins"][0]
+            assert w["actor"] == w["target"]  # self-drawn
+            assert len(r["hands"][w["actor"]]) == 14  # the server's hand, with the drawn tile
+            tiles = page.eval_on_selector_all("#result .win-hand svg.tile", "els => els.map(e => +e.dataset.tile)")
+            assert len(tiles) == 14, tiles
+            assert tiles.count(FIVE_P) == 2, tiles
+            assert page.locator("#result .win-hand .concealed svg.tile").count() == 13
+            assert page.locator("#result .win-hand .win-tile svg.tile").count() == 1
+            page.screenshot(path=str(ARTIFACTS / "web_self_drawn.png"))
+        finally:
+            browser.close()

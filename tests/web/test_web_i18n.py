@@ -91,7 +91,9 @@ def test_language_negotiation():
 def test_server_messages_are_translated():
     assert i18n.translate_message("bad rule options: unknown rule option 'x'", "zh") == "规则选项有误：unknown rule option 'x'"
     assert i18n.translate_message("that seat is taken", "zh") == "该座位已有人。"
-    assert i18n.translate_message("that seat is taken", "en") == "that seat is taken"
+    # English messages read as sentences (the trial's login error began lowercase)
+    assert i18n.translate_message("that seat is taken", "en") == "That seat is taken"
+    assert i18n.translate_message("wrong user name or password", "en") == "Wrong user name or password"
     assert i18n.translate_message("a password is 8-256 characters", "zh") == "密码长度为 8-256 个字符。"
 
 
@@ -248,3 +250,23 @@ def test_bot_seat_names_are_short_and_in_the_page_language():
     assert i18n.person_name("efficiency-bot-x", "en") == "efficiency-bot-x"
     js = (WEB / "static_i18n.js").read_text(encoding="utf-8")
     assert i18n.BOT_NAME.pattern.replace("\\\\", "\\") in js.replace("\\\\", "\\")  # one rule, both sides
+
+
+def test_rule_option_help_follows_the_page_language(client):
+    """Every option of every rule set's form has a help text in both languages (the rule set's own
+    English ``Option.help``, the Chinese from rulesform.HELP_ZH): the Chinese lobby's tooltips are
+    Chinese, the English lobby's English."""
+    import html as htmllib
+
+    from majiang.rules import registry
+
+    h = signup(client, "helper")
+    zh = htmllib.unescape(client.get("/", headers={**h, "accept-language": "zh-CN"}).text)
+    en = htmllib.unescape(client.get("/", headers={**h, "accept-language": "en"}).text)
+    for p in PRESET_NAMES:
+        for f in rulesform.preset_fields(p):
+            assert f.help, (p, f.name)
+            assert HAN.search(f.help_in("zh")), (p, f.name, f.help_in("zh"))
+            assert f'title="{f.help_in("zh")}"' in zh and f'title="{f.help}"' in en
+    head_bump = next(o for o in registry.describe("mcr")["options"] if o["name"] == "multiple_winners")
+    assert head_bump["help"] not in zh and head_bump["help"] in en

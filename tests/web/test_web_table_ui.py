@@ -428,3 +428,28 @@ def test_auto_play_banner_and_taking_the_seat_back(server, browser):
         assert not errors, errors
     finally:
         page.context.close()
+
+
+def test_ties_rank_alike_in_dialog_and_records(server, browser):
+    """Tied scores share a place, standard competition ranking ("1224"), in the final dialog as in
+    the stored games (state.competition_places, read by the replay and the records): the trial's
+    Taiwan game ended 160 / -50 / -50 / -60 -> places 1, 2, 2, 4."""
+    from majiang.web.state import competition_places
+
+    scores = [-50, 160, -60, -50]
+    assert competition_places(scores) == [2, 1, 4, 2]
+    base, app = server
+    page, errors = _page(browser, "zh", "desktop")
+    try:
+        page.goto(base + "/leaderboard")
+        got = page.evaluate("""async s => {
+          const m = await import('/static/dialogs.js');
+          const d = document.createElement('div'); d.id = 'result'; d.hidden = true; document.body.append(d);
+          m.showFinal({scores: s, names: ['a', 'b', 'c', 'd'], game_id: null});
+          return [m.places(s), [...d.querySelectorAll('.final li')].map(li => [li.value, li.textContent])];
+        }""", scores)
+        assert got[0] == [2, 1, 4, 2]
+        assert got[1] == [[1, "b 160"], [2, "a -50"], [2, "d -50"], [4, "c -60"]]
+        assert not errors, errors
+    finally:
+        page.context.close()

@@ -34,7 +34,7 @@ from majiang.web import auth
 from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
 from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
 from majiang.web.store import Listener, TableStore
-from majiang.web.state import parse_action
+from majiang.web.state import competition_places, parse_action
 from majiang.web.static import FILES as STATIC_FILES
 from majiang.web import i18n, rulesform
 from majiang.web.templates import render
@@ -575,7 +575,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         assert m is not None and m.finished
         names = room.names_by_seat()
         scores = list(m.scores)
-        places = [1 + sum(1 for o in scores if o > s) for s in scores]
+        places = competition_places(scores)
         g = Game(table_id=room.id, ruleset=room.rules.name, rules=room.rules.to_options(), seed=room.seed,
                  hands=len(m.results), record="\n".join(record_lines(m)) + "\n")
         db.add(g)

@@ -11,6 +11,9 @@ The derived payments must add up to the event's ``deltas``; when they do not (a 
 module does not know, 统包, 财神钱...), the explanation falls back to the plain payments read off the
 deltas, so the dialog never shows a formula that disagrees with the scores.
 
+When one player pays every loser's amount (W13's 统包 and 抢杠 liability, RULES.md §4.6), each
+line is the formula's payment with that player as payer and ``"for"``: the seat whose share it is.
+
 Each line is ``{"payer": seat, "amount": n, "to": seat, "formula": {"zh": ..., "en": ...}}`` (the
 formula's words from the catalogues, keys ``explain.*``); W16's 财神钱 and kong money, settled among
 all players on top of the win, come as lines with ``"to": None`` and the seat's net in the formula.
@@ -99,6 +102,23 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
     return None
 
 
+def _liable(pays: list[tuple[int, int, dict]], deltas: list[int], winner: int) -> int | None:
+    """The one seat that paid every loser's amount of the rule set's formula (统包 or 抢杠 liability,
+    RULES.md §4.6: "he pays everybody's amount once"; 犯枪 stays with the discarder), or ``None`` when
+    the deltas say otherwise."""
+    for liable in range(4):
+        if liable == winner:
+            continue
+        check = [0, 0, 0, 0]
+        for s, amt, f in pays:
+            payer = s if f == _both("explain.fanqiang", amount=amt) else liable
+            check[payer] -= amt
+            check[winner] += amt
+        if check == deltas:
+            return liable
+    return None
+
+
 def explain_win(rules: RuleSet, win: dict, dealer: int | None, streak: int) -> list[dict]:
     """The payment lines of one win (module doc). ``dealer``/``streak`` are the hand's (from its
     ``start_kyoku`` event)."""
@@ -122,5 +142,16 @@ def explain_win(rules: RuleSet, win: dict, dealer: int | None, streak: int) -> l
             return lines + [{"payer": s, "amount": check[s] - deltas[s], "to": None,
                              "formula": _both("explain.wz16_extra", amount=deltas[s] - check[s])}
                             for s in range(4) if deltas[s] != check[s]]
+        liable = _liable(pays, deltas, w)
+        if liable is not None:  # 统包 / 抢杠: one player pays every loser's amount (RULES.md §4.6)
+            why = "explain.robbed_pays" if win.get("robbing") else "explain.tongbao_pays"
+            out = []
+            for s, amt, f in pays:
+                if s == liable or f == _both("explain.fanqiang", amount=amt):
+                    out.append({"payer": s, "amount": amt, "to": w, "formula": f})
+                else:
+                    out.append({"payer": liable, "amount": amt, "to": w, "for": s,
+                                "formula": {lang: t(lang, why, formula=f[lang]) for lang in LANGS}})
+            return out
     return [{"payer": s, "amount": -deltas[s], "to": w, "formula": _both("explain.plain", amount=-deltas[s])}
             for s in range(4) if deltas[s] < 0]

@@ -87,7 +87,15 @@ def translate_message(text: str | None, lang: str) -> str | None:
     for rx, tr in _message_rules(lang):
         m = rx.match(text)
         if m:
-            return tr.format(*m.groups())
+            return _sentence(tr.format(*m.groups()), lang)
+    return _sentence(text, lang)
+
+
+def _sentence(text: str, lang: str) -> str:
+    """An English message shown as a sentence: its first letter capitalised ("wrong user name or
+    password" -> "Wrong ..."); the routes and the engine write them lowercase."""
+    if lang == "en" and text[:1].islower():
+        return text[:1].upper() + text[1:]
     return text
 
 

@@ -29,11 +29,76 @@ from majiang.engine import ruleset as _rs
 FIXED = ("name", "players")
 
 
+#: Chinese help of each option (the rule sets declare theirs in English: ``Option.help``), by name;
+#: a rule set's own ``help_zh`` wins. Sources as in the English help (RULES.md sections).
+HELP_ZH: dict[str, str] = {
+"multiple_winners": "截和（head-bump）：按放炮者之后的顺序只由第一家和牌；all：所有要和的玩家都和（一炮多响）（RULES.md §1.4）。",
+"rob_kong": "别人补杠（加杠）的那张牌可以抢杠和。",
+"flowers": "牌里有 8 张花牌（RULES.md §1.1）。",
+"min_score": "和牌至少要这么多分（国标 8 番起和）。",
+"rounds": "打几圈（圈风）；4 = 完整一场。与开桌的“局数”先到者为准。",
+"first_dealer": "首局庄家：east = 东家坐庄；dice = 掷骰定庄。",
+"seat_draw": "开局时抽签定座位。",
+"knitted_straight_waits": "和牌张可以放进组合龙时，边张/嵌张/单钓仍然计番（PyMahjongGB 1.4.0）；关：按规则书的理解（RULES.md §6）。",
+"melded_concealed_kong_pair": "一个明杠加一个暗杠计“明暗杠” 5 番（PyMahjongGB）；关：明杠 1 + 暗杠 2。",
+"fifth_copy_waits": "手里已有四张的牌，计边张/嵌张/单钓时仍算作听牌（PyMahjongGB）。",
+"flower_wins": "集齐八张花即和（八仙过海）；摸到第八张花的人付给持七张花者（RULES.md §3.2、§3.3）。",
+"declare_ready": "可以报听，报听后手牌不能再改（RULES.md §3.1）。",
+"reserve": "流局时牌墙里留下的张数。",
+"dealer_keeps_on_win": "庄家和牌后继续坐庄（连庄）。",
+"dealer_keeps_on_draw": "流局时庄家继续坐庄（连庄）。",
+"max_dealer_streak": "最多连庄几次；空 = 不限。",
+"bao_pai": "发牌后翻一张宝牌，每次杠后补牌再翻一张（最多五张）；和牌时手里每张宝牌 1 台，不计入起胡台数（RULES.md §3.4）。",
+"tai_preset": "台数表：association（协会规则，RULES.md §3.2 默认）或 Alt 栏里的某个 App 的台数表。",
+"minimum_tai": "不到这个台数不能和（三台起胡 = 3）。",
+"tai_cap": "一手牌的台数封顶（有的牌桌 16 或 24 台）；空 = 不封顶。",
+"eight_flowers_mode": "standalone：八仙过海单独计分；added：加在和好的牌上。",
+"all_flowers_count": "每张花都计 1 台，不只本门花；花杠只替换本门花（RULES.md §3.2）。",
+"concealed_kong_breaks_menqing": "P2/P4 的理解：任何杠（包括暗杠）都破门清（RULES.md §3.2）。",
+"all_honours_add_all_pungs": "字一色同时计碰碰胡（C1 默认，RULES.md §3.2）。",
+"little_four_winds_keep_wind_tai": "小四喜仍计圈风/门风台（关：被替代，RULES.md §3.2 第 1 条）。",
+"earthly_ready_excludes_concealed": "地听不再计门清、不求和报听，但仍计自摸（P1，RULES.md §3.2）。",
+"prefer_triplet_on_discard": "点炮和时，和牌张尽量按组成刻子来算（C1，RULES.md §3.2 第 6 条）。",
+"single_wait_with_half_begging": "半求同时计独听（RULES.md §3.5）。",
+"single_wait_counts_own_four": "计独听时，手里已有四张的牌仍算作听牌（RULES.md §3.5）。",
+"all_chows_honour_pair": "平胡可以用字牌作将（RULES.md §3.5）。",
+"all_chows_with_flowers": "有花牌也可以算平胡（RULES.md §3.5）。",
+"heavenly_ready_includes_declared": "天听包含报听，报听不再另计（RULES.md §3.5）。",
+"eight_half_pairs_single_wait": "八对半只听一张时计独听（RULES.md §3.5）。",
+"four_kongs": "计选用番种四杠（tw.si_gang，8 台）。",
+"base": "每笔支付的底（RULES.md §3.3）。",
+"per_tai": "每台在支付中值多少（RULES.md §3.3）。",
+"wild_next_face": "翻出的指示牌的下一张牌为财神（RULES.md §4.2）。",
+"xianggong": "牌谱里手牌多一张或少一张时，照样回放并标出相公的玩家（RULES.md §2.4）。",
+"followed_penalty": "被跟的玩家付给其他每家的分数（温州，RULES.md §4.6）；0 = 不用。",
+"wild_discard_penalty": "打出财神时付给其他每家的分数（RULES.md §4.6）；0 = 不用。",
+"caishenhui_mode": "财神会：three_wilds = 手持三张财神自摸；wild_drawn = 摸到财神且手里另有财神（RULES.md §4.4）。",
+"self_draw_bonus_with_specials": "特殊牌型也加自摸的 ×2（RULES.md §4.4）。",
+"fanqiang_penalty": "犯枪：放炮者另付给和牌者的分（RULES.md §4.6）。",
+"robbing_kong_liability": "被抢杠的玩家替所有输家付（RULES.md §4.6）。",
+"tongbao": "统包：给下家喂了三次吃，由喂牌者替所有人付（RULES.md §4.6）。",
+"soft_eight_pairs": "点炮和、用财神代替的八对的倍数（MIL 1；C5 2；RULES.md §4.5）。",
+"lazila": "三张财神都当本身用时 ×8（C3 选项）。",
+"special_double": "C3 的特殊加倍（RULES.md §4.5）。",
+"robbing_kong_hard": "抢杠和至少算硬和（C5）。",
+"caishen_money": "结算财神钱（RULES.md §4.5）。",
+"kong_money": "结算杠钱（RULES.md §4.5）。",
+"wild_indicator_out": "翻出的指示牌不再使用：场上只剩三张财神（RULES.md §4.2、§2.1 E）。",
+"base_points": "每次和牌在番种分之前的底分。",
+"structure_exempt": "清老头/混老头不需要成和牌型也能和（RULES.md §2.3）。",
+"points": "一次和牌的分数（RULES.md §9.5）。",
+"self_draw_multiplier": "自摸和的分数是这个倍数（RULES.md §9.5）。",
+}
+#: English help for options declared without one.
+HELP_EN: dict[str, str] = {"dealer_keeps_on_win": "The dealer stays dealer after winning (连庄).",
+              "dealer_keeps_on_draw": "The dealer stays dealer after a drawn hand (连庄)."}
+
 @dataclass(frozen=True, slots=True)
 class OptionField:
     """One control: ``name`` (the option), ``kind`` (``"bool"``, ``"choice"``, ``"int"``, ``"int?"`` = a
     number or blank for ``None``), ``default`` as the form writes it, ``choices`` (values as strings),
-    ``lo``/``hi`` for numbers, labels ``label_zh``/``label_en`` (empty: use the catalogue) and ``help``."""
+    ``lo``/``hi`` for numbers, labels ``label_zh``/``label_en`` (empty: use the catalogue), ``help``
+    (English) and ``help_zh`` (Chinese; :meth:`help_in` falls back to the English)."""
 
     name: str
     kind: str
@@ -44,6 +109,11 @@ class OptionField:
     label_zh: str = ""
     label_en: str = ""
     help: str = ""
+    help_zh: str = ""
+
+    def help_in(self, lang: str) -> str:
+        """The help in ``lang`` (``"zh"`` or ``"en"``): Chinese where known, else the English."""
+        return (self.help_zh or self.help) if lang == "zh" else self.help
 
     def label(self, texts: Mapping[str, str], lang: str) -> str:
         own = self.label_zh if lang == "zh" else self.label_en
@@ -77,7 +147,9 @@ def _registry_fields(preset: str) -> list[OptionField] | None:
             continue  # a kind of option a form cannot offer: still settable in the free-text field
         out.append(OptionField(o["name"], kind, form_value(o.get("default")),
                                tuple(str(c) for c in choices or ()), o.get("minimum"), o.get("maximum"),
-                               o.get("label_zh") or "", o.get("label_en") or "", o.get("help") or ""))
+                               o.get("label_zh") or "", o.get("label_en") or "",
+                               o.get("help") or HELP_EN.get(o["name"], ""),
+                               o.get("help_zh") or HELP_ZH.get(o["name"], "")))
     return out
 
 

@@ -222,3 +222,11 @@ def hand_results(events: list[dict], rules: RuleSet | None = None) -> list[dict]
             out.append(cur)
             cur = None
     return out
+
+
+def competition_places(scores: list[int]) -> list[int]:
+    """Each seat's place by score, standard competition ranking ("1224"): a tie shares the better
+    place and the next place is skipped, e.g. ``[160, -50, -50, -60]`` -> ``[1, 2, 2, 4]``. The
+    hand-end dialog (``places`` in static_dialogs.js) and the stored games (replay, records) both rank
+    this way."""
+    return [1 + sum(1 for o in scores if o > s) for s in scores]

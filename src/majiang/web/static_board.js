@@ -90,7 +90,9 @@ export function drawCentre(st, live, me) {
   }).join("");
   const wild = live.wild_face !== null && live.wild_face !== undefined
     ? `<div class="c-wild"><span>${t(st.rules === "seed000" ? "table.wildcard_baida" : "table.wildcard")}</span>${tileSVG(live.wild_face, {cls: "c-tile"})}` +
-      (live.indicator !== null && live.indicator !== undefined ? `<span class="ind">${t("table.indicator")}</span>${tileSVG(live.indicator, {cls: "c-tile"})}` : "") + `</div>` : "";
+      // the indicator only when it differs from the wildcard's face (Wenzhou's 翻牌 is the 财神 itself)
+      (live.indicator !== null && live.indicator !== undefined && live.indicator !== live.wild_face
+        ? `<span class="ind">${t("table.indicator")}</span>${tileSVG(live.indicator, {cls: "c-tile"})}` : "") + `</div>` : "";
   const bao = (live.bao || []).length ? `<div class="c-wild"><span>${t("table.bao")}</span>${tilesSVG(live.bao, {cls: "c-tile"})}</div>` : "";
   const dice = (live.dice || []).length ? `<div class="c-dice">${live.dice.map(dieSVG).join("")}</div>` : "";
   setHTML(el, edges + `<div class="c-in"><div class="c-round">${t("table.round_hand", {round, hand: handNo})}` +

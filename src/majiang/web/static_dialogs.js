@@ -40,12 +40,20 @@ function winHTML(st, r, w, wildFace) {
   const concealed = r.hands && r.hands[w.actor] ? r.hands[w.actor].slice() : parsed.tiles;
   const melds = r.melds && r.melds[w.actor] ? r.melds[w.actor] : parsed.melds;
   const winTile = tileIndex(w.pai);
+  // the server's concealed hand holds the winning tile on a self-draw (3n + 2 tiles with the melds
+  // counted as 3): drawn once, apart, it is taken out of the concealed tiles here
+  if (r.hands && r.hands[w.actor] && (concealed.length + 3 * melds.length) % 3 === 2) {
+    const i = concealed.lastIndexOf(winTile);
+    if (i >= 0) concealed.splice(i, 1);
+  }
   const how = w.flower_win ? t(w.flower_win === "eight" ? "end.flower_eight" : "end.flower_seven")
     : w.actor === w.target ? t("end.self_drawn") : t(w.robbing ? "end.robbed_from" : "end.won_from", {name: st.names[w.target]});
   const pats = (w.patterns || []).length ? w.patterns : [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}];
   const unit = t("unit." + (st.rules === "mcr" ? "fan" : st.rules === "taiwan" ? "tai" : st.rules.startsWith("wenzhou") ? "mult" : "point"));
   const rows = pats.map(p => `<tr><td>${esc(patternName(p))}</td><td class="n">${Array.isArray(p) ? p[1] : p.points}</td><td class="n">×${Array.isArray(p) ? p[2] : p.count}</td></tr>`).join("");
-  const settle = (w.settlement || []).map(l => `<li><b>${seatName(st, l.payer)}</b>${l.to === null ? "" : " → " + seatName(st, l.to ?? w.actor)}: ${esc(local(l.formula))}</li>`).join("");
+  // a liable player (统包, 抢杠) pays others' shares: each line says for whom
+  const forWhom = l => l.for !== undefined && l.for !== null && l.for !== l.payer ? ` <small>(${esc(t("end.pays_for", {name: st.names[l.for] || "—"}))})</small>` : "";
+  const settle = (w.settlement || []).map(l => `<li><b>${seatName(st, l.payer)}</b>${l.to === null ? "" : " → " + seatName(st, l.to ?? w.actor)}${forWhom(l)}: ${esc(local(l.formula))}</li>`).join("");
   return `<section class="win"><h3>${t("end.winner", {name: st.names[w.actor]})} <small>${esc(how)}</small></h3>` +
     `<div class="win-hand">${melds.map(m => meldSVG(m)).join("")}<span class="concealed">` +
     concealed.map(k => tileSVG(k, k === wildFace ? {cls: "wild", badge: wildBadge(st.rules)} : {})).join("") + `</span>` +
@@ -112,9 +120,14 @@ export function updatePause(st, timer) {
 export function hide() { clearInterval(localTimer); const d = el(); d.hidden = true; delete d.dataset.hand; }
 export function isOpen() { return !el().hidden; }
 
+// Places by score, standard competition ranking ("1224": a tie shares the better place), as the
+// stored games rank (state.py competition_places): [160, -50, -50, -60] -> [1, 2, 2, 4].
+export function places(scores) { return scores.map(s => 1 + scores.filter(o => o > s).length); }
+
 function finalHTML(st) {
   const order = [0, 1, 2, 3].sort((a, b) => st.scores[b] - st.scores[a]);
-  return `<div class="final"><h3>${t("end.game_over")}</h3><ol>` + order.map(s => `<li>${seatName(st, s)} <b>${st.scores[s]}</b></li>`).join("") +
+  const pl = places(st.scores);
+  return `<div class="final"><h3>${t("end.game_over")}</h3><ol>` + order.map(s => `<li value="${pl[s]}" data-place="${pl[s]}">${seatName(st, s)} <b>${st.scores[s]}</b></li>`).join("") +
     `</ol><p class="final-link">${st.game_id ? `<a href="/games/${st.game_id}">${t("end.replay")}</a>` : ""}</p></div>`;
 }
 export function showFinal(st) {

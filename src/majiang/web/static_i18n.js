@@ -28,11 +28,13 @@ const RULES = (C.messages || []).map(([en, tr]) => {
   return [new RegExp("^" + rx + "$", "s"), tr];
 });
 export function tm(message) {
+  let out = message;
   for (const [rx, tr] of RULES) {
     const m = rx.exec(message);
-    if (m) return tr.replace(/\{(\d)\}/g, (x, i) => m[Number(i) + 1]);
+    if (m) { out = tr.replace(/\{(\d)\}/g, (x, i) => m[Number(i) + 1]); break; }
   }
-  return message;
+  // English messages read as sentences: the first letter capitalised (i18n.py _sentence does the same)
+  return pageLang === "en" && /^[a-z]/.test(out) ? out[0].toUpperCase() + out.slice(1) : out;
 }
 
 // A pattern of a hand-end result in the page's language (old results are [id, points, count]).

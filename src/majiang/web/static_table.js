@@ -14,9 +14,10 @@ app.innerHTML = boardHTML() + `
   <div id="me">
     <div id="hand-row"><div id="hand"></div><div id="drawn"></div></div>
     <div id="toolbar">
+      <span id="watching" class="watching" hidden>${t("table.watching")}</span>
       <button id="arrange" type="button">${t("hand.arrange")}</button>
       <span id="ready"></span>
-      <button id="mute" type="button" aria-pressed="false"></button>
+      <button id="mute" type="button" aria-pressed="${isMuted() ? "true" : "false"}">${isMuted() ? t("sound.off") : t("sound.on")}</button>
     </div>
     <div id="autoplay" hidden></div>
     <div id="actions"></div>
@@ -31,13 +32,24 @@ let shownResults = null;
 
 const conn = connect(app.dataset.table, {
   onState, onError: m => setMsg(tm(m), true),
-  onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok),
-  onGone: () => setMsg(t("table.gone"), true),
+  onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok, !ok),
+  onGone: () => setMsg(t("table.gone"), true, true),
 });
 
-function setMsg(text, err) {
+// A message about play (a refused tile, a server error) stays until the game moves on; one about
+// the connection (reconnecting, gone) until the connection changes.
+let msgSticky = false;
+function setMsg(text, err, sticky = false) {
   const m = document.getElementById("message");
   m.textContent = text || ""; m.className = err ? "error" : "";
+  msgSticky = sticky && !!text;
+}
+// the game moved: a discard, a claim, a draw, the turn, a hand's end or 托管 changed
+function moved(prev, live) {
+  if (!prev) return false;
+  const n = xs => (xs || []).reduce((a, r) => a + r.length, 0);
+  return n(prev.rivers) !== n(live.rivers) || n(prev.melds) !== n(live.melds) || prev.turn !== live.turn ||
+    prev.last_draw !== live.last_draw || prev.hand_number !== live.hand_number || !!prev.auto_play !== !!live.auto_play;
 }
 
 function sounds(prev, live, st) {
@@ -66,6 +78,10 @@ function onState(st) {
   if (prevSt && prevSt.status === "open") { location.reload(); return; }
   const seating = document.getElementById("seating"); if (seating) seating.remove();
   document.body.classList.add("playing");
+  // a visitor without a seat watches: no hand, so no hand controls; the page says so
+  const watching = st.seat === null || st.seat === undefined;
+  document.body.classList.toggle("watching", watching);
+  document.getElementById("watching").hidden = !watching;
   let live = st.live && Object.keys(st.live).length ? st.live : null;
   if (live) S.lastLive = live;
   else live = Object.assign({}, S.lastLive, {legal: [], last_draw: null, time_left: null, turn: null});
@@ -73,6 +89,7 @@ function onState(st) {
   S.prev = prevSt; S.st = st; S.live = live;
   if (st.seat !== null && st.seat !== undefined && live.hand) reconcile(live, `${(st.results || []).length}:${live.hand_number}`);
   sounds(prevLive, live, st);
+  if (!msgSticky && moved(prevLive, live)) setMsg("");
   timer.turn = {left: live.time_left, at: Date.now()};
   render(prevLive);
   // the hand end: open the dialog once per result; close it when the pause is over
@@ -117,9 +134,7 @@ function drawReady(st, live) {
   const ap = document.getElementById("autoplay");
   ap.hidden = !live.auto_play;
   if (live.auto_play) setHTML(ap, `${t("hand.auto_play")} <button id="take-back" type="button">${t("hand.take_back")}</button>`);
-  const mute = document.getElementById("mute");
-  mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
-  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+  drawMute();
 }
 
 function tileSmall(k) { return tileSVG(k, {cls: "mini"}); }
@@ -138,10 +153,15 @@ function tick() {
 }
 setInterval(tick, 250);
 
+function drawMute() {
+  const mute = document.getElementById("mute");
+  mute.textContent = isMuted() ? t("sound.off") : t("sound.on");
+  mute.setAttribute("aria-pressed", isMuted() ? "true" : "false");
+}
 document.getElementById("me").addEventListener("click", ev => {
+  if (ev.target.id === "mute") { setMuted(!isMuted()); drawMute(); return; }
   if (!S.st) return;
   if (ev.target.id === "arrange") { arrange(S.live); redraw(); return; }
-  if (ev.target.id === "mute") { setMuted(!isMuted()); drawReady(S.st, S.live); return; }
   if (ev.target.id === "take-back") { conn.back(); return; }
   const b = ev.target.closest("button.act");
   if (b) { const a = S.live.legal[Number(b.dataset.idx)]; if (a) conn.action(a); return; }

@@ -57,14 +57,15 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <input type="hidden" name="opt._form" value="1">
 <div class="row">
 <label>{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
-<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4"> <small>{{ _("lobby.hands_hint") }}</small></label>
+<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" aria-describedby="hands-hint"></label>
 <label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
 <label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
 </div>
+<p class="hint" id="hands-hint">{{ _("lobby.hands") }}{{ _("lobby.hint_sep") }}{{ _("lobby.hands_hint") }}</p>
 <details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
 {% for p, fields in preset_fields.items() %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
 <legend>{{ preset_name(p) }}</legend>
-{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help }}">
+{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help_in(lang) }}">
 {% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="true"{% if f.default == "true" %} checked{% endif %}> <span>{{ f.label(texts, lang) }}</span>
 {% elif f.kind == "choice" %}<span>{{ f.label(texts, lang) }}</span> <select name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}">{% for c in f.choices %}<option value="{{ c }}"{% if c == f.default %} selected{% endif %}>{{ option_value(f.name, c) }}</option>{% endfor %}</select>
 {% else %}<span>{{ f.label(texts, lang) }}</span> <input type="number" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="{{ f.default }}"{% if f.lo is not none %} min="{{ f.lo }}"{% endif %}{% if f.hi is not none %} max="{{ f.hi }}"{% endif %}{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
@@ -93,7 +94,6 @@ setInterval(async () => {
 
 TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room.id) }}{% endblock %}
 {% block bodyclass %}page-table{% endblock %}{% block main %}
-<div id="app" data-table="{{ room.id }}" data-rules="{{ room.rules.name }}"></div>
 {% if room.status == "open" %}
 <section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
 <p>{{ _("table.setup", hands=(room.max_hands or _("lobby.full_match")), secs=room.turn_time|int, creator=room.creator) }}</p>
@@ -104,8 +104,9 @@ TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room
 {% if user and user.id == room.creator_id %}<form method="post" action="/tables/{{ room.id }}/bots" class="inline" id="bots-form">
 <select name="kind" id="bot-kind">{% for k in bot_kinds %}<option value="{{ k }}">{{ _("bot." ~ k) }}</option>{% endfor %}</select>
 <button id="fill-bots" class="primary">{{ _("table.fill_bots") }}</button></form>{% endif %}
-<p class="hint">{{ _("table.starts_when_full") }}</p>
+<p class="hint c-wait-note">{{ _("table.waiting") }} {{ _("table.starts_when_full") }}</p>
 </section>{% endif %}
+<div id="app" data-table="{{ room.id }}" data-rules="{{ room.rules.name }}"></div>
 <script type="module" src="/static/table.js"></script>
 {% endblock %}"""
 
@@ -118,7 +119,7 @@ PLAYER = """{% extends "base.html" %}{% block main %}
 
 GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.id) }}{% endblock %}{% block main %}
 <section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
-<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=s.name) }}{% if s.is_bot %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
+<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot and person(s.name) == s.name %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
 <p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
 <div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
 <span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
