@@ -93,14 +93,14 @@ class MajiangAEC(AECEnv):
         r = self.table.step(seat, int(action))
         for i, a in enumerate(AGENTS):
             self.rewards[a] = float(r[i])
-        if self.table.done:
+        pending = self.table.pending()
+        if not pending:  # the episode is over
             for a in self.agents:
                 self.terminations[a] = True
-        for i, a in enumerate(self.agents):
-            self.infos[a] = info_of(self.table, int(a[-1]))
+        for a in self.agents:
+            self.infos[a] = info_of(self.table, int(a[-1]), pending)
         self._accumulate_rewards()
-        nxt = self.table.to_act()
-        self.agent_selection = AGENTS[nxt] if nxt is not None else self.agents[0]
+        self.agent_selection = AGENTS[pending[0]] if pending else self.agents[0]
         if self.render_mode == "human":
             self.render()
 

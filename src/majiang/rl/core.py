@@ -209,11 +209,14 @@ def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> 
     return (num_planes(observation, oracle), NUM_KINDS)
 
 
-def info_of(table: Table, seat: int) -> dict[str, Any]:
-    """A small info dict: the game seed, hands played, whether ``seat`` is awaited."""
+def info_of(table: Table, seat: int, pending: list[int] | None = None) -> dict[str, Any]:
+    """A small info dict: the game seed, hands played, whether ``seat`` is awaited. ``pending``:
+    :meth:`Table.pending` when the caller has it already (the same answer, without asking again)."""
     m = table.match
-    return {"game_seed": table.game_seed if m is not None else None,
-            "hands": len(m.results) if m is not None else 0,
-            "awaited": bool(table.legal(seat)) if m is not None and not m.finished else False}
+    if m is None:
+        return {"game_seed": None, "hands": 0, "awaited": False}
+    if pending is None:
+        pending = [] if m.finished else m.pending_seats()
+    return {"game_seed": table.game_seed, "hands": len(m.results), "awaited": seat in pending}
 
 

@@ -149,6 +149,7 @@ class _Analysis:
         self.memo: dict = _MEMOS.setdefault(self.shapes, {})  # shared by every table with these shapes
         self.white_stand_in = rules.white_stand_in
         self._roles: dict = {}
+        self.fast = _Fast(self.shapes) if _Fast.usable(self.shapes) else None
 
     def full(self, c: Sequence[int], w: int, shapes=None) -> int:
         key = (tuple(c), w, shapes is not None)
@@ -286,6 +287,211 @@ def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int,
     return out
 
 
+_ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_ROWS: dict[tuple, tuple] = {}
+_LOW: dict[tuple, tuple[int, ...]] = {}  # (row, shanten) -> faces of the row below that shanten
+_STARTS = (0, 9, 18, 27)
+# how one face going from count c to c + d moves the special shapes' statistics (see _stats)
+_STAT_DELTA: dict[tuple[int, int, bool], tuple[int, ...]] = {}
+for _c in range(5):
+    for _d in (-1, 1):
+        _v = _c + _d
+        if 0 <= _v <= 4:
+            for _o in (False, True):
+                _STAT_DELTA[(_c, _d, _o)] = (_v // 2 - _c // 2, (_v & 1) - (_c & 1), (_v >= 2) - (_c >= 2),
+                                             (_v == 1) - (_c == 1), _o * ((_v > 0) - (_c > 0)),
+                                             _o * ((_v >= 2) - (_c >= 2)))
+
+
+def _std_row(honor: bool, key: tuple[int, ...], other: int, n: int, d: int) -> tuple:
+    """The standard-shape shanten of a hand after ``d`` (+1/-1) copies of each face of one group, for
+    every face of the group (``None`` where the count would leave 0-4): the group's counts ``key``,
+    the other three groups combined into the used-vector id ``other``, ``n`` sets after the change.
+    Cached for the process (the same group meets the same rest again and again)."""
+    k = (honor, key, other, n, d)
+    row = _ROWS.get(k)
+    if row is None:
+        if len(_ROWS) > 400_000:
+            _ROWS.clear()
+            _LOW.clear()
+        table = HONOR_INFO if honor else SUIT_INFO
+        top = 3 * n + 1
+        vals = []
+        for f, c in enumerate(key):
+            v = c + d
+            if 0 <= v <= 4:
+                u = top - BEST[(table[key[:f] + (v,) + key[f + 1:]][0], other, n)]
+                vals.append(u if u > -1 else -1)
+            else:
+                vals.append(None)
+        row = _ROWS[k] = tuple(vals)
+    return row
+
+
+def _stats(nat: Sequence[int]) -> list[int]:
+    """What the special shapes (seven and eight pairs, thirteen orphans) read of a hand: pairs (a quad
+    as two), odd counts, faces held twice or more, faces held once, orphan faces held, orphan faces
+    held twice or more."""
+    pq = od = p1 = s1 = ot = op = 0
+    for t, c in enumerate(nat):
+        if c:
+            pq += c >> 1
+            od += c & 1
+            if c >= 2:
+                p1 += 1
+            else:
+                s1 += 1
+            if t in _ORPHANS:
+                ot += 1
+                if c >= 2:
+                    op += 1
+    return [pq, od, p1, s1, ot, op]
+
+
+class _Fast:
+    """The hand analysis without wildcards, exact and quick: a hand's shanten after each discard
+    and after each draw come from :func:`_std_row` (one row per group, shared by every face of the
+    group) and, for the special shapes, from a cache keyed by the few statistics they read
+    (:func:`_stats`); results are memoised per hand. Only for shapes whose specials read nothing
+    else (seven/eight pairs, thirteen orphans; not 不搭 or the knitted shapes) -- checked by
+    :meth:`usable`."""
+
+    def __init__(self, shapes) -> None:
+        self.shapes = shapes
+        self.special = shapes.any_special
+        sizes = set()
+        if shapes.seven_pairs or shapes.thirteen_orphans:
+            sizes |= {13, 14}
+        if shapes.eight_pairs:
+            sizes |= {16, 17}
+        self.sizes = frozenset(sizes)
+        self.wilds_win = shapes.wilds_win
+        self.sp_memo: dict[tuple, int] = {}
+        self.turn_memo: dict[tuple, tuple] = {}
+        self.draw_memo: dict[tuple, tuple] = {}
+
+    @staticmethod
+    def usable(shapes) -> bool:
+        return shapes.standard and not (shapes.unconnected or shapes.honors_and_knitted or shapes.knitted_straight)
+
+    def _special(self, stats: list[int], total: int, nat: list[int], x: int, d: int) -> int:
+        """Special-shape shanten of ``nat`` with ``d`` (-1, 0, +1) copies of ``x`` (``stats`` of ``nat``
+        before; ``total`` tiles after)."""
+        if total not in self.sizes and not self.wilds_win:
+            return 99
+        c = nat[x]
+        dl = _STAT_DELTA[(c, d, x in _ORPHANS)] if d else (0, 0, 0, 0, 0, 0)
+        key = (total, stats[0] + dl[0], stats[1] + dl[1], stats[2] + dl[2], stats[3] + dl[3], stats[4] + dl[4],
+               stats[5] + dl[5] > 0)
+        v = self.sp_memo.get(key)
+        if v is None:
+            nat[x] += d
+            v = self.sp_memo[key] = _specials(nat, 0, total, self.shapes, 99, None)
+            nat[x] -= d
+        return v
+
+    def _base(self, nat: list[int]):
+        keys = (tuple(nat[0:9]), tuple(nat[9:18]), tuple(nat[18:27]), tuple(nat[27:34]))
+        i0, i1, i2, i3 = (SUIT_INFO[keys[0]][0], SUIT_INFO[keys[1]][0], SUIT_INFO[keys[2]][0],
+                          HONOR_INFO[keys[3]][0])
+        c01, c23 = COMBINED[(i0, i1)], COMBINED[(i2, i3)]
+        others = (COMBINED[(i1, c23)], COMBINED[(i0, c23)], COMBINED[(c01, i3)], COMBINED[(c01, i2)])
+        return keys, others
+
+    def draws(self, nat: list[int]) -> tuple[int, tuple[int, ...]]:
+        """``(shanten, naturals whose draw lowers it)`` of a 3k+1 hand of naturals."""
+        key = tuple(nat)
+        got = self.draw_memo.get(key)
+        if got is not None:
+            return got
+        total = sum(nat)
+        keys, others = self._base(nat)
+        n = total // 3
+        now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
+        if now < -1:
+            now = -1
+        sp = self.special and (total + 1 in self.sizes or self.wilds_win)
+        stats = _stats(nat) if sp else None
+        if sp and now > -1:
+            now = _specials(nat, 0, total, self.shapes, now, None)
+        n1 = (total + 1) // 3
+        out = []
+        # a draw lowers a special shape's shanten by one at most: unless the specials are as low as
+        # the hand's shanten now, only the standard shape can be lowered
+        if sp and self._special(stats, total, nat, 0, 0) > now:
+            sp = False
+        classes: dict[tuple[int, bool], int] = {}
+        for g in range(4):
+            row = _std_row(g == 3, keys[g], others[g], n1, 1)
+            start = _STARTS[g]
+            if not sp:
+                low = _LOW.get((row, now))
+                if low is None:
+                    low = _LOW[(row, now)] = tuple(f for f, v in enumerate(row) if v is not None and v < now)
+                out.extend(start + f for f in low)
+                continue
+            for f, v in enumerate(row):
+                if v is None:
+                    continue
+                if v >= now:
+                    x = start + f
+                    ck = (nat[x], x in _ORPHANS)
+                    v = classes.get(ck)
+                    if v is None:
+                        v = classes[ck] = self._special(stats, total + 1, nat, x, 1)
+                if v < now:
+                    out.append(start + f)
+        got = self.draw_memo[key] = (now, tuple(out))
+        if len(self.draw_memo) > 200_000:
+            self.draw_memo.clear()
+        return got
+
+    def turn(self, nat: list[int]) -> tuple[int, dict[int, int], int, dict[int, tuple[int, ...]]]:
+        """For a 3k+2 hand of naturals: ``(shanten, {natural: shanten after discarding it}, lowest of
+        those, {each such natural: the naturals whose draw then lowers it})``."""
+        key = tuple(nat)
+        got = self.turn_memo.get(key)
+        if got is not None:
+            return got
+        total = sum(nat)
+        keys, others = self._base(nat)
+        n = total // 3
+        now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
+        if now < -1:
+            now = -1
+        sp = self.special and (total in self.sizes or total - 1 in self.sizes or self.wilds_win)
+        stats = _stats(nat) if sp else None
+        if sp and now > -1:
+            now = _specials(nat, 0, total, self.shapes, now, None)
+        n1 = (total - 1) // 3
+        disc: dict[int, int] = {}
+        for g in range(4):
+            k = keys[g]
+            row = None
+            start = _STARTS[g]
+            for f, c in enumerate(k):
+                if c:
+                    if row is None:
+                        row = _std_row(g == 3, k, others[g], n1, -1)
+                    v = row[f]
+                    if sp and v > -1:
+                        u = self._special(stats, total - 1, nat, start + f, -1)
+                        if u < v:
+                            v = u
+                    disc[start + f] = v
+        best = min(disc.values())
+        useful = {}
+        for r, v in disc.items():
+            if v == best:
+                nat[r] -= 1
+                useful[r] = self.draws(nat)[1]
+                nat[r] += 1
+        got = self.turn_memo[key] = (now, disc, best, useful)
+        if len(self.turn_memo) > 200_000:
+            self.turn_memo.clear()
+        return got
+
+
 class Encoder:
     """Encodes a seat's view as ``(C, 34)`` float32 (see the module doc).
 
@@ -403,6 +609,9 @@ class Encoder:
         total = sum(nat) + w
         if total % 3 == 0:
             return
+        if w == 0 and an.fast is not None:
+            self._analyse_fast(out, view.phase, counts, nat, total, unseen, wf)
+            return
         now = an.full(nat, w)
         out[o["shanten"][0]] = now / 8.0
         # the table path is exact while no wildcard is held and no special shape can be lowest
@@ -444,6 +653,52 @@ class Encoder:
         else:
             w0, u0 = o["waits"][0], o["useful"][0]
             self._useful(nat, w, now, unseen, wf, (out, w0, u0))
+
+    def _analyse_fast(self, out: np.ndarray, phase: str, counts: Sequence[int], nat: list[int], total: int,
+                      unseen: Sequence[int], wf: int | None) -> None:
+        """:meth:`_analyse` for a hand without wildcards (:class:`_Fast`); the same planes."""
+        o = self.offsets
+        an = self._an
+        fast = an.fast
+        roles = an.roles(wf)
+        if total % 3 == 2:
+            now, disc, best, useful = fast.turn(nat)
+            out[o["shanten"][0]] = now / 8.0
+            if phase != "turn":
+                return
+            b0, u0 = o["discard_best"][0], o["discard_useful"][0]
+            for t in range(NUM_KINDS):
+                if counts[t] and disc[roles[t]] == best:
+                    r = roles[t]
+                    out[b0, _COL[t]] = 1.0
+                    u = self._physical_useful(useful[r], nat, r, best, roles, wf)
+                    out[u0, _COL[t]] = sum(unseen[x] for x in u) / 34.0
+            return
+        now, useful = fast.draws(nat)
+        out[o["shanten"][0]] = now / 8.0
+        w0, u0 = o["waits"][0], o["useful"][0]
+        for x in self._physical_useful(useful, nat, None, now, roles, wf):
+            if unseen[x]:
+                out[u0, _COL[x]] = unseen[x] / 4.0
+            if now == 0:
+                out[w0, _COL[x]] = 1.0
+
+    def _physical_useful(self, useful: tuple[int, ...], nat: list[int], removed: int | None, s: int,
+                         roles: tuple[int, ...], wf: int | None) -> list[int]:
+        """The physical tiles whose draw lowers the shanten ``s``: those playing a useful natural and,
+        with wildcards in the rules, the wildcard face itself if a drawn wildcard lowers it."""
+        if wf is None:
+            return list(useful)
+        u = set(useful)
+        out = [x for x in range(NUM_KINDS) if roles[x] >= 0 and roles[x] in u]
+        an = self._an
+        if removed is not None:
+            nat[removed] -= 1
+        if an.full(nat, 1) < s:
+            out.extend(x for x in range(NUM_KINDS) if roles[x] < 0)
+        if removed is not None:
+            nat[removed] += 1
+        return sorted(out)
 
     def _useful(self, nat: list[int], w: int, s: int, unseen: list[int], wf: int | None, planes) -> int:
         """Unseen copies of the physical tiles whose draw lowers the shanten ``s`` of the 3k+1 part
