@@ -22,7 +22,7 @@ import numpy as np
 from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index, index_of, legal_indices
-from majiang.rl.observations import Encoder
+from majiang.rl.observations import Encoder, TableEncoder
 from majiang.tiles import NUM_KINDS, format_compact
 
 Shaping = Callable[[PlayerView, int, PlayerView | None], float]
@@ -52,6 +52,7 @@ class Table:
         if hands is not None and hands < 1:
             raise MajiangError(f"hands must be at least 1 or None, got {hands}")
         self.encoder = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
+        self._fast = TableEncoder(self.encoder) if observation == "majiang-v1" else None
         self.observation_name = observation
         self.hands = hands
         self.reward_scale = float(reward_scale)
@@ -135,6 +136,12 @@ class Table:
             if out is None:
                 return np.zeros(self.encoder.shape, dtype=np.float32)
             out.fill(0.0)
+            return out
+        if self._fast is not None:
+            got = self._fast.observe(m, seat)
+            if out is None:
+                return got
+            out[...] = got
             return out
         hidden = [m.table.concealed[s] for s in range(4)] if self.encoder.oracle else None
         return self.encoder.encode(m.view(seat), hidden, out)

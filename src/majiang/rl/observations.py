@@ -328,6 +328,21 @@ def _std_row(honor: bool, key: tuple[int, ...], other: int, n: int, d: int) -> t
     return row
 
 
+def _others(ids: Sequence[int]) -> tuple[int, int, int, int]:
+    """For each group, the used-vector id of the other three combined."""
+    i0, i1, i2, i3 = ids
+    c01, c23 = COMBINED[(i0, i1)], COMBINED[(i2, i3)]
+    return COMBINED[(i1, c23)], COMBINED[(i0, c23)], COMBINED[(c01, i3)], COMBINED[(c01, i2)]
+
+
+def _low(row: tuple, s: int) -> tuple[int, ...]:
+    """The faces of a :func:`_std_row` row whose shanten is below ``s``."""
+    got = _LOW.get((row, s))
+    if got is None:
+        got = _LOW[(row, s)] = tuple(f for f, v in enumerate(row) if v is not None and v < s)
+    return got
+
+
 def _stats(nat: Sequence[int]) -> list[int]:
     """What the special shapes (seven and eight pairs, thirteen orphans) read of a hand: pairs (a quad
     as two), odd counts, faces held twice or more, faces held once, orphan faces held, orphan faces
@@ -392,11 +407,8 @@ class _Fast:
 
     def _base(self, nat: list[int]):
         keys = (tuple(nat[0:9]), tuple(nat[9:18]), tuple(nat[18:27]), tuple(nat[27:34]))
-        i0, i1, i2, i3 = (SUIT_INFO[keys[0]][0], SUIT_INFO[keys[1]][0], SUIT_INFO[keys[2]][0],
-                          HONOR_INFO[keys[3]][0])
-        c01, c23 = COMBINED[(i0, i1)], COMBINED[(i2, i3)]
-        others = (COMBINED[(i1, c23)], COMBINED[(i0, c23)], COMBINED[(c01, i3)], COMBINED[(c01, i2)])
-        return keys, others
+        ids = (SUIT_INFO[keys[0]][0], SUIT_INFO[keys[1]][0], SUIT_INFO[keys[2]][0], HONOR_INFO[keys[3]][0])
+        return keys, ids, _others(ids)
 
     def draws(self, nat: list[int]) -> tuple[int, tuple[int, ...]]:
         """``(shanten, naturals whose draw lowers it)`` of a 3k+1 hand of naturals."""
@@ -405,7 +417,7 @@ class _Fast:
         if got is not None:
             return got
         total = sum(nat)
-        keys, others = self._base(nat)
+        keys, ids, others = self._base(nat)
         n = total // 3
         now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
         if now < -1:
@@ -425,10 +437,7 @@ class _Fast:
             row = _std_row(g == 3, keys[g], others[g], n1, 1)
             start = _STARTS[g]
             if not sp:
-                low = _LOW.get((row, now))
-                if low is None:
-                    low = _LOW[(row, now)] = tuple(f for f, v in enumerate(row) if v is not None and v < now)
-                out.extend(start + f for f in low)
+                out.extend(start + f for f in _low(row, now))
                 continue
             for f, v in enumerate(row):
                 if v is None:
@@ -454,7 +463,7 @@ class _Fast:
         if got is not None:
             return got
         total = sum(nat)
-        keys, others = self._base(nat)
+        keys, ids, others = self._base(nat)
         n = total // 3
         now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
         if now < -1:
@@ -481,11 +490,35 @@ class _Fast:
                     disc[start + f] = v
         best = min(disc.values())
         useful = {}
+        # After discarding r (of group g) a draw in another group h sees group g only through its
+        # used-vector id, which many discards share: their useful draws outside g are worked out once.
+        shared: dict[tuple[int, int], list[int]] = {}
         for r, v in disc.items():
-            if v == best:
-                nat[r] -= 1
+            if v != best:
+                continue
+            if sp and self._special(stats, total - 1, nat, r, -1) <= best:
+                nat[r] -= 1  # a special shape may be lowered by a draw: the general path
                 useful[r] = self.draws(nat)[1]
                 nat[r] += 1
+                continue
+            g = 3 if r >= 27 else r // 9
+            start = _STARTS[g]
+            kg = keys[g]
+            f = r - start
+            kg2 = kg[:f] + (kg[f] - 1,) + kg[f + 1:]
+            ig2 = (HONOR_INFO if g == 3 else SUIT_INFO)[kg2][0]
+            outside = shared.get((g, ig2))
+            if outside is None:
+                ids2 = list(ids)
+                ids2[g] = ig2
+                others2 = _others(ids2)
+                outside = []
+                for h in range(4):
+                    if h != g:
+                        sh = _STARTS[h]
+                        outside.extend(sh + y for y in _low(_std_row(h == 3, keys[h], others2[h], n, 1), best))
+                shared[(g, ig2)] = outside
+            useful[r] = tuple(outside) + tuple(start + y for y in _low(_std_row(g == 3, kg2, others[g], n, 1), best))
         got = self.turn_memo[key] = (now, disc, best, useful)
         if len(self.turn_memo) > 200_000:
             self.turn_memo.clear()
@@ -592,7 +625,7 @@ class Encoder:
         _thermo(out, o["unseen"][0], unseen)
         out[o["round"][0]] = view.round / 4.0
         if self.analysis:
-            self._analyse(out, view, counts, unseen)
+            self._analyse(out, view.phase, view.wild_face, counts, unseen)
         if self.oracle:
             if hidden_hands is None:
                 raise MajiangError("the oracle observation needs every concealed hand")
@@ -601,23 +634,23 @@ class Encoder:
                 _thermo(out, h0 + 4 * (r - 1), hidden_hands[rel[r]])
         return out
 
-    def _analyse(self, out: np.ndarray, view: PlayerView, counts: list[int], unseen: list[int]) -> None:
+    def _analyse(self, out: np.ndarray, phase: str, wf: int | None, counts: Sequence[int],
+                 unseen: Sequence[int]) -> None:
         o = self.offsets
         an = self._an
-        wf = view.wild_face
         nat, w = an.natural(counts, wf)
         total = sum(nat) + w
         if total % 3 == 0:
             return
         if w == 0 and an.fast is not None:
-            self._analyse_fast(out, view.phase, counts, nat, total, unseen, wf)
+            self._analyse_fast(out, phase, counts, nat, total, unseen, wf)
             return
         now = an.full(nat, w)
         out[o["shanten"][0]] = now / 8.0
         # the table path is exact while no wildcard is held and no special shape can be lowest
         sp = an.full(nat, w, an.special) if an.special is not None else 99
         if total % 3 == 2:
-            if view.phase != "turn":
+            if phase != "turn":
                 return
             fast = w == 0
             roles = an.roles(wf)
@@ -737,5 +770,193 @@ class Encoder:
         return total
 
 
-__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "num_planes", "plane_offsets",
+_PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
+
+
+class _Seat:
+    """What :class:`TableEncoder` keeps of one seat's last observation."""
+
+    __slots__ = ("arr", "table", "hand", "counts", "last_draw", "melds", "meld_vis", "rivers", "river_list",
+                 "river_vis", "flowers", "indicator", "wall", "phase", "claim", "offered", "analysed")
+
+    def __init__(self, shape: tuple[int, int]) -> None:
+        self.arr = np.zeros(shape, dtype=np.float32)
+        self.table = None
+
+
+class TableEncoder:
+    """``majiang-v1`` straight from a match's table, kept per seat between calls (the learning
+    environments' fast path; the result equals :meth:`Encoder.encode` of the seat's view).
+
+    Each seat's planes live in an array that is only rewritten where the table changed since that
+    seat's last observation: the hand, melds, each river, flowers and the per-hand constants are
+    compared by identity with the table's cached tuples (which the table replaces on every change);
+    the hand analysis comes from :class:`_Fast`'s per-hand memo. :meth:`observe` returns a copy.
+    """
+
+    def __init__(self, encoder: Encoder) -> None:
+        if encoder.name != "majiang-v1":
+            raise MajiangError("TableEncoder encodes majiang-v1 only")
+        self.enc = encoder
+        self.seats = [_Seat(encoder.shape) for _ in range(4)]
+        o = encoder.offsets
+        self.o = {k: v[0] for k, v in o.items()}
+
+    def observe(self, m, seat: int) -> np.ndarray:
+        """The observation of ``seat`` in the live match ``m`` (a :class:`~majiang.engine.Match`)."""
+        t = m.table
+        st = self.seats[seat]
+        a = st.arr
+        o = self.o
+        enc = self.enc
+        if st.table is not t:
+            self._new_hand(st, m, t, seat)
+        me = seat
+        changed = False
+        # own hand
+        h = t.hand_tuple(me)
+        if h is not st.hand:
+            st.hand = h
+            c = t.concealed[me]
+            st.counts = np.array(c, dtype=np.intp)
+            a[o["hand"]:o["hand"] + 4] = _THERMO[st.counts[_TILES]].T
+            changed = True
+        ld = t.last_draw[me]
+        if ld != st.last_draw:
+            row = a[o["last_draw"]]
+            row[:] = 0.0
+            if ld is not None and ld < NUM_KINDS:
+                row[_COL[ld]] = 1.0
+            st.last_draw = ld
+        # melds (as this seat sees them)
+        melds, hidden = t.melds_seen_by(me)
+        if melds is not st.melds:
+            st.melds = melds
+            m0, h0 = o["melds"], o["hidden_kongs"]
+            a[m0:m0 + 16] = 0.0
+            vis = np.zeros(NUM_KINDS, dtype=np.intp)
+            for r in range(4):
+                s = (me + r) % 4
+                if melds[s]:
+                    mc = [0] * NUM_KINDS
+                    for mm in melds[s]:
+                        for x in mm.physical:
+                            mc[x] += 1
+                    mca = np.array(mc, dtype=np.intp)
+                    vis += mca
+                    a[m0 + 4 * r:m0 + 4 * r + 4] = _THERMO[mca[_TILES]].T
+                a[h0 + r] = hidden[s] / 4.0
+            st.meld_vis = vis
+            changed = True
+        # rivers and flowers
+        flowers, rivers = t.public_tuples()
+        if rivers is not st.rivers:
+            st.rivers = rivers
+            r0, ro0 = o["rivers"], o["river_order"]
+            old = st.river_list
+            for r in range(4):
+                s = (me + r) % 4
+                river = rivers[s]
+                if river == old[r]:
+                    continue
+                old[r] = river
+                rc = np.bincount(np.array(river, dtype=np.intp), minlength=NUM_KINDS) if river \
+                    else np.zeros(NUM_KINDS, dtype=np.intp)
+                st.river_vis[r] = rc
+                a[r0 + 4 * r:r0 + 4 * r + 4] = _THERMO[rc[_TILES]].T
+                b = ro0 + RIVER_ORDER_SLOTS * r
+                a[b:b + RIVER_ORDER_SLOTS] = 0.0
+                last = river[-RIVER_ORDER_SLOTS:][::-1]
+                if last:
+                    a[np.arange(b, b + len(last)), _COL[list(last)]] = 1.0
+            changed = True
+        if flowers is not st.flowers:
+            st.flowers = flowers
+            f0 = o["flowers"]
+            for r in range(4):
+                a[f0 + r] = len(flowers[(me + r) % 4]) / 8.0
+        ind = t.indicator if t.indicator is not None else t.indicator_in_wall
+        if ind != st.indicator:
+            st.indicator = ind
+            row = a[o["indicator"]]
+            row[:] = 0.0
+            if ind is not None and ind < NUM_KINDS:
+                row[_COL[ind]] = 1.0
+            changed = True
+        wall = t.tail - t.head - enc.rules.reserve
+        if wall != st.wall:
+            st.wall = wall
+            a[o["wall"]] = wall / enc._total
+        ph = t.phase.value
+        if ph == "claim":
+            claim, offered = t.claim_tile, t.discarder
+        elif ph == "rob":
+            claim, offered = t.claim_tile, t.kong_seat
+        else:
+            claim = offered = None
+        if ph != st.phase:
+            st.phase = ph
+            p0 = o["phase"]
+            a[p0:p0 + 3] = 0.0
+            if ph in _PHASE_ROW:
+                a[p0 + _PHASE_ROW[ph]] = 1.0
+            changed = True
+        if claim != st.claim:
+            st.claim = claim
+            row = a[o["claim_tile"]]
+            row[:] = 0.0
+            if claim is not None:
+                row[_COL[claim]] = 1.0
+        if offered != st.offered:
+            st.offered = offered
+            b = o["offered_by"]
+            a[b:b + 4] = 0.0
+            if offered is not None:
+                a[b + (offered - me) % 4] = 1.0
+        if changed:
+            vis = st.counts + st.meld_vis + st.river_vis.sum(axis=0)
+            if ind is not None and ind < NUM_KINDS:
+                vis[ind] += 1
+            unseen = np.maximum(4 - vis, 0)
+            u0 = o["unseen"]
+            a[u0:u0 + 4] = _THERMO[unseen[_TILES]].T
+            if enc.analysis:
+                s0 = o["shanten"]
+                a[s0:s0 + 5] = 0.0
+                enc._analyse(a, ph, t.wild_face, t.concealed[me], unseen.tolist())
+        out = a.copy()
+        if enc.oracle:
+            h0 = o["oracle_hands"]
+            for r in range(1, 4):
+                _thermo(out, h0 + 4 * (r - 1), t.concealed[(me + r) % 4])
+        return out
+
+    def _new_hand(self, st: _Seat, m, t, me: int) -> None:
+        """Start a seat's planes for a new hand: zero, then the constants of the hand."""
+        a = st.arr
+        a.fill(0.0)
+        o = self.o
+        enc = self.enc
+        st.table = t
+        st.hand = st.melds = st.rivers = st.flowers = st.last_draw = st.indicator = None
+        st.wall = st.phase = st.claim = st.offered = None
+        st.river_list = [(), (), (), ()]
+        st.river_vis = np.zeros((4, NUM_KINDS), dtype=np.intp)
+        st.meld_vis = np.zeros(NUM_KINDS, dtype=np.intp)
+        wf = t.wild_face
+        if wf is not None:
+            a[o["wild_face"], _COL[wf]] = 1.0
+            if enc.rules.white_stand_in and wf != WHITE:
+                a[o["white_face"], _COL[wf]] = 1.0
+        a[o["prevalent_wind"], _COL[t.prevalent_wind]] = 1.0
+        a[o["seat_wind"], _COL[27 + (me - t.dealer) % 4]] = 1.0
+        a[o["dealer"] + (t.dealer - me) % 4] = 1.0
+        a[o["dealer_streak"]] = t.dealer_streak / 8.0
+        s0 = o["scores"]
+        for r in range(4):
+            a[s0 + r] = m.scores[(me + r) % 4] / enc.score_scale
+        a[o["round"]] = m.round / 4.0
+
+
+__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "TableEncoder", "num_planes", "plane_offsets",
            "plane_spec", "to_grid"]
