@@ -289,6 +289,7 @@ def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int,
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
 _ROWS: dict[tuple, tuple] = {}
+_STEP_IDS: dict[tuple, tuple[int, ...]] = {}
 _LOW: dict[tuple, tuple[int, ...]] = {}  # (row, shanten) -> faces of the row below that shanten
 _STARTS = (0, 9, 18, 27)
 # how one face going from count c to c + d moves the special shapes' statistics (see _stats)
@@ -307,24 +308,25 @@ def _std_row(honor: bool, key: tuple[int, ...], other: int, n: int, d: int) -> t
     """The standard-shape shanten of a hand after ``d`` (+1/-1) copies of each face of one group, for
     every face of the group (``None`` where the count would leave 0-4): the group's counts ``key``,
     the other three groups combined into the used-vector id ``other``, ``n`` sets after the change.
-    Cached for the process (the same group meets the same rest again and again)."""
-    k = (honor, key, other, n, d)
-    row = _ROWS.get(k)
+
+    Two caches for the process: the group's used-vector ids after each change (per ``key``), and
+    the row per ``(ids, other, n)`` -- few distinct ids exist, so rows are shared widely."""
+    k = (honor, key, d)
+    ids = _STEP_IDS.get(k)
+    if ids is None:
+        if len(_STEP_IDS) > 400_000:
+            _STEP_IDS.clear()
+        table = HONOR_INFO if honor else SUIT_INFO
+        ids = _STEP_IDS[k] = tuple(table[key[:f] + (c + d,) + key[f + 1:]][0] if 0 <= c + d <= 4 else 0
+                                   for f, c in enumerate(key))
+    k2 = (ids, other, n)
+    row = _ROWS.get(k2)
     if row is None:
         if len(_ROWS) > 400_000:
             _ROWS.clear()
             _LOW.clear()
-        table = HONOR_INFO if honor else SUIT_INFO
         top = 3 * n + 1
-        vals = []
-        for f, c in enumerate(key):
-            v = c + d
-            if 0 <= v <= 4:
-                u = top - BEST[(table[key[:f] + (v,) + key[f + 1:]][0], other, n)]
-                vals.append(u if u > -1 else -1)
-            else:
-                vals.append(None)
-        row = _ROWS[k] = tuple(vals)
+        row = _ROWS[k2] = tuple(None if i == 0 else max(top - BEST[(i, other, n)], -1) for i in ids)
     return row
 
 
@@ -771,17 +773,28 @@ class Encoder:
 
 
 _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
+_COLS = tuple(COLUMN_OF)
 
 
 class _Seat:
-    """What :class:`TableEncoder` keeps of one seat's last observation."""
+    """What :class:`TableEncoder` keeps of one seat's planes (counts in our tile order)."""
 
-    __slots__ = ("arr", "table", "hand", "counts", "last_draw", "melds", "meld_vis", "rivers", "river_list",
-                 "river_vis", "flowers", "indicator", "wall", "phase", "claim", "offered", "analysed")
+    __slots__ = ("arr", "table", "hand", "cnt", "last_draw", "melds", "mvis", "rivers", "rlist", "rcnt", "flowers",
+                 "indicator", "seen", "unseen", "wall", "phase", "claim", "offered")
 
     def __init__(self, shape: tuple[int, int]) -> None:
         self.arr = np.zeros(shape, dtype=np.float32)
         self.table = None
+
+
+def _set_count(a: np.ndarray, base: int, col: int, old: int, new: int) -> None:
+    """Move one column of a 4-plane count block (planes ``base..base+3``: 1 where count > k)."""
+    if new > old:
+        for k in range(old, new if new < 4 else 4):
+            a[base + k, col] = 1.0
+    else:
+        for k in range(new, old if old < 4 else 4):
+            a[base + k, col] = 0.0
 
 
 class TableEncoder:
@@ -789,9 +802,11 @@ class TableEncoder:
     environments' fast path; the result equals :meth:`Encoder.encode` of the seat's view).
 
     Each seat's planes live in an array that is only rewritten where the table changed since that
-    seat's last observation: the hand, melds, each river, flowers and the per-hand constants are
-    compared by identity with the table's cached tuples (which the table replaces on every change);
-    the hand analysis comes from :class:`_Fast`'s per-hand memo. :meth:`observe` returns a copy.
+    seat's last observation: the hand, melds, each river and flowers are compared by identity with
+    the table's cached tuples (which the table replaces on every change), and a change of a few
+    tiles (a draw, a discard) moves only their columns. A new hand, a new meld or a tile taken from
+    a river rebuilds the seat's planes. The hand analysis comes from :class:`_Fast`'s per-hand memo.
+    :meth:`observe` returns a copy.
     """
 
     def __init__(self, encoder: Encoder) -> None:
@@ -799,8 +814,7 @@ class TableEncoder:
             raise MajiangError("TableEncoder encodes majiang-v1 only")
         self.enc = encoder
         self.seats = [_Seat(encoder.shape) for _ in range(4)]
-        o = encoder.offsets
-        self.o = {k: v[0] for k, v in o.items()}
+        self.o = {k: v[0] for k, v in encoder.offsets.items()}
 
     def observe(self, m, seat: int) -> np.ndarray:
         """The observation of ``seat`` in the live match ``m`` (a :class:`~majiang.engine.Match`)."""
@@ -809,80 +823,70 @@ class TableEncoder:
         a = st.arr
         o = self.o
         enc = self.enc
-        if st.table is not t:
-            self._new_hand(st, m, t, seat)
         me = seat
-        changed = False
-        # own hand
+        melds, hidden = t.melds_seen_by(me)
+        flowers, rivers = t.public_tuples()
+        ind = t.indicator if t.indicator is not None else t.indicator_in_wall
+        if st.table is not t or melds is not st.melds or ind != st.indicator:
+            self._rebuild(st, m, t, me, melds, hidden, ind)
+        seen, changed = st.seen, []
+        # own hand: move the columns of the tiles whose count changed
         h = t.hand_tuple(me)
         if h is not st.hand:
             st.hand = h
-            c = t.concealed[me]
-            st.counts = np.array(c, dtype=np.intp)
-            a[o["hand"]:o["hand"] + 4] = _THERMO[st.counts[_TILES]].T
-            changed = True
-        ld = t.last_draw[me]
-        if ld != st.last_draw:
-            row = a[o["last_draw"]]
-            row[:] = 0.0
-            if ld is not None and ld < NUM_KINDS:
-                row[_COL[ld]] = 1.0
-            st.last_draw = ld
-        # melds (as this seat sees them)
-        melds, hidden = t.melds_seen_by(me)
-        if melds is not st.melds:
-            st.melds = melds
-            m0, h0 = o["melds"], o["hidden_kongs"]
-            a[m0:m0 + 16] = 0.0
-            vis = np.zeros(NUM_KINDS, dtype=np.intp)
-            for r in range(4):
-                s = (me + r) % 4
-                if melds[s]:
-                    mc = [0] * NUM_KINDS
-                    for mm in melds[s]:
-                        for x in mm.physical:
-                            mc[x] += 1
-                    mca = np.array(mc, dtype=np.intp)
-                    vis += mca
-                    a[m0 + 4 * r:m0 + 4 * r + 4] = _THERMO[mca[_TILES]].T
-                a[h0 + r] = hidden[s] / 4.0
-            st.meld_vis = vis
-            changed = True
-        # rivers and flowers
-        flowers, rivers = t.public_tuples()
+            new, cnt = t.concealed[me], st.cnt
+            h0 = o["hand"]
+            for x in range(NUM_KINDS):
+                if new[x] != cnt[x]:
+                    _set_count(a, h0, _COLS[x], cnt[x], new[x])
+                    seen[x] += new[x] - cnt[x]
+                    cnt[x] = new[x]
+                    changed.append(x)
+        # rivers: a discard appends one tile; anything else (a claimed tile leaving) rebuilds
         if rivers is not st.rivers:
             st.rivers = rivers
             r0, ro0 = o["rivers"], o["river_order"]
-            old = st.river_list
             for r in range(4):
-                s = (me + r) % 4
-                river = rivers[s]
-                if river == old[r]:
+                river = rivers[(me + r) % 4]
+                old = st.rlist[r]
+                if river == old:
                     continue
-                old[r] = river
-                rc = np.bincount(np.array(river, dtype=np.intp), minlength=NUM_KINDS) if river \
-                    else np.zeros(NUM_KINDS, dtype=np.intp)
-                st.river_vis[r] = rc
-                a[r0 + 4 * r:r0 + 4 * r + 4] = _THERMO[rc[_TILES]].T
-                b = ro0 + RIVER_ORDER_SLOTS * r
-                a[b:b + RIVER_ORDER_SLOTS] = 0.0
-                last = river[-RIVER_ORDER_SLOTS:][::-1]
-                if last:
-                    a[np.arange(b, b + len(last)), _COL[list(last)]] = 1.0
-            changed = True
+                rc = st.rcnt[r]
+                if len(river) == len(old) + 1 and river[:-1] == old:
+                    x = river[-1]
+                    col = _COLS[x]
+                    if rc[x] < 4:
+                        a[r0 + 4 * r + rc[x], col] = 1.0
+                    rc[x] += 1
+                    seen[x] += 1
+                    changed.append(x)
+                    b = ro0 + RIVER_ORDER_SLOTS * r
+                    a[b + 1:b + RIVER_ORDER_SLOTS] = a[b:b + RIVER_ORDER_SLOTS - 1]
+                    a[b] = 0.0
+                    a[b, col] = 1.0
+                else:
+                    for x in range(NUM_KINDS):
+                        if rc[x]:
+                            seen[x] -= rc[x]
+                            changed.append(x)
+                    self._river(st, r, river)
+                    for x in river:
+                        seen[x] += 1
+                        changed.append(x)
+                st.rlist[r] = river
         if flowers is not st.flowers:
             st.flowers = flowers
             f0 = o["flowers"]
             for r in range(4):
                 a[f0 + r] = len(flowers[(me + r) % 4]) / 8.0
-        ind = t.indicator if t.indicator is not None else t.indicator_in_wall
-        if ind != st.indicator:
-            st.indicator = ind
-            row = a[o["indicator"]]
-            row[:] = 0.0
-            if ind is not None and ind < NUM_KINDS:
-                row[_COL[ind]] = 1.0
-            changed = True
+        ld = t.last_draw[me]
+        if ld != st.last_draw:
+            r0 = o["last_draw"]
+            if st.last_draw is not None and st.last_draw < NUM_KINDS:
+                a[r0, _COLS[st.last_draw]] = 0.0
+            if ld is not None and ld < NUM_KINDS:
+                a[r0, _COLS[ld]] = 1.0
+            st.last_draw = ld
         wall = t.tail - t.head - enc.rules.reserve
         if wall != st.wall:
             st.wall = wall
@@ -894,36 +898,42 @@ class TableEncoder:
             claim, offered = t.claim_tile, t.kong_seat
         else:
             claim = offered = None
-        if ph != st.phase:
-            st.phase = ph
+        phase_changed = ph != st.phase
+        if phase_changed:
             p0 = o["phase"]
-            a[p0:p0 + 3] = 0.0
+            if st.phase in _PHASE_ROW:
+                a[p0 + _PHASE_ROW[st.phase]] = 0.0
             if ph in _PHASE_ROW:
                 a[p0 + _PHASE_ROW[ph]] = 1.0
-            changed = True
+            st.phase = ph
         if claim != st.claim:
-            st.claim = claim
-            row = a[o["claim_tile"]]
-            row[:] = 0.0
+            r0 = o["claim_tile"]
+            if st.claim is not None:
+                a[r0, _COLS[st.claim]] = 0.0
             if claim is not None:
-                row[_COL[claim]] = 1.0
+                a[r0, _COLS[claim]] = 1.0
+            st.claim = claim
         if offered != st.offered:
-            st.offered = offered
             b = o["offered_by"]
-            a[b:b + 4] = 0.0
+            if st.offered is not None:
+                a[b + (st.offered - me) % 4] = 0.0
             if offered is not None:
                 a[b + (offered - me) % 4] = 1.0
+            st.offered = offered
         if changed:
-            vis = st.counts + st.meld_vis + st.river_vis.sum(axis=0)
-            if ind is not None and ind < NUM_KINDS:
-                vis[ind] += 1
-            unseen = np.maximum(4 - vis, 0)
+            unseen = st.unseen
             u0 = o["unseen"]
-            a[u0:u0 + 4] = _THERMO[unseen[_TILES]].T
-            if enc.analysis:
-                s0 = o["shanten"]
-                a[s0:s0 + 5] = 0.0
-                enc._analyse(a, ph, t.wild_face, t.concealed[me], unseen.tolist())
+            for x in changed:
+                u = 4 - seen[x]
+                if u < 0:
+                    u = 0
+                if u != unseen[x]:
+                    _set_count(a, u0, _COLS[x], unseen[x], u)
+                    unseen[x] = u
+        if enc.analysis and (changed or phase_changed):
+            s0 = o["shanten"]
+            a[s0:s0 + 5] = 0.0
+            enc._analyse(a, ph, t.wild_face, st.cnt, st.unseen)
         out = a.copy()
         if enc.oracle:
             h0 = o["oracle_hands"]
@@ -931,31 +941,78 @@ class TableEncoder:
                 _thermo(out, h0 + 4 * (r - 1), t.concealed[(me + r) % 4])
         return out
 
-    def _new_hand(self, st: _Seat, m, t, me: int) -> None:
-        """Start a seat's planes for a new hand: zero, then the constants of the hand."""
+    def _river(self, st: _Seat, r: int, river: tuple[int, ...]) -> None:
+        """Rewrite relative seat ``r``'s river planes and counts."""
+        a, o = st.arr, self.o
+        rc = [0] * NUM_KINDS
+        for x in river:
+            rc[x] += 1
+        st.rcnt[r] = rc
+        _thermo(a, o["rivers"] + 4 * r, rc)
+        b = o["river_order"] + RIVER_ORDER_SLOTS * r
+        a[b:b + RIVER_ORDER_SLOTS] = 0.0
+        for j, x in enumerate(reversed(river[-RIVER_ORDER_SLOTS:])):
+            a[b + j, _COLS[x]] = 1.0
+
+    def _rebuild(self, st: _Seat, m, t, me: int, melds, hidden, ind) -> None:
+        """Every plane of the seat afresh (a new hand, a new meld, the indicator)."""
         a = st.arr
         a.fill(0.0)
         o = self.o
         enc = self.enc
         st.table = t
-        st.hand = st.melds = st.rivers = st.flowers = st.last_draw = st.indicator = None
+        st.hand = st.rivers = st.flowers = st.last_draw = None
         st.wall = st.phase = st.claim = st.offered = None
-        st.river_list = [(), (), (), ()]
-        st.river_vis = np.zeros((4, NUM_KINDS), dtype=np.intp)
-        st.meld_vis = np.zeros(NUM_KINDS, dtype=np.intp)
+        st.melds = melds
+        st.indicator = ind
         wf = t.wild_face
         if wf is not None:
-            a[o["wild_face"], _COL[wf]] = 1.0
+            a[o["wild_face"], _COLS[wf]] = 1.0
             if enc.rules.white_stand_in and wf != WHITE:
-                a[o["white_face"], _COL[wf]] = 1.0
-        a[o["prevalent_wind"], _COL[t.prevalent_wind]] = 1.0
-        a[o["seat_wind"], _COL[27 + (me - t.dealer) % 4]] = 1.0
+                a[o["white_face"], _COLS[wf]] = 1.0
+        a[o["prevalent_wind"], _COLS[t.prevalent_wind]] = 1.0
+        a[o["seat_wind"], _COLS[27 + (me - t.dealer) % 4]] = 1.0
         a[o["dealer"] + (t.dealer - me) % 4] = 1.0
         a[o["dealer_streak"]] = t.dealer_streak / 8.0
         s0 = o["scores"]
         for r in range(4):
             a[s0 + r] = m.scores[(me + r) % 4] / enc.score_scale
         a[o["round"]] = m.round / 4.0
+        # melds as this seat sees them
+        m0, h0 = o["melds"], o["hidden_kongs"]
+        mvis = [0] * NUM_KINDS
+        for r in range(4):
+            s = (me + r) % 4
+            if melds[s]:
+                mc = [0] * NUM_KINDS
+                for mm in melds[s]:
+                    for x in mm.physical:
+                        mc[x] += 1
+                        mvis[x] += 1
+                _thermo(a, m0 + 4 * r, mc)
+            a[h0 + r] = hidden[s] / 4.0
+        st.mvis = mvis
+        if ind is not None and ind < NUM_KINDS:
+            a[o["indicator"], _COLS[ind]] = 1.0
+        # hand, rivers, unseen
+        cnt = list(t.concealed[me])
+        st.cnt = cnt
+        st.hand = t.hand_tuple(me)
+        _thermo(a, o["hand"], cnt)
+        _, rivers = t.public_tuples()
+        st.rivers = rivers
+        st.rlist = [rivers[(me + r) % 4] for r in range(4)]
+        st.rcnt = [None] * 4
+        for r in range(4):
+            self._river(st, r, st.rlist[r])
+        seen = [cnt[x] + mvis[x] + st.rcnt[0][x] + st.rcnt[1][x] + st.rcnt[2][x] + st.rcnt[3][x]
+                for x in range(NUM_KINDS)]
+        if ind is not None and ind < NUM_KINDS:
+            seen[ind] += 1
+        st.seen = seen
+        st.unseen = [4 - v if v < 4 else 0 for v in seen]
+        _thermo(a, o["unseen"], st.unseen)
+        st.phase = None  # the analysis planes are filled below in observe (phase "changed")
 
 
 __all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "TableEncoder", "num_planes", "plane_offsets",
