@@ -288,10 +288,14 @@ def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int,
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
-_ROWS: dict[tuple, tuple] = {}
-_STEP_IDS: dict[tuple, tuple[int, ...]] = {}
-_LOW: dict[tuple, tuple[int, ...]] = {}  # (row, shanten) -> faces of the row below that shanten
 _STARTS = (0, 9, 18, 27)
+_STEP: dict[tuple[int, bool], dict[tuple[int, ...], int]] = {(d, h): {} for d in (-1, 1) for h in (False, True)}
+_CODE_IDS: list[tuple[int, ...]] = [()]
+_CODE_OF: dict[tuple[int, ...], int] = {}
+_ROWS: dict[tuple, tuple] = {}
+_LOW: dict[tuple, tuple[int, ...]] = {}
+_DISC: dict[tuple, tuple[tuple[int, int], ...]] = {}
+_CACHE_LIMIT = 400_000
 # how one face going from count c to c + d moves the special shapes' statistics (see _stats)
 _STAT_DELTA: dict[tuple[int, int, bool], tuple[int, ...]] = {}
 for _c in range(5):
@@ -304,30 +308,69 @@ for _c in range(5):
                                              _o * ((_v >= 2) - (_c >= 2)))
 
 
+def _step_code(honor: bool, key: tuple[int, ...], d: int) -> int:
+    """A small number naming the group's used-vector ids after ``d`` (+1/-1) copies of each face (0
+    where the count would leave 0-4; :data:`_CODE_IDS` holds the ids). Equal id tuples share a
+    number, so the caches keyed by it are shared by every group key that steps alike."""
+    table = _STEP[(d, honor)]
+    code = table.get(key)
+    if code is None:
+        info = HONOR_INFO if honor else SUIT_INFO
+        ids = tuple(info[key[:f] + (c + d,) + key[f + 1:]][0] if 0 <= c + d <= 4 else 0 for f, c in enumerate(key))
+        code = _CODE_OF.get(ids)
+        if code is None:
+            code = _CODE_OF[ids] = len(_CODE_IDS)
+            _CODE_IDS.append(ids)
+        table[key] = code
+    return code
+
+
 def _std_row(honor: bool, key: tuple[int, ...], other: int, n: int, d: int) -> tuple:
     """The standard-shape shanten of a hand after ``d`` (+1/-1) copies of each face of one group, for
     every face of the group (``None`` where the count would leave 0-4): the group's counts ``key``,
-    the other three groups combined into the used-vector id ``other``, ``n`` sets after the change.
-
-    Two caches for the process: the group's used-vector ids after each change (per ``key``), and
-    the row per ``(ids, other, n)`` -- few distinct ids exist, so rows are shared widely."""
-    k = (honor, key, d)
-    ids = _STEP_IDS.get(k)
-    if ids is None:
-        if len(_STEP_IDS) > 400_000:
-            _STEP_IDS.clear()
-        table = HONOR_INFO if honor else SUIT_INFO
-        ids = _STEP_IDS[k] = tuple(table[key[:f] + (c + d,) + key[f + 1:]][0] if 0 <= c + d <= 4 else 0
-                                   for f, c in enumerate(key))
-    k2 = (ids, other, n)
+    the other three groups combined into the used-vector id ``other``, ``n`` sets after the change."""
+    code = _step_code(honor, key, d)
+    k2 = (code, other, n)
     row = _ROWS.get(k2)
     if row is None:
-        if len(_ROWS) > 400_000:
-            _ROWS.clear()
-            _LOW.clear()
         top = 3 * n + 1
-        row = _ROWS[k2] = tuple(None if i == 0 else max(top - BEST[(i, other, n)], -1) for i in ids)
+        row = _ROWS[k2] = tuple(None if i == 0 else max(top - BEST[(i, other, n)], -1) for i in _CODE_IDS[code])
     return row
+
+
+def _draws_below(g: int, key: tuple[int, ...], other: int, n: int, s: int) -> tuple[int, ...]:
+    """The faces (0-33) of group ``g`` whose draw brings the standard shanten below ``s`` (see
+    :func:`_std_row`; ``n`` sets after the draw)."""
+    code = _step_code(g == 3, key, 1)
+    k2 = (code, other, n, s, g)
+    got = _LOW.get(k2)
+    if got is None:
+        bar = 3 * n + 1 - s  # below s <=> more than bar naturals used
+        start = _STARTS[g]
+        got = _LOW[k2] = tuple(start + f for f, i in enumerate(_CODE_IDS[code]) if i and BEST[(i, other, n)] > bar)
+    return got
+
+
+def _discards(g: int, key: tuple[int, ...], other: int, n: int) -> tuple[tuple[int, int], ...]:
+    """``(face, standard shanten after discarding it)`` for each held face (0-33) of group ``g``
+    (``n`` sets after the discard)."""
+    code = _step_code(g == 3, key, -1)
+    k2 = (code, other, n, g)
+    got = _DISC.get(k2)
+    if got is None:
+        top = 3 * n + 1
+        start = _STARTS[g]
+        got = _DISC[k2] = tuple((start + f, max(top - BEST[(i, other, n)], -1))
+                                for f, i in enumerate(_CODE_IDS[code]) if i)
+    return got
+
+
+def _trim_caches() -> None:
+    """Empty the row caches when they grow past :data:`_CACHE_LIMIT` (called once per analysis)."""
+    if len(_LOW) + len(_DISC) + len(_ROWS) > _CACHE_LIMIT or len(_CODE_IDS) > _CACHE_LIMIT:
+        for d in (_LOW, _DISC, _ROWS, _CODE_OF, *_STEP.values()):
+            d.clear()
+        del _CODE_IDS[1:]
 
 
 def _others(ids: Sequence[int]) -> tuple[int, int, int, int]:
@@ -335,14 +378,6 @@ def _others(ids: Sequence[int]) -> tuple[int, int, int, int]:
     i0, i1, i2, i3 = ids
     c01, c23 = COMBINED[(i0, i1)], COMBINED[(i2, i3)]
     return COMBINED[(i1, c23)], COMBINED[(i0, c23)], COMBINED[(c01, i3)], COMBINED[(c01, i2)]
-
-
-def _low(row: tuple, s: int) -> tuple[int, ...]:
-    """The faces of a :func:`_std_row` row whose shanten is below ``s``."""
-    got = _LOW.get((row, s))
-    if got is None:
-        got = _LOW[(row, s)] = tuple(f for f, v in enumerate(row) if v is not None and v < s)
-    return got
 
 
 def _stats(nat: Sequence[int]) -> list[int]:
@@ -366,12 +401,12 @@ def _stats(nat: Sequence[int]) -> list[int]:
 
 
 class _Fast:
-    """The hand analysis without wildcards, exact and quick: a hand's shanten after each discard
-    and after each draw come from :func:`_std_row` (one row per group, shared by every face of the
-    group) and, for the special shapes, from a cache keyed by the few statistics they read
-    (:func:`_stats`); results are memoised per hand. Only for shapes whose specials read nothing
-    else (seven/eight pairs, thirteen orphans; not 不搭 or the knitted shapes) -- checked by
-    :meth:`usable`."""
+    """The hand analysis without wildcards, exact and quick. The standard shape reads the per-suit
+    tables one changed group at a time (:func:`_discards`, :func:`_draws_below`, cached for the
+    process); the special shapes read a few statistics of the hand (:func:`_stats`, cached per
+    statistics), and are skipped where a bound shows they cannot be lowest. Results are memoised per
+    hand. Only for shapes whose specials read nothing else (seven/eight pairs, thirteen orphans; not
+    不搭 or the knitted shapes) -- see :meth:`usable`."""
 
     def __init__(self, shapes) -> None:
         self.shapes = shapes
@@ -407,52 +442,78 @@ class _Fast:
             nat[x] -= d
         return v
 
+    def _special_draws(self, std: tuple[int, ...], nat: list[int], stats: list[int], total: int, r: int, s: int,
+                       by_class: dict[tuple[int, bool], list[int]]) -> tuple[int, ...]:
+        """``std`` (the standard shape's useful draws after discarding ``r``) plus the draws that bring a
+        special shape below ``s`` after that discard; ``by_class``: the faces of ``nat`` (before the
+        discard) held fewer than 4 times, by (count, orphan)."""
+        orph = r in _ORPHANS
+        dl = _STAT_DELTA[(nat[r], -1, orph)]
+        st2 = [a + b for a, b in zip(stats, dl)]
+        nat[r] -= 1
+        out = set(std)
+        for (c, o), faces in by_class.items():
+            if self._special(st2, total, nat, faces[0], 1) < s if faces[0] != r else \
+                    (len(faces) > 1 and self._special(st2, total, nat, faces[1], 1) < s):
+                out.update(x for x in faces if x != r)
+        c = nat[r]  # r itself is now in the class (c, orph)
+        if self._special(st2, total, nat, r, 1) < s:
+            out.add(r)
+        nat[r] += 1
+        return tuple(sorted(out))
+
     def _base(self, nat: list[int]):
         keys = (tuple(nat[0:9]), tuple(nat[9:18]), tuple(nat[18:27]), tuple(nat[27:34]))
         ids = (SUIT_INFO[keys[0]][0], SUIT_INFO[keys[1]][0], SUIT_INFO[keys[2]][0], HONOR_INFO[keys[3]][0])
         return keys, ids, _others(ids)
 
-    def draws(self, nat: list[int]) -> tuple[int, tuple[int, ...]]:
-        """``(shanten, naturals whose draw lowers it)`` of a 3k+1 hand of naturals."""
+    def draws(self, nat: list[int], stats: list[int] | None = None) -> tuple[int, tuple[int, ...]]:
+        """``(shanten, naturals whose draw lowers it)`` of a 3k+1 hand of naturals (``stats``: its
+        :func:`_stats` if at hand)."""
         key = tuple(nat)
         got = self.draw_memo.get(key)
         if got is not None:
             return got
+        _trim_caches()
         total = sum(nat)
         keys, ids, others = self._base(nat)
         n = total // 3
-        now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
+        now = 3 * n + 1 - BEST[(ids[3], others[3], n)]
         if now < -1:
             now = -1
         sp = self.special and (total + 1 in self.sizes or self.wilds_win)
-        stats = _stats(nat) if sp else None
+        if sp and stats is None:
+            stats = _stats(nat)
         if sp and now > -1:
             now = _specials(nat, 0, total, self.shapes, now, None)
         n1 = (total + 1) // 3
-        out = []
         # a draw lowers a special shape's shanten by one at most: unless the specials are as low as
         # the hand's shanten now, only the standard shape can be lowered
         if sp and self._special(stats, total, nat, 0, 0) > now:
             sp = False
-        classes: dict[tuple[int, bool], int] = {}
-        for g in range(4):
-            row = _std_row(g == 3, keys[g], others[g], n1, 1)
-            start = _STARTS[g]
-            if not sp:
-                out.extend(start + f for f in _low(row, now))
-                continue
-            for f, v in enumerate(row):
-                if v is None:
+        if not sp:
+            out = (_draws_below(0, keys[0], others[0], n1, now) + _draws_below(1, keys[1], others[1], n1, now)
+                   + _draws_below(2, keys[2], others[2], n1, now) + _draws_below(3, keys[3], others[3], n1, now))
+        else:  # the standard shape's draws, and those that lower a special shape (by count class)
+            std = set(_draws_below(0, keys[0], others[0], n1, now) + _draws_below(1, keys[1], others[1], n1, now)
+                      + _draws_below(2, keys[2], others[2], n1, now) + _draws_below(3, keys[3], others[3], n1, now))
+            classes: dict[tuple[int, bool], bool] = {}
+            out = []
+            for x in range(NUM_KINDS):
+                if x in std:
+                    out.append(x)
                     continue
-                if v >= now:
-                    x = start + f
-                    ck = (nat[x], x in _ORPHANS)
-                    v = classes.get(ck)
-                    if v is None:
-                        v = classes[ck] = self._special(stats, total + 1, nat, x, 1)
-                if v < now:
-                    out.append(start + f)
-        got = self.draw_memo[key] = (now, tuple(out))
+                c = nat[x]
+                if c >= 4:
+                    continue
+                ck = (c, x in _ORPHANS)
+                low = classes.get(ck)
+                if low is None:
+                    low = classes[ck] = self._special(stats, total + 1, nat, x, 1) < now
+                if low:
+                    out.append(x)
+            out = tuple(out)
+        got = self.draw_memo[key] = (now, out)
         if len(self.draw_memo) > 200_000:
             self.draw_memo.clear()
         return got
@@ -464,10 +525,11 @@ class _Fast:
         got = self.turn_memo.get(key)
         if got is not None:
             return got
+        _trim_caches()
         total = sum(nat)
         keys, ids, others = self._base(nat)
         n = total // 3
-        now = 3 * n + 1 - BEST[(HONOR_INFO[keys[3]][0], others[3], n)]
+        now = 3 * n + 1 - BEST[(ids[3], others[3], n)]
         if now < -1:
             now = -1
         sp = self.special and (total in self.sizes or total - 1 in self.sizes or self.wilds_win)
@@ -475,52 +537,55 @@ class _Fast:
         if sp and now > -1:
             now = _specials(nat, 0, total, self.shapes, now, None)
         n1 = (total - 1) // 3
-        disc: dict[int, int] = {}
-        for g in range(4):
-            k = keys[g]
-            row = None
-            start = _STARTS[g]
-            for f, c in enumerate(k):
-                if c:
-                    if row is None:
-                        row = _std_row(g == 3, k, others[g], n1, -1)
-                    v = row[f]
-                    if sp and v > -1:
-                        u = self._special(stats, total - 1, nat, start + f, -1)
-                        if u < v:
-                            v = u
-                    disc[start + f] = v
+        disc = dict(_discards(0, keys[0], others[0], n1) + _discards(1, keys[1], others[1], n1)
+                    + _discards(2, keys[2], others[2], n1) + _discards(3, keys[3], others[3], n1))
         best = min(disc.values())
+        # removing a tile never lowers a special shape's shanten, and a draw lowers it by one at most:
+        # if the whole hand's specials are above the best standard discard, they change nothing here
+        if sp and self._special(stats, total, nat, 0, 0) > best:
+            sp = False
+        if sp:
+            classes: dict[tuple[int, bool], int] = {}
+            for r, v in disc.items():
+                if v > -1:
+                    ck = (nat[r], r in _ORPHANS)
+                    u = classes.get(ck)
+                    if u is None:
+                        u = classes[ck] = self._special(stats, total - 1, nat, r, -1)
+                    if u < v:
+                        disc[r] = u
+            best = min(disc.values())
         useful = {}
+        by_class: dict[tuple[int, bool], list[int]] = {}
+        if sp:
+            for x in range(NUM_KINDS):
+                if nat[x] < 4:
+                    by_class.setdefault((nat[x], x in _ORPHANS), []).append(x)
         # After discarding r (of group g) a draw in another group h sees group g only through its
         # used-vector id, which many discards share: their useful draws outside g are worked out once.
-        shared: dict[tuple[int, int], list[int]] = {}
+        shared: dict[tuple[int, int], tuple[int, ...]] = {}
         for r, v in disc.items():
             if v != best:
                 continue
-            if sp and self._special(stats, total - 1, nat, r, -1) <= best:
-                nat[r] -= 1  # a special shape may be lowered by a draw: the general path
-                useful[r] = self.draws(nat)[1]
-                nat[r] += 1
-                continue
             g = 3 if r >= 27 else r // 9
-            start = _STARTS[g]
+            f = r - _STARTS[g]
             kg = keys[g]
-            f = r - start
-            kg2 = kg[:f] + (kg[f] - 1,) + kg[f + 1:]
-            ig2 = (HONOR_INFO if g == 3 else SUIT_INFO)[kg2][0]
+            ig2 = _CODE_IDS[_step_code(g == 3, kg, -1)][f]
             outside = shared.get((g, ig2))
             if outside is None:
                 ids2 = list(ids)
                 ids2[g] = ig2
                 others2 = _others(ids2)
-                outside = []
+                outside = ()
                 for h in range(4):
                     if h != g:
-                        sh = _STARTS[h]
-                        outside.extend(sh + y for y in _low(_std_row(h == 3, keys[h], others2[h], n, 1), best))
+                        outside += _draws_below(h, keys[h], others2[h], n, best)
                 shared[(g, ig2)] = outside
-            useful[r] = tuple(outside) + tuple(start + y for y in _low(_std_row(g == 3, kg2, others[g], n, 1), best))
+            kg2 = kg[:f] + (kg[f] - 1,) + kg[f + 1:]
+            u = outside + _draws_below(g, kg2, others[g], n, best)
+            if sp and self._special(stats, total - 1, nat, r, -1) <= best:
+                u = self._special_draws(u, nat, stats, total, r, best, by_class)
+            useful[r] = u
         got = self.turn_memo[key] = (now, disc, best, useful)
         if len(self.turn_memo) > 200_000:
             self.turn_memo.clear()
