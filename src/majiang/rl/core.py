@@ -120,7 +120,8 @@ class Table:
             out.fill(0)
         legal = self.legal(seat)
         if legal:
-            out[list(legal)] = 1
+            for i in legal:  # a few scalar writes beat one fancy-indexed write here
+                out[i] = 1
         else:
             out[0] = 1
         return out
@@ -152,6 +153,12 @@ class Table:
         the settlement of every hand that ended, divided by ``reward_scale``, plus the shaping term.
         Raises :class:`~majiang.rl.actions.ActionIndexError` for an index that names no legal action
         of an awaited seat (nothing changes)."""
+        r = self.step_sparse(seat, index)
+        return np.zeros(4, dtype=np.float64) if r is None else r
+
+    def step_sparse(self, seat: int, index: int) -> np.ndarray | None:
+        """:meth:`step`, returning ``None`` instead of the zero rewards of a step that pays nothing
+        (most steps; saves the environments an array)."""
         m = self.match
         if m is None or m.finished:
             raise ActionIndexError("the episode is over: reset first")
@@ -169,6 +176,8 @@ class Table:
         m.apply(seat, action)
         self._legal = {}
         self.steps += 1
+        if self._results_seen == len(m.results) and self.shaping is None:
+            return None
         rewards = np.zeros(4, dtype=np.float64)
         while self._results_seen < len(m.results):
             rewards += np.asarray(m.results[self._results_seen].deltas, dtype=np.float64) / self.reward_scale

@@ -288,6 +288,7 @@ def _scan(c: list[int], xs, d: int, total: int, shapes, floor: int) -> dict[int,
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, *range(27, 34)))
+_COLS = tuple(COLUMN_OF)
 _STARTS = (0, 9, 18, 27)
 _STEP: dict[tuple[int, bool], dict[tuple[int, ...], int]] = {(d, h): {} for d in (-1, 1) for h in (False, True)}
 _CODE_IDS: list[tuple[int, ...]] = [()]
@@ -767,12 +768,19 @@ class Encoder:
             if phase != "turn":
                 return
             b0, u0 = o["discard_best"][0], o["discard_useful"][0]
+            get = unseen.__getitem__
+            if wf is None:  # physical tiles are their naturals
+                for r, u in useful.items():
+                    c = _COLS[r]
+                    out[b0, c] = 1.0
+                    out[u0, c] = sum(map(get, u)) / 34.0
+                return
             for t in range(NUM_KINDS):
                 if counts[t] and disc[roles[t]] == best:
                     r = roles[t]
-                    out[b0, _COL[t]] = 1.0
+                    out[b0, _COLS[t]] = 1.0
                     u = self._physical_useful(useful[r], nat, r, best, roles, wf)
-                    out[u0, _COL[t]] = sum(unseen[x] for x in u) / 34.0
+                    out[u0, _COLS[t]] = sum(map(get, u)) / 34.0
             return
         now, useful = fast.draws(nat)
         out[o["shanten"][0]] = now / 8.0
@@ -838,7 +846,6 @@ class Encoder:
 
 
 _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
-_COLS = tuple(COLUMN_OF)
 
 
 class _Seat:
@@ -892,9 +899,17 @@ class TableEncoder:
         melds, hidden = t.melds_seen_by(me)
         flowers, rivers = t.public_tuples()
         ind = t.indicator if t.indicator is not None else t.indicator_in_wall
-        if st.table is not t or melds is not st.melds or ind != st.indicator:
+        if st.table is not t or ind != st.indicator:
             self._rebuild(st, m, t, me, melds, hidden, ind)
         seen, changed = st.seen, []
+        if melds is not st.melds:  # a new meld: its tiles move from a hand (and a river) to the melds
+            old = st.mvis
+            self._melds(st, me, melds, hidden)
+            new = st.mvis
+            for x in range(NUM_KINDS):
+                if new[x] != old[x]:
+                    seen[x] += new[x] - old[x]
+                    changed.append(x)
         # own hand: move the columns of the tiles whose count changed
         h = t.hand_tuple(me)
         if h is not st.hand:
@@ -1019,6 +1034,25 @@ class TableEncoder:
         for j, x in enumerate(reversed(river[-RIVER_ORDER_SLOTS:])):
             a[b + j, _COLS[x]] = 1.0
 
+    def _melds(self, st: _Seat, me: int, melds, hidden) -> None:
+        """Rewrite the meld planes (as seat ``me`` sees them) and their tile counts."""
+        a, o = st.arr, self.o
+        m0, h0 = o["melds"], o["hidden_kongs"]
+        a[m0:m0 + 16] = 0.0
+        mvis = [0] * NUM_KINDS
+        for r in range(4):
+            s = (me + r) % 4
+            if melds[s]:
+                mc = [0] * NUM_KINDS
+                for mm in melds[s]:
+                    for x in mm.physical:
+                        mc[x] += 1
+                        mvis[x] += 1
+                _thermo(a, m0 + 4 * r, mc)
+            a[h0 + r] = hidden[s] / 4.0
+        st.mvis = mvis
+        st.melds = melds
+
     def _rebuild(self, st: _Seat, m, t, me: int, melds, hidden, ind) -> None:
         """Every plane of the seat afresh (a new hand, a new meld, the indicator)."""
         a = st.arr
@@ -1043,20 +1077,8 @@ class TableEncoder:
         for r in range(4):
             a[s0 + r] = m.scores[(me + r) % 4] / enc.score_scale
         a[o["round"]] = m.round / 4.0
-        # melds as this seat sees them
-        m0, h0 = o["melds"], o["hidden_kongs"]
-        mvis = [0] * NUM_KINDS
-        for r in range(4):
-            s = (me + r) % 4
-            if melds[s]:
-                mc = [0] * NUM_KINDS
-                for mm in melds[s]:
-                    for x in mm.physical:
-                        mc[x] += 1
-                        mvis[x] += 1
-                _thermo(a, m0 + 4 * r, mc)
-            a[h0 + r] = hidden[s] / 4.0
-        st.mvis = mvis
+        self._melds(st, me, melds, hidden)
+        mvis = st.mvis
         if ind is not None and ind < NUM_KINDS:
             a[o["indicator"], _COLS[ind]] = 1.0
         # hand, rivers, unseen
