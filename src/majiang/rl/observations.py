@@ -19,7 +19,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from majiang.analysis import shanten
-from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO
+from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO, build_blocks
 from majiang.analysis.win import _specials
 from majiang.analysis.wildcards import split_counts
 from majiang.engine import PlayerView, RuleSet
@@ -128,6 +128,7 @@ def _thermo(out: np.ndarray, first: int, counts: Sequence[int]) -> None:
 
 
 _MEMOS: dict = {}
+_BLOCKS_BUILT = False
 
 
 class _Analysis:
@@ -150,6 +151,10 @@ class _Analysis:
         self.white_stand_in = rules.white_stand_in
         self._roles: dict = {}
         self.fast = _Fast(self.shapes) if _Fast.usable(self.shapes) else None
+        global _BLOCKS_BUILT
+        if not _BLOCKS_BUILT:  # every suit block of a 13/14-tile hand, once per process (about 0.1 s)
+            _BLOCKS_BUILT = True
+            build_blocks(7)
 
     def full(self, c: Sequence[int], w: int, shapes=None) -> int:
         key = (tuple(c), w, shapes is not None)
@@ -342,7 +347,11 @@ def _std_row(honor: bool, key: tuple[int, ...], other: int, n: int, d: int) -> t
 def _draws_below(g: int, key: tuple[int, ...], other: int, n: int, s: int) -> tuple[int, ...]:
     """The faces (0-33) of group ``g`` whose draw brings the standard shanten below ``s`` (see
     :func:`_std_row`; ``n`` sets after the draw)."""
-    code = _step_code(g == 3, key, 1)
+    return _below(_step_code(g == 3, key, 1), g, other, n, s)
+
+
+def _below(code: int, g: int, other: int, n: int, s: int) -> tuple[int, ...]:
+    """:func:`_draws_below` given the group's step code for draws."""
     k2 = (code, other, n, s, g)
     got = _LOW.get(k2)
     if got is None:
@@ -352,10 +361,9 @@ def _draws_below(g: int, key: tuple[int, ...], other: int, n: int, s: int) -> tu
     return got
 
 
-def _discards(g: int, key: tuple[int, ...], other: int, n: int) -> tuple[tuple[int, int], ...]:
+def _discards(code: int, g: int, other: int, n: int) -> tuple[tuple[int, int], ...]:
     """``(face, standard shanten after discarding it)`` for each held face (0-33) of group ``g``
-    (``n`` sets after the discard)."""
-    code = _step_code(g == 3, key, -1)
+    (``code``: the group's step code for discards; ``n`` sets after the discard)."""
     k2 = (code, other, n, g)
     got = _DISC.get(k2)
     if got is None:
@@ -538,8 +546,10 @@ class _Fast:
         if sp and now > -1:
             now = _specials(nat, 0, total, self.shapes, now, None)
         n1 = (total - 1) // 3
-        disc = dict(_discards(0, keys[0], others[0], n1) + _discards(1, keys[1], others[1], n1)
-                    + _discards(2, keys[2], others[2], n1) + _discards(3, keys[3], others[3], n1))
+        minus = (_step_code(False, keys[0], -1), _step_code(False, keys[1], -1), _step_code(False, keys[2], -1),
+                 _step_code(True, keys[3], -1))
+        disc = dict(_discards(minus[0], 0, others[0], n1) + _discards(minus[1], 1, others[1], n1)
+                    + _discards(minus[2], 2, others[2], n1) + _discards(minus[3], 3, others[3], n1))
         best = min(disc.values())
         # removing a tile never lowers a special shape's shanten, and a draw lowers it by one at most:
         # if the whole hand's specials are above the best standard discard, they change nothing here
@@ -565,22 +575,26 @@ class _Fast:
         # After discarding r (of group g) a draw in another group h sees group g only through its
         # used-vector id, which many discards share: their useful draws outside g are worked out once.
         shared: dict[tuple[int, int], tuple[int, ...]] = {}
+        plus = None
         for r, v in disc.items():
             if v != best:
                 continue
             g = 3 if r >= 27 else r // 9
             f = r - _STARTS[g]
             kg = keys[g]
-            ig2 = _CODE_IDS[_step_code(g == 3, kg, -1)][f]
+            ig2 = _CODE_IDS[minus[g]][f]
             outside = shared.get((g, ig2))
             if outside is None:
+                if plus is None:
+                    plus = (_step_code(False, keys[0], 1), _step_code(False, keys[1], 1),
+                            _step_code(False, keys[2], 1), _step_code(True, keys[3], 1))
                 ids2 = list(ids)
                 ids2[g] = ig2
                 others2 = _others(ids2)
                 outside = ()
                 for h in range(4):
                     if h != g:
-                        outside += _draws_below(h, keys[h], others2[h], n, best)
+                        outside += _below(plus[h], h, others2[h], n, best)
                 shared[(g, ig2)] = outside
             kg2 = kg[:f] + (kg[f] - 1,) + kg[f + 1:]
             u = outside + _draws_below(g, kg2, others[g], n, best)
