@@ -22,7 +22,7 @@ from majiang.analysis import shanten
 from majiang.analysis.tables import BEST, COMBINED, HONOR_INFO, SUIT_INFO, build_blocks
 from majiang.analysis.win import _specials
 from majiang.analysis.wildcards import split_counts
-from majiang.engine import PlayerView, RuleSet
+from majiang.engine import Phase, PlayerView, RuleSet
 from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES
 from majiang.tiles import NUM_KINDS, WHITE
@@ -865,7 +865,7 @@ _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
 class _Seat:
     """What :class:`TableEncoder` keeps of one seat's planes (counts in our tile order)."""
 
-    __slots__ = ("arr", "table", "hand", "cnt", "last_draw", "melds", "mvis", "rivers", "rlist", "rcnt", "flowers",
+    __slots__ = ("arr", "table", "hand", "cnt", "last_draw", "melds", "mcs", "mvis", "rivers", "rlist", "rcnt", "flowers",
                  "indicator", "seen", "unseen", "wall", "phase", "claim", "offered")
 
     def __init__(self, shape: tuple[int, int]) -> None:
@@ -985,12 +985,18 @@ class TableEncoder:
         if wall != st.wall:
             st.wall = wall
             a[o["wall"]] = wall / enc._total
-        ph = t.phase.value
-        if ph == "claim":
+        p = t.phase
+        if p is Phase.TURN:
+            ph = "turn"
+            claim = offered = None
+        elif p is Phase.CLAIM:
+            ph = "claim"
             claim, offered = t.claim_tile, t.discarder
-        elif ph == "rob":
+        elif p is Phase.ROB:
+            ph = "rob"
             claim, offered = t.claim_tile, t.kong_seat
         else:
+            ph = p.value
             claim = offered = None
         phase_changed = ph != st.phase
         if phase_changed:
@@ -1049,21 +1055,29 @@ class TableEncoder:
             a[b + j, _COLS[x]] = 1.0
 
     def _melds(self, st: _Seat, me: int, melds, hidden) -> None:
-        """Rewrite the meld planes (as seat ``me`` sees them) and their tile counts."""
+        """Rewrite the meld planes (as seat ``me`` sees them) of each seat whose melds changed, and
+        the tile counts of all melds (``st.mvis``)."""
         a, o = st.arr, self.o
         m0, h0 = o["melds"], o["hidden_kongs"]
-        a[m0:m0 + 16] = 0.0
-        mvis = [0] * NUM_KINDS
+        old = st.melds
+        mcs = st.mcs
+        mvis = list(st.mvis)
         for r in range(4):
             s = (me + r) % 4
-            if melds[s]:
-                mc = [0] * NUM_KINDS
-                for mm in melds[s]:
-                    for x in mm.physical:
-                        mc[x] += 1
-                        mvis[x] += 1
-                _thermo(a, m0 + 4 * r, mc)
-            a[h0 + r] = hidden[s] / 4.0
+            if old is not None and melds[s] == old[s]:
+                continue
+            mc = [0] * NUM_KINDS
+            for mm in melds[s]:
+                for x in mm.physical:
+                    mc[x] += 1
+            prev = mcs[r]
+            for x in range(NUM_KINDS):
+                if mc[x] != prev[x]:
+                    mvis[x] += mc[x] - prev[x]
+                    _set_count(a, m0 + 4 * r, _COLS[x], prev[x], mc[x])
+            mcs[r] = mc
+        for r in range(4):  # another seat's concealed kong shows only here
+            a[h0 + r] = hidden[(me + r) % 4] / 4.0
         st.mvis = mvis
         st.melds = melds
 
@@ -1091,6 +1105,9 @@ class TableEncoder:
         for r in range(4):
             a[s0 + r] = m.scores[(me + r) % 4] / enc.score_scale
         a[o["round"]] = m.round / 4.0
+        st.melds = None
+        st.mcs = [[0] * NUM_KINDS for _ in range(4)]
+        st.mvis = [0] * NUM_KINDS
         self._melds(st, me, melds, hidden)
         mvis = st.mvis
         if ind is not None and ind < NUM_KINDS:
