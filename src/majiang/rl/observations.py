@@ -920,22 +920,20 @@ class TableEncoder:
             old = st.mvis
             self._melds(st, me, melds, hidden)
             new = st.mvis
-            for x in range(NUM_KINDS):
-                if new[x] != old[x]:
-                    seen[x] += new[x] - old[x]
-                    changed.append(x)
+            for x in [x for x in range(NUM_KINDS) if new[x] != old[x]]:
+                seen[x] += new[x] - old[x]
+                changed.append(x)
         # own hand: move the columns of the tiles whose count changed
         h = t.hand_tuple(me)
         if h is not st.hand:
             st.hand = h
             new, cnt = t.concealed[me], st.cnt
             h0 = o["hand"]
-            for x in range(NUM_KINDS):
-                if new[x] != cnt[x]:
-                    _set_count(a, h0, _COLS[x], cnt[x], new[x])
-                    seen[x] += new[x] - cnt[x]
-                    cnt[x] = new[x]
-                    changed.append(x)
+            for x in [x for x in range(NUM_KINDS) if new[x] != cnt[x]]:
+                _set_count(a, h0, _COLS[x], cnt[x], new[x])
+                seen[x] += new[x] - cnt[x]
+                cnt[x] = new[x]
+                changed.append(x)
         # rivers: a discard appends one tile; anything else (a claimed tile leaving) rebuilds
         if rivers is not st.rivers:
             st.rivers = rivers
@@ -1071,10 +1069,9 @@ class TableEncoder:
                 for x in mm.physical:
                     mc[x] += 1
             prev = mcs[r]
-            for x in range(NUM_KINDS):
-                if mc[x] != prev[x]:
-                    mvis[x] += mc[x] - prev[x]
-                    _set_count(a, m0 + 4 * r, _COLS[x], prev[x], mc[x])
+            for x in [x for x in range(NUM_KINDS) if mc[x] != prev[x]]:
+                mvis[x] += mc[x] - prev[x]
+                _set_count(a, m0 + 4 * r, _COLS[x], prev[x], mc[x])
             mcs[r] = mc
         for r in range(4):  # another seat's concealed kong shows only here
             a[h0 + r] = hidden[(me + r) % 4] / 4.0
