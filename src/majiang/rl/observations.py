@@ -14,6 +14,7 @@ planes, which read the other concealed hands from the table (teacher training on
 from __future__ import annotations
 
 import dataclasses
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -298,6 +299,7 @@ _STARTS = (0, 9, 18, 27)
 _STEP: dict[tuple[int, bool], dict[tuple[int, ...], int]] = {(d, h): {} for d in (-1, 1) for h in (False, True)}
 _CODE_IDS: list[tuple[int, ...]] = [()]
 _CODE_OF: dict[tuple[int, ...], int] = {}
+_CODE_LOCK = threading.Lock()
 _ROWS: dict[tuple, tuple] = {}
 _LOW: dict[tuple, tuple[int, ...]] = {}
 _DISC: dict[tuple, tuple[tuple[int, int], ...]] = {}
@@ -323,10 +325,11 @@ def _step_code(honor: bool, key: tuple[int, ...], d: int) -> int:
     if code is None:
         info = HONOR_INFO if honor else SUIT_INFO
         ids = tuple(info[key[:f] + (c + d,) + key[f + 1:]][0] if 0 <= c + d <= 4 else 0 for f, c in enumerate(key))
-        code = _CODE_OF.get(ids)
-        if code is None:
-            code = _CODE_OF[ids] = len(_CODE_IDS)
-            _CODE_IDS.append(ids)
+        with _CODE_LOCK:  # two threads must not hand out one number for different ids
+            code = _CODE_OF.get(ids)
+            if code is None:
+                code = _CODE_OF[ids] = len(_CODE_IDS)
+                _CODE_IDS.append(ids)
         table[key] = code
     return code
 
@@ -376,10 +379,11 @@ def _discards(code: int, g: int, other: int, n: int) -> tuple[tuple[int, int], .
 
 def _trim_caches() -> None:
     """Empty the row caches when they grow past :data:`_CACHE_LIMIT` (called once per analysis)."""
-    if len(_LOW) + len(_DISC) + len(_ROWS) > _CACHE_LIMIT or len(_CODE_IDS) > _CACHE_LIMIT:
-        for d in (_LOW, _DISC, _ROWS, _CODE_OF, *_STEP.values()):
-            d.clear()
-        del _CODE_IDS[1:]
+    if len(_LOW) + len(_DISC) + len(_ROWS) > _CACHE_LIMIT or sum(map(len, _STEP.values())) > _CACHE_LIMIT:
+        with _CODE_LOCK:
+            for d in (_LOW, _DISC, _ROWS, _CODE_OF, *_STEP.values()):
+                d.clear()
+            del _CODE_IDS[1:]
 
 
 def _others(ids: Sequence[int]) -> tuple[int, int, int, int]:
@@ -523,7 +527,7 @@ class _Fast:
                     out.append(x)
             out = tuple(out)
         got = self.draw_memo[key] = (now, out)
-        if len(self.draw_memo) > 200_000:
+        if len(self.draw_memo) > 50_000:
             self.draw_memo.clear()
         return got
 
@@ -602,7 +606,7 @@ class _Fast:
                 u = self._special_draws(u, nat, stats, total, r, best, by_class)
             useful[r] = u
         got = self.turn_memo[key] = (now, disc, best, useful)
-        if len(self.turn_memo) > 200_000:
+        if len(self.turn_memo) > 20_000:  # hands rarely come back: a small memo (a few kB a hand)
             self.turn_memo.clear()
         return got
 
