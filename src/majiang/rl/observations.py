@@ -9,6 +9,9 @@ seat (上家, left).
 
 An encoder reads only the seat's :class:`~majiang.engine.PlayerView` -- except the ``oracle``
 planes, which read the other concealed hands from the table (teacher training only).
+:class:`TableEncoder`, the environments' fast path for ``majiang-v1``, reads the same facts straight
+from the table (no view is built) and keeps each seat's planes between calls; its output equals
+:meth:`Encoder.encode` of the view (tested).
 """
 
 from __future__ import annotations
@@ -465,12 +468,11 @@ class _Fast:
         st2 = [a + b for a, b in zip(stats, dl)]
         nat[r] -= 1
         out = set(std)
-        for (c, o), faces in by_class.items():
-            if self._special(st2, total, nat, faces[0], 1) < s if faces[0] != r else \
-                    (len(faces) > 1 and self._special(st2, total, nat, faces[1], 1) < s):
-                out.update(x for x in faces if x != r)
-        c = nat[r]  # r itself is now in the class (c, orph)
-        if self._special(st2, total, nat, r, 1) < s:
+        for faces in by_class.values():  # one face stands for its class (another than r: r moved)
+            x = faces[0] if faces[0] != r else (faces[1] if len(faces) > 1 else None)
+            if x is not None and self._special(st2, total, nat, x, 1) < s:
+                out.update(y for y in faces if y != r)
+        if self._special(st2, total, nat, r, 1) < s:  # r itself, one copy fewer now
             out.add(r)
         nat[r] += 1
         return tuple(sorted(out))
@@ -869,8 +871,8 @@ _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
 class _Seat:
     """What :class:`TableEncoder` keeps of one seat's planes (counts in our tile order)."""
 
-    __slots__ = ("arr", "table", "hand", "cnt", "last_draw", "melds", "mcs", "mvis", "rivers", "rlist", "rcnt", "flowers",
-                 "indicator", "seen", "unseen", "wall", "phase", "claim", "offered")
+    __slots__ = ("arr", "table", "hand", "cnt", "last_draw", "melds", "mcs", "mvis", "rivers", "rlist", "rcnt",
+                 "flowers", "indicator", "seen", "unseen", "wall", "phase", "claim", "offered")
 
     def __init__(self, shape: tuple[int, int]) -> None:
         self.arr = np.zeros(shape, dtype=np.float32)
@@ -1134,5 +1136,5 @@ class TableEncoder:
         st.phase = None  # the analysis planes are filled below in observe (phase "changed")
 
 
-__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "TableEncoder", "num_planes", "plane_offsets",
-           "plane_spec", "to_grid"]
+__all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "TableEncoder", "num_planes",
+           "plane_offsets", "plane_spec", "to_grid"]
