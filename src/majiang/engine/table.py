@@ -110,6 +110,16 @@ def tile_str(t: int) -> str:
 
 _DISCARDS: tuple[Action, ...] = tuple(Action(ActionKind.DISCARD, t) for t in range(NUM_KINDS))
 """One shared discard action per tile kind (actions are immutable values)."""
+_WINS: tuple[Action, ...] = tuple(Action(ActionKind.WIN, t) for t in range(NUM_TILES))
+_CONCEALED_KONGS: tuple[Action, ...] = tuple(Action(ActionKind.CONCEALED_KONG, t) for t in range(NUM_TILES))
+_ADDED_KONGS: tuple[Action, ...] = tuple(Action(ActionKind.ADDED_KONG, t) for t in range(NUM_TILES))
+_EXPOSED_KONGS: tuple[Action, ...] = tuple(Action(ActionKind.EXPOSED_KONG, t) for t in range(NUM_TILES))
+_PUNGS: tuple[Action, ...] = tuple(Action(ActionKind.PUNG, t) for t in range(NUM_TILES))
+_READIES: tuple[Action, ...] = tuple(Action(ActionKind.READY, t) for t in range(NUM_TILES))
+_CHOWS: dict[tuple[int, int], Action] = {(t, low): Action(ActionKind.CHOW, t, low)
+                                         for t in range(NUM_KINDS) for low in range(NUM_KINDS)}
+"""Shared actions of the other kinds too (the same values the table offered before; a learning
+environment maps them to indices by identity, see :mod:`majiang.rl.actions`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -686,7 +696,7 @@ class HandTable:
                 lt = self.last_draw[seat]
                 if lt is not None and self._gates[seat].get(lt) is not False and \
                         self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
-                    acts.append(Action(ActionKind.WIN, lt))
+                    acts.append(_WINS[lt])
                 if lt is not None and c[lt]:
                     acts.append(_DISCARDS[lt])
                 else:  # pragma: no cover - a declared seat always acts after a draw
@@ -696,17 +706,17 @@ class HandTable:
                 lt = self.last_draw[seat]
                 if lt is not None and self._gates[seat].get(lt) is not False and \
                         self._score_win(seat, lt, self_drawn=True, discarder=None, robbing=False):
-                    acts.append(Action(ActionKind.WIN, lt))
+                    acts.append(_WINS[lt])
                 if self.live > 0:
                     if r.concealed_kong and 4 in c:
                         for t in range(NUM_KINDS):
                             if c[t] == 4 and (r.wild_claimable or t != wf):
-                                acts.append(Action(ActionKind.CONCEALED_KONG, t))
+                                acts.append(_CONCEALED_KONGS[t])
                     if r.added_kong and self.melds[seat]:
                         added = sorted(m.tile for m in self.melds[seat]
                                        if m.kind is MeldKind.PUNG and c[m.tile] >= 1 and (
                                            not r.added_kong_drawn_only or lt == m.tile))
-                        acts.extend(Action(ActionKind.ADDED_KONG, t) for t in added)
+                        acts.extend(map(_ADDED_KONGS.__getitem__, added))
             if wf is None or r.wild_discardable:
                 discards = list(map(_DISCARDS.__getitem__, dict.fromkeys(self.hand_tuple(seat))))
             else:
@@ -715,14 +725,14 @@ class HandTable:
                     discards = [_DISCARDS[t] for t, n in enumerate(c) if n]
             acts.extend(discards)
             if r.declare_ready:
-                acts.extend(Action(ActionKind.READY, a.tile) for a in discards if self._ready_after(seat, a.tile))
+                acts.extend(_READIES[a.tile] for a in discards if self._ready_after(seat, a.tile))
             return acts
         tile = self.claim_tile
         assert tile is not None
         if self.phase is Phase.ROB:
             assert self.kong_seat is not None
             if self._score_win(seat, tile, self_drawn=False, discarder=self.kong_seat, robbing=True):
-                acts.append(Action(ActionKind.WIN, tile))
+                acts.append(_WINS[tile])
             acts.append(PASS)
             return acts
         # claim window on a discard
@@ -741,7 +751,7 @@ class HandTable:
         if not gate and c[tile] < 2 and not chow_seat:
             return acts  # the common case: nothing to claim
         if gate and self._score_win(seat, tile, self_drawn=False, discarder=d, robbing=False):
-            acts.append(Action(ActionKind.WIN, tile))
+            acts.append(_WINS[tile])
         if self.ready[seat]:  # frozen (報聽): only a win
             if acts:
                 acts.append(PASS)
@@ -749,16 +759,16 @@ class HandTable:
         may_meld = (self.live > 0 or r.claim_last_discard) and (r.wild_claimable or tile != wf)
         if may_meld and len(self.melds[seat]) < r.sets:
             if r.exposed_kong and c[tile] == 3 and self.live > 0:
-                acts.append(Action(ActionKind.EXPOSED_KONG, tile))
+                acts.append(_EXPOSED_KONGS[tile])
             if r.pung and c[tile] >= 2:
-                acts.append(Action(ActionKind.PUNG, tile))
+                acts.append(_PUNGS[tile])
             if chow_seat:  # ``tile`` stays the physical discard; ``low`` is the chow's natural lowest tile
                 base = lt - lt % 9
                 for low in (lt - 2, lt - 1, lt):
                     if low < base or low + 2 >= base + 9:
                         continue
                     if self._chow_uses(c, tile, low) is not None:
-                        acts.append(Action(ActionKind.CHOW, tile, low))
+                        acts.append(_CHOWS[tile, low])
         if acts:
             acts.append(PASS)
         return acts

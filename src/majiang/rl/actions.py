@@ -135,12 +135,36 @@ def describe_index(index: int) -> str:
     raise AssertionError(index)  # pragma: no cover
 
 
+def _shared_indices() -> dict[int, int]:
+    """``{id(action): index}`` for the engine's shared action objects (:mod:`majiang.engine.table`
+    offers the same object for the same action each time). Chows on a White are left out: their
+    index depends on the table's ``white_face``."""
+    from majiang.engine import table as _t
+
+    out = {id(PASS): PASS_INDEX}
+    shared = [*_t._DISCARDS, *_t._WINS, *_t._CONCEALED_KONGS, *_t._ADDED_KONGS, *_t._EXPOSED_KONGS, *_t._PUNGS,
+              *_t._READIES,
+              *(a for a in _t._CHOWS.values() if a.tile != WHITE and 0 <= a.tile - a.low <= 2 and a.low % 9 <= 6)]
+    for a in shared:
+        try:
+            out[id(a)] = index_of(a)
+        except (ActionIndexError, KeyError):  # a flower tile or a chow that cannot be: never offered
+            continue
+    return out
+
+
+_BY_ID: dict[int, int] = _shared_indices()  # the shared objects live as long as the engine module
+
+
 def legal_indices(actions: Sequence[Action], *, white_face: int | None = None) -> dict[int, Action]:
     """Map every legal action to its index: ``{index: action}``, in index order. Raises
     :class:`ActionIndexError` if two legal actions share an index (the layout would be ambiguous)."""
     out: dict[int, Action] = {}
+    by_id = _BY_ID.get
     for a in actions:
-        i = index_of(a, white_face=white_face)
+        i = by_id(id(a))
+        if i is None:
+            i = index_of(a, white_face=white_face)
         if i in out:
             raise ActionIndexError(f"actions {out[i]} and {a} share layout index {i}")
         out[i] = a

@@ -90,17 +90,20 @@ class MajiangAEC(AECEnv):
         if action is None:
             raise ActionIndexError(f"{agent} is live: give an action index (None is for finished agents)")
         self._cumulative_rewards[agent] = 0.0
-        r = self.table.step(seat, int(action))
+        r = self.table.step_sparse(seat, int(action))
+        rewards = self.rewards
         for i, a in enumerate(AGENTS):
-            self.rewards[a] = float(r[i])
-        if self.table.done:
+            rewards[a] = 0.0 if r is None else float(r[i])
+        pending = self.table.pending()
+        if not pending:  # the episode is over
             for a in self.agents:
                 self.terminations[a] = True
-        for i, a in enumerate(self.agents):
-            self.infos[a] = info_of(self.table, int(a[-1]))
+        m = self.table.match
+        seed, hands = self.table.game_seed, len(m.results)
+        for a in self.agents:
+            self.infos[a] = {"game_seed": seed, "hands": hands, "awaited": int(a[-1]) in pending}
         self._accumulate_rewards()
-        nxt = self.table.to_act()
-        self.agent_selection = AGENTS[nxt] if nxt is not None else self.agents[0]
+        self.agent_selection = AGENTS[pending[0]] if pending else self.agents[0]
         if self.render_mode == "human":
             self.render()
 

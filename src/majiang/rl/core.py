@@ -22,7 +22,7 @@ import numpy as np
 from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index, index_of, legal_indices
-from majiang.rl.observations import Encoder
+from majiang.rl.observations import Encoder, TableEncoder
 from majiang.tiles import NUM_KINDS, format_compact
 
 Shaping = Callable[[PlayerView, int, PlayerView | None], float]
@@ -52,6 +52,7 @@ class Table:
         if hands is not None and hands < 1:
             raise MajiangError(f"hands must be at least 1 or None, got {hands}")
         self.encoder = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
+        self._fast = TableEncoder(self.encoder) if observation == "majiang-v1" else None
         self.observation_name = observation
         self.hands = hands
         self.reward_scale = float(reward_scale)
@@ -119,7 +120,8 @@ class Table:
             out.fill(0)
         legal = self.legal(seat)
         if legal:
-            out[list(legal)] = 1
+            for i in legal:  # a few scalar writes beat one fancy-indexed write here
+                out[i] = 1
         else:
             out[0] = 1
         return out
@@ -136,6 +138,12 @@ class Table:
                 return np.zeros(self.encoder.shape, dtype=np.float32)
             out.fill(0.0)
             return out
+        if self._fast is not None:
+            got = self._fast.observe(m, seat)
+            if out is None:
+                return got
+            out[...] = got
+            return out
         hidden = [m.table.concealed[s] for s in range(4)] if self.encoder.oracle else None
         return self.encoder.encode(m.view(seat), hidden, out)
 
@@ -145,6 +153,12 @@ class Table:
         the settlement of every hand that ended, divided by ``reward_scale``, plus the shaping term.
         Raises :class:`~majiang.rl.actions.ActionIndexError` for an index that names no legal action
         of an awaited seat (nothing changes)."""
+        r = self.step_sparse(seat, index)
+        return np.zeros(4, dtype=np.float64) if r is None else r
+
+    def step_sparse(self, seat: int, index: int) -> np.ndarray | None:
+        """:meth:`step`, returning ``None`` instead of the zero rewards of a step that pays nothing
+        (most steps; saves the environments an array)."""
         m = self.match
         if m is None or m.finished:
             raise ActionIndexError("the episode is over: reset first")
@@ -162,6 +176,8 @@ class Table:
         m.apply(seat, action)
         self._legal = {}
         self.steps += 1
+        if self._results_seen == len(m.results) and self.shaping is None:
+            return None
         rewards = np.zeros(4, dtype=np.float64)
         while self._results_seen < len(m.results):
             rewards += np.asarray(m.results[self._results_seen].deltas, dtype=np.float64) / self.reward_scale
@@ -209,11 +225,14 @@ def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> 
     return (num_planes(observation, oracle), NUM_KINDS)
 
 
-def info_of(table: Table, seat: int) -> dict[str, Any]:
-    """A small info dict: the game seed, hands played, whether ``seat`` is awaited."""
+def info_of(table: Table, seat: int, pending: list[int] | None = None) -> dict[str, Any]:
+    """A small info dict: the game seed, hands played, whether ``seat`` is awaited. ``pending``:
+    :meth:`Table.pending` when the caller has it already (the same answer, without asking again)."""
     m = table.match
-    return {"game_seed": table.game_seed if m is not None else None,
-            "hands": len(m.results) if m is not None else 0,
-            "awaited": bool(table.legal(seat)) if m is not None and not m.finished else False}
+    if m is None:
+        return {"game_seed": None, "hands": 0, "awaited": False}
+    if pending is None:
+        pending = [] if m.finished else m.pending_seats()
+    return {"game_seed": table.game_seed, "hands": len(m.results), "awaited": seat in pending}
 
 
