@@ -1,0 +1,776 @@
+"""A batched core for :class:`~majiang.rl.VectorEnv`: ``n`` hands as numpy arrays, stepped together.
+
+The per-table path (:class:`~majiang.rl.core.Table`) runs one engine per table; at about 150 steps a
+hand it reaches a few thousand steps/s. This core keeps the ``n`` tables' state as arrays -- concealed
+counts ``(n, 4, 34)``, the wall and its two pointers, rivers, meld counts, phase and seat to act --
+and applies each step to every row with vectorised operations (rows in different phases are handled
+by row masks). Legal-action masks ``(n, 269)`` and the observations ``(n, C, 34)`` are built for all
+rows at once.
+
+What stays per row, in Python, through the engine itself (so the decisions are the engine's):
+
+* **Dealing**: each episode starts from ``Match(rules, seed=game_seed, max_hands=1)`` -- the engine
+  shuffles, deals and replaces the dealt flowers; the arrays are read from its
+  :class:`~majiang.engine.table.HandTable` (once per hand, about 150 steps).
+* **Wins**: a vectorised shape test (per-suit look-up tables keyed by the suit's count code,
+  :func:`suit_tables`) picks the rows and seats whose concealed tiles *could* win (the standard
+  shape exactly; the special shapes -- seven pairs, thirteen orphans, knitted -- by a necessary
+  condition). Only those go to the engine's own ``HandTable._score_win`` (exact shape check and the
+  rule set's scorer, e.g. MCR's 8-fan minimum), on the row's ``HandTable`` brought up to date from
+  the arrays; a win is settled by the engine's ``HandTable._finish``.
+* **Claims and kongs** (rare): resolved per row, melds kept both as engine
+  :class:`~majiang.hand.Meld` s (for scoring) and as counts (for the observation).
+
+Supported rule sets (:func:`supports`): no wildcards, no 报听, no flower wins, no penalties, no 宝牌,
+no 相公, 13-tile hands, shapes among standard / seven pairs / thirteen orphans / knitted (the ``mcr``
+preset and options of it); one hand per episode, no shaping. Other set-ups use the per-table path.
+
+The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
+observations, masks, rewards and final scores over many seeded random games); a game's record is
+rebuilt on request by replaying its actions on the engine (:meth:`BatchedCore.replay`).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from types import SimpleNamespace
+
+import numpy as np
+
+from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
+from majiang.engine import Match, RuleSet
+from majiang.errors import MajiangError
+from majiang.hand import Meld, MeldKind
+from majiang.rl.actions import (
+    ACTION_SIZE,
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    EXPOSED_KONG_BASE,
+    LAYOUT_TILES,
+    PUNG_BASE,
+    ActionIndexError,
+    chow_index,
+    chow_of_index,
+    describe_index,
+)
+from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
+
+# phases (rows)
+TURN, CLAIM, ROB, END = 0, 1, 2, 3
+# action kinds of a layout index
+K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
+_PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
+
+_TILES = np.array(LAYOUT_TILES, dtype=np.intp)  # layout column -> our tile
+_COL = np.empty(34, dtype=np.intp)
+_COL[_TILES] = np.arange(34)
+_AR4 = np.arange(4)
+_P9 = 5 ** np.arange(9, dtype=np.int64)
+_P7 = 5 ** np.arange(7, dtype=np.int64)
+
+
+def _decode_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kind = np.zeros(ACTION_SIZE, dtype=np.int8)
+    tile = np.full(ACTION_SIZE, -1, dtype=np.int64)
+    low = np.full(ACTION_SIZE, -1, dtype=np.int64)
+    kind[1] = K_WIN
+    for base, k in ((DISCARD_BASE, K_DISCARD), (PUNG_BASE, K_PUNG), (EXPOSED_KONG_BASE, K_EKONG),
+                    (CONCEALED_KONG_BASE, K_CKONG), (ADDED_KONG_BASE, K_AKONG), (235, K_READY)):
+        kind[base:base + 34] = k
+        tile[base:base + 34] = _TILES
+    for i in range(CHOW_BASE, PUNG_BASE):
+        played, lo = chow_of_index(i)
+        kind[i], tile[i], low[i] = K_CHOW, played, lo
+    return kind, tile, low
+
+
+_KIND, _TILE, _LOW = _decode_tables()
+
+# _CHOW_IDX[t, j]: the index of the chow low = t - 2 + j on discard t (-1 where there is none)
+_CHOW_IDX = np.full((34, 3), -1, dtype=np.int64)
+for _t in range(27):
+    for _j in range(3):
+        _lo = _t - 2 + _j
+        if _lo >= _t - _t % 9 and _lo % 9 <= 6 and _lo // 9 == _t // 9:
+            _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
+
+_SUITED = np.zeros(34, dtype=bool)
+_SUITED[:27] = True
+_NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
+_KNITTED = np.array(KNITTED_ARRANGEMENTS, dtype=np.intp)  # (6, 9)
+
+_TABLES: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def suit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(SUIT_OK, HONOR_OK)``: boolean look-up tables of the standard shape by group count code.
+
+    A suit's nine counts ``c`` (each 0-4) have the code ``sum(c[i] * 5**i)`` (0 .. 5**9 - 1); the
+    seven honours likewise (0 .. 5**7 - 1). ``SUIT_OK[code]`` is True when the tiles split into sets
+    (chows and pungs) only -- for a count that is 0 mod 3 -- or into sets and one pair -- for a count
+    that is 2 mod 3 (the count decides which, so one table holds both). Honours make pungs only.
+    Built once by enumerating every multiset of at most four sets plus an optional pair (RULES.md §1.4).
+    """
+    global _TABLES
+    if _TABLES is None:
+        sets = [np.eye(9, dtype=np.int64)[i:i + 3].sum(0) for i in range(7)] + [3 * np.eye(9, dtype=np.int64)[i]
+                                                                                  for i in range(9)]
+        vecs = [np.zeros(9, dtype=np.int64)]
+        for k in range(1, 5):
+            vecs += [sum(sets[j] for j in combo) for combo in combinations_with_replacement(range(16), k)]
+        base = np.array(vecs)
+        pairs = np.vstack([np.zeros((1, 9), dtype=np.int64), 2 * np.eye(9, dtype=np.int64)])
+        allv = (base[:, None, :] + pairs[None, :, :]).reshape(-1, 9)
+        allv = allv[(allv <= 4).all(1)]
+        suit = np.zeros(5 ** 9, dtype=bool)
+        suit[allv @ _P9] = True
+        hv = np.array([[3 * ((m >> i) & 1) for i in range(7)] for m in range(128)], dtype=np.int64)
+        hp = np.vstack([np.zeros((1, 7), dtype=np.int64), 2 * np.eye(7, dtype=np.int64)])
+        hall = (hv[:, None, :] + hp[None, :, :]).reshape(-1, 7)
+        hall = hall[(hall <= 4).all(1)]
+        honor = np.zeros(5 ** 7, dtype=bool)
+        honor[hall @ _P7] = True
+        _TABLES = (suit, honor)
+    return _TABLES
+
+
+def standard_wins(x: np.ndarray) -> np.ndarray:
+    """``(m,)`` bool: each row of concealed counts ``x`` (``(m, 34)``, 3k+2 tiles) makes the standard
+    shape (k sets and one pair). Vectorised through :func:`suit_tables`."""
+    suit, honor = suit_tables()
+    s = x[:, :27].reshape(-1, 3, 9).astype(np.int64)
+    h = x[:, 27:].astype(np.int64)
+    ok = suit[s @ _P9].all(1) & honor[h @ _P7]
+    pairs = (s.sum(2) % 3 == 2).sum(1) + (h.sum(1) % 3 == 2)
+    return ok & (pairs == 1)
+
+
+def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
+             observation: str = "majiang-v1") -> bool:
+    """Whether :class:`BatchedCore` plays this set-up exactly (see the module doc)."""
+    sh = rules.shape_rules
+    return (rules.wild_mode == "none" and not rules.declare_ready and not rules.flower_wins
+            and rules.followed_penalty == 0 and rules.wild_discard_penalty == 0 and not rules.xianggong
+            and not rules.bao_pai and not rules.white_stand_in and rules.hand_size == 13 and rules.players == 4
+            and sh.standard and not sh.unconnected and not sh.eight_pairs and sh.wilds_win == 0
+            and hands == 1 and shaping is None and opponents is None
+            and observation in ("majiang-v1", "botzone-v0"))
+
+
+class BatchedCore:
+    """``n`` hands of one rule set as arrays (see the module doc).
+
+    Args:
+        n: tables. rules: a supported :class:`~majiang.engine.RuleSet` (:func:`supports`).
+        encoder: the :class:`~majiang.rl.observations.Encoder` whose layout the observations follow.
+        reward_scale: settlement deltas are divided by this.
+
+    The seat to act on each row is :attr:`seat` (the first awaited seat in turn order from the
+    discarder in a claim window, as :meth:`majiang.rl.core.Table.to_act`). After :meth:`step`,
+    :attr:`done` marks the rows whose hand ended and :attr:`deltas` holds their settlement.
+    """
+
+    def __init__(self, n: int, rules: RuleSet, encoder: Encoder, reward_scale: float = 1.0) -> None:
+        if not supports(rules, observation=encoder.name):
+            raise MajiangError(f"rule set {rules.name!r} with observation {encoder.name!r} is not supported by "
+                               "the batched core (majiang.rl.batched.supports)")
+        suit_tables()
+        self.n = n
+        self.rules = rules
+        self.encoder = encoder
+        self.reward_scale = float(reward_scale)
+        self.reserve = rules.reserve
+        self.sets = rules.sets
+        self.total_tiles = len(rules.tile_set)
+        sh = rules.shape_rules
+        self._sp = (sh.seven_pairs, sh.thirteen_orphans, sh.honors_and_knitted, sh.knitted_straight)
+        z = np.zeros
+        self.hand = z((n, 4, 34), dtype=np.int16)
+        self.wall = z((n, self.total_tiles), dtype=np.int16)
+        self.head = z(n, dtype=np.int64)
+        self.tail = z(n, dtype=np.int64)
+        self.phase = z(n, dtype=np.int8)
+        self.cur = z(n, dtype=np.int64)
+        self.dealer = z(n, dtype=np.int64)
+        self.prevalent = z(n, dtype=np.int64)
+        self.after_claim = z(n, dtype=bool)
+        self.kong_chain = z(n, dtype=bool)
+        self.flower_chain = z(n, dtype=bool)
+        self.any_claim = z(n, dtype=bool)
+        self.discards_made = z((n, 4), dtype=np.int64)
+        self.last_draw = z((n, 4), dtype=np.int64)
+        self.claim_tile = z(n, dtype=np.int64)
+        self.origin = z(n, dtype=np.int64)  # the discarder (claim window) or the kong's seat (robbing)
+        self.last_discard = z(n, dtype=bool)
+        self.awaiting = z((n, 4), dtype=bool)
+        self.ans_kind = z((n, 4), dtype=np.int64)
+        self.ans_low = z((n, 4), dtype=np.int64)
+        self.can_win = z((n, 4), dtype=bool)
+        self.can_pung = z((n, 4), dtype=bool)
+        self.can_kong = z((n, 4), dtype=bool)
+        self.chow3 = z((n, 3), dtype=bool)  # the next seat's chows low = t-2, t-1, t
+        self.turn_win = z(n, dtype=bool)
+        self.meld_vis = z((n, 4, 34), dtype=np.int16)  # melds others see (physical tiles)
+        self.ckong = z((n, 4, 34), dtype=np.int16)  # concealed kongs (only their owner sees them)
+        self.n_melds = z((n, 4), dtype=np.int64)
+        self.n_ckong = z((n, 4), dtype=np.int64)
+        self.pung = z((n, 4, 34), dtype=bool)
+        self.river = z((n, 4, 48), dtype=np.int64)
+        self.river_len = z((n, 4), dtype=np.int64)
+        self.river_cnt = z((n, 4, 34), dtype=np.int16)
+        self.flower_n = z((n, 4), dtype=np.int64)
+        self.done = z(n, dtype=bool)
+        self.deltas = z((n, 4), dtype=np.float64)
+        self.seat = z(n, dtype=np.int64)
+        self.mask = z((n, ACTION_SIZE), dtype=np.int8)
+        self.tables: list = [None] * n  # the engine HandTable of each row's hand (scoring, settlement)
+        self.game_seed: list[int | None] = [None] * n
+        self.actions: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self._rows = np.arange(n)
+        self._draw_q: list[tuple[int, int, bool]] = []
+
+    # ------------------------------------------------------------------ episodes
+    def reset_row(self, i: int, game_seed: int) -> None:
+        """Deal row ``i`` from ``Match(rules, seed=game_seed, max_hands=1)`` (the engine deals)."""
+        m = Match(self.rules, seed=game_seed, max_hands=1)
+        t = m.table
+        if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
+            raise AssertionError("the hand ended at the deal")
+        t._emit_fn = None
+        self.tables[i] = t
+        self.game_seed[i] = game_seed
+        self.actions[i] = []
+        w = t.wall
+        self.wall[i, :len(w)] = w
+        self.head[i], self.tail[i] = t.head, t.tail
+        self.hand[i] = t.concealed
+        self.phase[i] = TURN
+        self.cur[i] = t.current
+        self.dealer[i] = t.dealer
+        self.prevalent[i] = t.prevalent_wind
+        self.after_claim[i] = self.kong_chain[i] = self.flower_chain[i] = self.any_claim[i] = False
+        self.discards_made[i] = 0
+        self.last_draw[i] = [-1 if x is None else x for x in t.last_draw]
+        self.last_discard[i] = False
+        self.awaiting[i] = False
+        self.meld_vis[i] = 0
+        self.ckong[i] = 0
+        self.n_melds[i] = 0
+        self.n_ckong[i] = 0
+        self.pung[i] = False
+        self.river_len[i] = 0
+        self.river_cnt[i] = 0
+        self.flower_n[i] = [len(f) for f in t.flowers]
+        self.done[i] = False
+        self.deltas[i] = 0
+        self._turn_wins(np.array([i]))
+
+    def replay(self, i: int):
+        """The engine :class:`~majiang.engine.Match` of row ``i``'s current episode, rebuilt by replaying
+        its actions (its ``events`` are the game's record)."""
+        from majiang.rl.core import Table
+
+        t = Table(self.rules, self.encoder.name, hands=1)
+        t.reset(self.game_seed[i])
+        for s, a in self.actions[i]:
+            t.step(s, a)
+        return t.match
+
+    # ------------------------------------------------------------------ engine sync (rare events)
+    def _sync(self, i: int):
+        """Row ``i``'s engine HandTable brought up to date with the arrays (before scoring)."""
+        t = self.tables[i]
+        t.concealed = self.hand[i].tolist()
+        rl = self.river_len[i]
+        t.rivers = [self.river[i, s, :rl[s]].tolist() for s in range(4)]
+        t.head, t.tail = int(self.head[i]), int(self.tail[i])
+        t.current = int(self.cur[i])
+        t.after_claim = bool(self.after_claim[i])
+        t.kong_chain = bool(self.kong_chain[i])
+        t.flower_chain = bool(self.flower_chain[i])
+        t.any_claim = bool(self.any_claim[i])
+        t.discards_made = self.discards_made[i].tolist()
+        t.last_draw = [None if x < 0 else x for x in self.last_draw[i].tolist()]
+        t.last_discard = bool(self.last_discard[i])
+        t._gates = [{} for _ in range(4)]
+        t._hand_t = [None] * 4
+        t._score_cache = {}
+        t._melds_seen = [None] * 4
+        t._flowers_t = None
+        t._rivers_t = None
+        t._legal_cache = {}
+        return t
+
+    def _candidates(self, x: np.ndarray) -> np.ndarray:
+        """``(m,)`` bool: rows of counts (3k+2 tiles) that may win: the standard shape exactly, the
+        special shapes by a necessary condition (the engine decides)."""
+        cand = standard_wins(x)
+        sp7, orph, hk, ks = self._sp
+        if sp7 or orph or hk or ks:
+            n14 = x.sum(1) == 14
+            if sp7:
+                cand |= n14 & (x % 2 == 0).all(1)
+            if orph:
+                cand |= n14 & (x[:, _NON_ORPHAN] == 0).all(1)
+            if hk:
+                cand |= n14 & (x <= 1).all(1)
+            if ks:
+                cand |= (x[:, _KNITTED] > 0).all(2).any(1)
+        return cand
+
+    def _turn_wins(self, rows: np.ndarray) -> None:
+        """Whether the seat to act on ``rows`` (in its turn, after a draw) may win by self-draw."""
+        if rows.size == 0:
+            return
+        s = self.cur[rows]
+        x = self.hand[rows, s]
+        ok = np.zeros(rows.size, dtype=bool)
+        cand = self._candidates(x) & (self.last_draw[rows, s] >= 0) & ~self.after_claim[rows]
+        for k in np.flatnonzero(cand):
+            i = int(rows[k])
+            seat = int(s[k])
+            t = self._sync(i)
+            ok[k] = t._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True, discarder=None,
+                                 robbing=False) is not None
+        self.turn_win[rows] = ok
+
+    def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
+        t = self._sync(i)
+        t._finish(wins)
+        self.deltas[i] = t.result.deltas
+        self.phase[i] = END
+        self.done[i] = True
+
+    def _exhaust(self, rows: np.ndarray) -> None:
+        self.phase[rows] = END
+        self.done[rows] = True
+        self.deltas[rows] = 0.0
+
+    # ------------------------------------------------------------------ draws and windows
+    def _draw(self, rows: np.ndarray, seats: np.ndarray, tail: np.ndarray) -> None:
+        """Draw for ``seats`` on ``rows`` (from the tail where ``tail``); flowers are set aside and
+        replaced from the tail; an empty wall ends the hand (exhaustive draw)."""
+        self.flower_chain[rows] = False
+        drawn = []
+        res = self.reserve
+        while rows.size:
+            live = self.tail[rows] - self.head[rows] - res
+            ex = live <= 0
+            if ex.any():
+                self._exhaust(rows[ex])
+                keep = ~ex
+                rows, seats, tail = rows[keep], seats[keep], tail[keep]
+                if not rows.size:
+                    break
+            t = np.empty(rows.size, dtype=np.int64)
+            if tail.any():
+                rt = rows[tail]
+                self.tail[rt] -= 1
+                t[tail] = self.wall[rt, self.tail[rt]]
+            front = ~tail
+            if front.any():
+                rf = rows[front]
+                t[front] = self.wall[rf, self.head[rf]]
+                self.head[rf] += 1
+            fl = t >= 34
+            ok = ~fl
+            if ok.any():
+                r, s, x = rows[ok], seats[ok], t[ok]
+                self.hand[r, s, x] += 1
+                self.last_draw[r, s] = x
+                self.cur[r] = s
+                self.phase[r] = TURN
+                self.after_claim[r] = False
+                drawn.append(r)
+            if not fl.any():
+                break
+            rows, seats, t = rows[fl], seats[fl], t[fl]
+            for r, s, x in zip(rows.tolist(), seats.tolist(), t.tolist()):
+                self.tables[r].flowers[s].append(x)
+                self.flower_n[r, s] += 1
+            self.flower_chain[rows] = True
+            tail = np.ones(rows.size, dtype=bool)
+        if drawn:
+            self._turn_wins(np.concatenate(drawn) if len(drawn) > 1 else drawn[0])
+
+    def _open_claims(self, rows: np.ndarray) -> None:
+        """A discard (``claim_tile`` by ``origin``) on ``rows``: which seats may claim it; rows where
+        none may go on to the next seat's draw."""
+        if rows.size == 0:
+            return
+        r = self.rules
+        d = self.origin[rows]
+        t = self.claim_tile[rows]
+        S = (d[:, None] + np.array([1, 2, 3])) % 4
+        R = rows[:, None]
+        h = self.hand[R, S]  # (m, 3, 34)
+        ct = h[np.arange(rows.size)[:, None], np.arange(3)[None, :], t[:, None]]
+        live = (self.tail[rows] - self.head[rows] - self.reserve) > 0
+        may = ((live | r.claim_last_discard)[:, None]) & (self.n_melds[R, S] < self.sets)
+        kong = (ct == 3) & live[:, None] & may if r.exposed_kong else np.zeros_like(may)
+        pung = (ct >= 2) & may if r.pung else np.zeros_like(may)
+        chow = np.zeros((rows.size, 3), dtype=bool)
+        if r.chow:
+            h0 = h[:, 0, :]
+            m = np.arange(rows.size)
+            k = t % 9
+            suited = t < 27
+
+            def has(off):
+                x = t + off
+                return h0[m, np.clip(x, 0, 33)] > 0
+
+            chow[:, 0] = (k >= 2) & has(-2) & has(-1)
+            chow[:, 1] = (k >= 1) & (k <= 7) & has(-1) & has(1)
+            chow[:, 2] = (k <= 6) & has(1) & has(2)
+            chow &= (suited & may[:, 0])[:, None]
+        x = h.copy()
+        x[np.arange(rows.size)[:, None], np.arange(3)[None, :], t[:, None]] += 1
+        cand = self._candidates(x.reshape(-1, 34)).reshape(-1, 3)
+        win = np.zeros_like(cand)
+        synced = -1
+        for a, b in zip(*np.nonzero(cand)):
+            i = int(rows[a])
+            if synced != i:
+                tb = self._sync(i)
+                tb.claim_tile, tb.discarder = int(t[a]), int(d[a])
+                synced = i
+            win[a, b] = tb._score_win(int(S[a, b]), int(t[a]), self_drawn=False, discarder=int(d[a]),
+                                      robbing=False) is not None
+        aw = win | kong | pung
+        aw[:, 0] |= chow.any(1)
+        self.awaiting[rows] = False
+        self.awaiting[R, S] = aw
+        self.can_win[rows] = False
+        self.can_win[R, S] = win
+        self.can_pung[R, S] = pung
+        self.can_kong[R, S] = kong
+        self.chow3[rows] = chow
+        self.ans_kind[rows] = -1
+        none = ~aw.any(1)
+        self.phase[rows[~none]] = CLAIM
+        if none.any():
+            nr = rows[none]
+            self.kong_chain[nr] = False
+            self._draw(nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool))
+
+    # ------------------------------------------------------------------ rare per-row actions
+    def _turn_rare(self, i: int, s: int, kind: int, t: int) -> None:
+        tb = self.tables[i]
+        if kind == K_WIN:
+            self._finish(i, [(s, None, int(self.last_draw[i, s]), False)])
+            return
+        if kind == K_CKONG:
+            self.hand[i, s, t] -= 4
+            self.ckong[i, s, t] += 4
+            self.n_melds[i, s] += 1
+            self.n_ckong[i, s] += 1
+            tb.melds[s].append(Meld(MeldKind.CONCEALED_KONG, t, 0))
+            tb.meld_from[s].append(None)
+            self.any_claim[i] = True
+            self.kong_chain[i] = True
+            self._draw_q.append((i, s, True))
+            return
+        if kind == K_AKONG:
+            self.hand[i, s, t] -= 1
+            self.meld_vis[i, s, t] += 1
+            self.pung[i, s, t] = False
+            j = next(j for j, m in enumerate(tb.melds[s]) if m.kind is MeldKind.PUNG and m.tile == t)
+            old = tb.melds[s][j]
+            tb.melds[s][j] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
+            self.any_claim[i] = True
+            self.claim_tile[i] = t
+            self.origin[i] = s
+            self.awaiting[i] = False
+            self.can_win[i] = False
+            self.ans_kind[i] = -1
+            if self.rules.rob_kong:
+                others = [(s + k) % 4 for k in (1, 2, 3)]
+                x = self.hand[i, others].copy()
+                x[:, t] += 1
+                cand = self._candidates(x)
+                if cand.any():
+                    tb = self._sync(i)
+                    tb.claim_tile, tb.kong_seat = t, s
+                    for k in np.flatnonzero(cand):
+                        o = others[k]
+                        if tb._score_win(o, t, self_drawn=False, discarder=s, robbing=True) is not None:
+                            self.can_win[i, o] = self.awaiting[i, o] = True
+            if self.awaiting[i].any():
+                self.phase[i] = ROB
+                self.can_pung[i] = self.can_kong[i] = False
+                self.chow3[i] = False
+            else:
+                self.kong_chain[i] = True
+                self._draw_q.append((i, s, True))
+            return
+        raise ActionIndexError(f"action kind {kind} is not supported by the batched core")  # pragma: no cover
+
+    def _resolve_claims(self, i: int) -> None:
+        d = int(self.origin[i])
+        t = int(self.claim_tile[i])
+        tb = self.tables[i]
+        claims = []
+        for k in (1, 2, 3):
+            s = (d + k) % 4
+            a = int(self.ans_kind[i, s])
+            if a > K_PASS:
+                claims.append((_PRIORITY[a], k, s, a, int(self.ans_low[i, s])))
+        claims.sort()
+        p, _, s, a, low = claims[0]
+        if a == K_WIN:
+            winners = [c[2] for c in claims if c[0] == 0]
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            self._finish(i, [(w, d, t, False) for w in winners])
+            return
+        self.river_len[i, d] -= 1
+        self.river_cnt[i, d, t] -= 1
+        self.any_claim[i] = True
+        offer = (s - d) % 4
+        self.cur[i] = s
+        self.phase[i] = TURN
+        self.kong_chain[i] = False
+        self.flower_chain[i] = False
+        self.last_draw[i, s] = -1
+        self.turn_win[i] = False
+        self.n_melds[i, s] += 1
+        if a == K_CHOW:
+            for x in (low, low + 1, low + 2):
+                if x != t:
+                    self.hand[i, s, x] -= 1
+                self.meld_vis[i, s, x] += 1
+            tb.melds[s].append(Meld(MeldKind.CHOW, low, 1, t, None))
+            tb.meld_from[s].append(d)
+            self.after_claim[i] = True
+        elif a == K_PUNG:
+            self.hand[i, s, t] -= 2
+            self.meld_vis[i, s, t] += 3
+            self.pung[i, s, t] = True
+            tb.melds[s].append(Meld(MeldKind.PUNG, t, offer, t))
+            tb.meld_from[s].append(d)
+            self.after_claim[i] = True
+        else:
+            self.hand[i, s, t] -= 3
+            self.meld_vis[i, s, t] += 4
+            tb.melds[s].append(Meld(MeldKind.EXPOSED_KONG, t, offer, t))
+            tb.meld_from[s].append(d)
+            self.after_claim[i] = False
+            self.kong_chain[i] = True
+            self._draw_q.append((i, s, True))
+
+    def _resolve_rob(self, i: int) -> None:
+        s = int(self.origin[i])
+        t = int(self.claim_tile[i])
+        winners = [(s + k) % 4 for k in (1, 2, 3) if self.ans_kind[i, (s + k) % 4] == K_WIN]
+        if winners:
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            self._finish(i, [(w, s, t, True) for w in winners])
+            return
+        self.kong_chain[i] = True
+        self._draw_q.append((i, s, True))
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        """Apply one layout index per row for :attr:`seat`. Every index is checked against
+        :attr:`mask` first (an illegal one raises :class:`~majiang.rl.actions.ActionIndexError`
+        naming the row, and no row changes). Returns rewards ``(n, 4)``; rows whose hand ended are
+        marked in :attr:`done`, their settlement in :attr:`deltas` (call :meth:`reset_row` next)."""
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        n = self.n
+        if acts.shape[0] != n:
+            raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
+        if ((acts < 0) | (acts >= ACTION_SIZE)).any():
+            i = int(np.flatnonzero((acts < 0) | (acts >= ACTION_SIZE))[0])
+            raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
+        bad = self.mask[self._rows, acts] == 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            a = int(acts[i])
+            legal = np.flatnonzero(self.mask[i])
+            raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) now; "
+                                   "legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+        seat = self.seat
+        for lst, s, a in zip(self.actions, seat.tolist(), acts.tolist()):
+            lst.append((s, a))
+        kind = _KIND[acts]
+        tile = _TILE[acts]
+        self.done[:] = False
+        ph = self.phase
+        turn = ph == TURN
+        # the hot path: discards
+        dr = np.flatnonzero(turn & (kind == K_DISCARD))
+        if dr.size:
+            s = self.cur[dr]
+            t = tile[dr]
+            self.hand[dr, s, t] -= 1
+            ln = self.river_len[dr, s]
+            self.river[dr, s, ln] = t
+            self.river_len[dr, s] = ln + 1
+            self.river_cnt[dr, s, t] += 1
+            self.discards_made[dr, s] += 1
+            self.after_claim[dr] = False
+            self.kong_chain[dr] = False
+            self.claim_tile[dr] = t
+            self.origin[dr] = s
+            self.last_discard[dr] = (self.tail[dr] - self.head[dr] - self.reserve) <= 0
+        # answers in claim and robbing windows
+        wr = np.flatnonzero(~turn)
+        resolve: list[int] = []
+        if wr.size:
+            s = seat[wr]
+            self.ans_kind[wr, s] = kind[wr]
+            self.ans_low[wr, s] = _LOW[acts[wr]]
+            self.awaiting[wr, s] = False
+            complete = ~self.awaiting[wr].any(1)
+            cw = wr[complete]
+            if cw.size:
+                allpass = (self.ans_kind[cw] <= K_PASS).all(1) & (ph[cw] == CLAIM)
+                resolve = cw[~allpass].tolist()
+                pr = cw[allpass]
+                if pr.size:
+                    self.after_claim[pr] = False
+                    self.kong_chain[pr] = False
+                    self._draw(pr, (self.origin[pr] + 1) % 4, np.zeros(pr.size, dtype=bool))
+        self._draw_q = []
+        for i in np.flatnonzero(turn & (kind != K_DISCARD)).tolist():
+            self._turn_rare(i, int(self.cur[i]), int(kind[i]), int(tile[i]))
+        for i in resolve:
+            if ph[i] == CLAIM:
+                self._resolve_claims(i)
+            else:
+                self._resolve_rob(i)
+        if dr.size:
+            self._open_claims(dr)
+        if self._draw_q:
+            q = np.array(self._draw_q, dtype=np.int64)
+            self._draw(q[:, 0], q[:, 1], q[:, 2].astype(bool))
+        rewards = np.zeros((n, 4), dtype=np.float64)
+        if self.done.any():
+            rewards[self.done] = self.deltas[self.done] / self.reward_scale
+        return rewards
+
+    # ------------------------------------------------------------------ masks and observations
+    def fill(self, obs: np.ndarray, mask: np.ndarray) -> None:
+        """Compute :attr:`seat` (the seat to act on each live row) and write the rows' masks into
+        ``mask`` ``(n, 269)`` and observations into ``obs`` ``(n, C, 34)``."""
+        n = self.n
+        ph = self.phase
+        seat = self.cur.copy()
+        win_rows = np.flatnonzero((ph == CLAIM) | (ph == ROB))
+        if win_rows.size:
+            o = self.origin[win_rows]
+            S = (o[:, None] + np.array([1, 2, 3])) % 4
+            aw = self.awaiting[win_rows[:, None], S]
+            seat[win_rows] = S[np.arange(win_rows.size), aw.argmax(1)]
+        self.seat = seat
+        self.mask = mask
+        mask[:] = 0
+        rows = self._rows
+        tr = np.flatnonzero(ph == TURN)
+        if tr.size:
+            s = seat[tr]
+            h = self.hand[tr, s][:, _TILES]  # layout order
+            mask[tr, DISCARD_BASE:DISCARD_BASE + 34] = h > 0
+            free = ~self.after_claim[tr]
+            live = (self.tail[tr] - self.head[tr] - self.reserve) > 0
+            mask[tr, 1] = self.turn_win[tr] & free
+            kf = (free & live)[:, None]
+            if self.rules.concealed_kong:
+                mask[tr, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34] = (h == 4) & kf
+            if self.rules.added_kong:
+                p = self.pung[tr, s][:, _TILES] & (h >= 1) & kf
+                if self.rules.added_kong_drawn_only:
+                    ld = self.last_draw[tr, s]
+                    p &= (_TILES[None, :] == ld[:, None])
+                mask[tr, ADDED_KONG_BASE:ADDED_KONG_BASE + 34] = p
+        if win_rows.size:
+            s = seat[win_rows]
+            t = self.claim_tile[win_rows]
+            mask[win_rows, 0] = 1
+            mask[win_rows, 1] = self.can_win[win_rows, s]
+            col = _COL[t]
+            mask[win_rows, PUNG_BASE + col] = self.can_pung[win_rows, s]
+            mask[win_rows, EXPOSED_KONG_BASE + col] = self.can_kong[win_rows, s]
+            nxt = (s == (self.origin[win_rows] + 1) % 4) & (ph[win_rows] == CLAIM)
+            if nxt.any():
+                cr = win_rows[nxt]
+                ch = self.chow3[cr]
+                idx = _CHOW_IDX[self.claim_tile[cr]]
+                a, b = np.nonzero(ch)
+                mask[cr[a], idx[a, b]] = 1
+        self._observe(obs, seat, rows)
+
+    def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray) -> None:
+        enc = self.encoder
+        out.fill(0.0)
+        n = self.n
+        counts = self.hand[rows, me]  # (n, 34) our order
+        ar = _AR4
+        if enc.name == "botzone-v0":
+            sw = 27 + (me - self.dealer) % 4
+            out[rows, 0, _COL[sw]] = 1.0
+            out[rows, 1, _COL[self.prevalent]] = 1.0
+            out[:, 2:6] = counts[:, None, _TILES] > ar[None, :, None]
+            return
+        o = enc.offsets
+        rel = (me[:, None] + ar[None, :]) % 4  # (n, 4) absolute seat of relative seat r
+        R = rows[:, None]
+        out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
+        ld = self.last_draw[rows, me]
+        has = ld >= 0
+        out[rows[has], o["last_draw"][0], _COL[ld[has]]] = 1.0
+        mv = self.meld_vis[R, rel]  # (n, 4, 34)
+        mv[:, 0] += self.ckong[rows, me]
+        m0 = o["melds"][0]
+        out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        hk = self.n_ckong[R, rel].astype(np.float32)
+        hk[:, 0] = 0.0
+        h0 = o["hidden_kongs"][0]
+        out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
+        rc = self.river_cnt[R, rel]
+        r0 = o["rivers"][0]
+        out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        ro0 = o["river_order"][0]
+        ln = self.river_len[R, rel]  # (n, 4)
+        idx = ln[:, :, None] - 1 - np.arange(RIVER_ORDER_SLOTS)[None, None, :]  # (n, 4, 8)
+        valid = idx >= 0
+        rv = self.river[R, rel]  # (n, 4, 48)
+        tl = np.take_along_axis(rv, np.clip(idx, 0, None), axis=2)
+        a, b, c = np.nonzero(valid)
+        out[a, ro0 + RIVER_ORDER_SLOTS * b + c, _COL[tl[a, b, c]]] = 1.0
+        f0 = o["flowers"][0]
+        out[:, f0:f0 + 4] = (self.flower_n[R, rel] / 8.0)[:, :, None]
+        out[rows, o["prevalent_wind"][0], _COL[self.prevalent]] = 1.0
+        out[rows, o["seat_wind"][0], _COL[27 + (me - self.dealer) % 4]] = 1.0
+        out[rows, o["dealer"][0] + (self.dealer - me) % 4] = 1.0
+        live = self.tail - self.head - self.reserve
+        out[:, o["wall"][0]] = (live / self.total_tiles)[:, None]
+        p0 = o["phase"][0]
+        ph = self.phase
+        live_rows = np.flatnonzero(ph < END)
+        out[live_rows, p0 + ph[live_rows]] = 1.0
+        win = np.flatnonzero((ph == CLAIM) | (ph == ROB))
+        if win.size:
+            out[win, o["claim_tile"][0], _COL[self.claim_tile[win]]] = 1.0
+            out[win, o["offered_by"][0] + (self.origin[win] - me[win]) % 4] = 1.0
+        visible = self.meld_vis.sum(1) + self.ckong[rows, me] + self.river_cnt.sum(1)
+        unseen = np.maximum(0, 4 - counts - visible)
+        u0 = o["unseen"][0]
+        out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
+        if enc.analysis:
+            phases = ("turn", "claim", "rob", "end")
+            cl = counts.tolist()
+            ul = unseen.tolist()
+            for i in range(n):
+                enc._analyse(out[i], SimpleNamespace(wild_face=None, phase=phases[ph[i]]), cl[i], ul[i])
+        if enc.oracle:
+            q0 = o["oracle_hands"][0]
+            oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)
+            out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
+
+
+__all__ = ["BatchedCore", "standard_wins", "suit_tables", "supports"]
