@@ -100,6 +100,10 @@ _SUITED = np.zeros(34, dtype=bool)
 _SUITED[:27] = True
 _NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
 _KNITTED = np.array(KNITTED_ARRANGEMENTS, dtype=np.intp)  # (6, 9)
+_OFF_KNITTED = np.ones((34, 6), dtype=np.int64)  # [t, k]: suited tile t is outside arrangement k
+_OFF_KNITTED[27:] = 0
+for _k, _arr in enumerate(KNITTED_ARRANGEMENTS):
+    _OFF_KNITTED[list(_arr), _k] = 0
 
 _TABLES: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -136,15 +140,58 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray]:
     return _TABLES
 
 
-def standard_wins(x: np.ndarray) -> np.ndarray:
+# One float32 product gives what the win test reads from a count row (float32 holds these integers
+# exactly): columns 0-2 the suits' count codes, 3 the honours' code, 4-6 the suits' tile counts, 7 the
+# honours' count, 8 the tiles outside thirteen orphans, 9-14 the suited tiles outside each knitted
+# arrangement.
+_W = np.zeros((34, 15), dtype=np.float32)
+for _g in range(3):
+    _W[9 * _g:9 * _g + 9, _g] = _P9
+    _W[9 * _g:9 * _g + 9, 4 + _g] = 1
+_W[27:, 3] = _P7
+_W[27:, 7] = 1
+_W[_NON_ORPHAN, 8] = 1
+_W[:, 9:15] = _OFF_KNITTED
+_KN_IN = np.zeros((34, 6), dtype=np.float32)  # [t, k]: tile t is in knitted arrangement k
+for _k, _arr in enumerate(KNITTED_ARRANGEMENTS):
+    _KN_IN[list(_arr), _k] = 1
+
+
+def standard_wins(x: np.ndarray, m: np.ndarray | None = None) -> np.ndarray:
     """``(m,)`` bool: each row of concealed counts ``x`` (``(m, 34)``, 3k+2 tiles) makes the standard
-    shape (k sets and one pair). Vectorised through :func:`suit_tables`."""
+    shape (k sets and one pair). Vectorised through :func:`suit_tables`; ``m`` is ``x @ _W`` if the
+    caller has it."""
     suit, honor = suit_tables()
-    s = x[:, :27].reshape(-1, 3, 9).astype(np.int64)
-    h = x[:, 27:].astype(np.int64)
-    ok = suit[s @ _P9].all(1) & honor[h @ _P7]
-    pairs = (s.sum(2) % 3 == 2).sum(1) + (h.sum(1) % 3 == 2)
+    if m is None:
+        m = x.astype(np.float32) @ _W
+    c = m[:, :4].astype(np.int64)
+    ok = suit[c[:, 0]] & suit[c[:, 1]] & suit[c[:, 2]] & honor[c[:, 3]]
+    pairs = (np.fmod(m[:, 4:8], 3) == 2).sum(1)
     return ok & (pairs == 1)
+
+
+def shape_candidates(x: np.ndarray, shapes) -> np.ndarray:
+    """``(m,)`` bool: rows of concealed counts (3k+2 tiles) that may win under ``shapes`` (a
+    :class:`~majiang.analysis.ShapeRules` without wildcards): the standard shape exactly, the special
+    shapes by a necessary condition -- seven pairs: 14 tiles, every count even; thirteen orphans: 14
+    tiles, none outside the orphans; honours and knitted: 14 single tiles, the suited ones within one
+    knitted arrangement; knitted straight: some arrangement's nine tiles all held. The engine's exact
+    check decides the candidates."""
+    xf = x.astype(np.float32)
+    m = xf @ _W
+    cand = standard_wins(x, m)
+    if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
+        n14 = m[:, 4:8].sum(1) == 14
+        if n14.any():
+            if shapes.seven_pairs:
+                cand |= n14 & ~(x & 1).any(1)
+            if shapes.thirteen_orphans:
+                cand |= n14 & (m[:, 8] == 0)
+            if shapes.honors_and_knitted:
+                cand |= n14 & ~(x > 1).any(1) & (m[:, 9:15] == 0).any(1)
+    if shapes.knitted_straight:
+        cand |= ((x > 0).astype(np.float32) @ _KN_IN == 9).any(1)
+    return cand
 
 
 def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
@@ -185,7 +232,7 @@ class BatchedCore:
         self.sets = rules.sets
         self.total_tiles = len(rules.tile_set)
         sh = rules.shape_rules
-        self._sp = (sh.seven_pairs, sh.thirteen_orphans, sh.honors_and_knitted, sh.knitted_straight)
+        self._shapes = sh
         z = np.zeros
         self.hand = z((n, 4, 34), dtype=np.int16)
         self.wall = z((n, self.total_tiles), dtype=np.int16)
@@ -220,6 +267,12 @@ class BatchedCore:
         self.river = z((n, 4, 48), dtype=np.int64)
         self.river_len = z((n, 4), dtype=np.int64)
         self.river_cnt = z((n, 4, 34), dtype=np.int16)
+        self.ro = np.full((n, 4, RIVER_ORDER_SLOTS), -1, dtype=np.int64)  # latest discards, newest first
+        if encoder.name == "majiang-v1":  # flat offset of each river-order cell's plane, per row and slot
+            c0 = encoder.offsets["river_order"][0]
+            self._ro_base = (np.arange(n)[:, None, None] * encoder.planes * 34
+                             + (c0 + RIVER_ORDER_SLOTS * _AR4[None, :, None]
+                                + np.arange(RIVER_ORDER_SLOTS)[None, None, :]) * 34)
         self.flower_n = z((n, 4), dtype=np.int64)
         self.done = z(n, dtype=bool)
         self.deltas = z((n, 4), dtype=np.float64)
@@ -230,11 +283,17 @@ class BatchedCore:
         self.actions: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         self._rows = np.arange(n)
         self._draw_q: list[tuple[int, int, bool]] = []
+        self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     # ------------------------------------------------------------------ episodes
     def reset_row(self, i: int, game_seed: int) -> None:
         """Deal row ``i`` from ``Match(rules, seed=game_seed, max_hands=1)`` (the engine deals)."""
-        m = Match(self.rules, seed=game_seed, max_hands=1)
+        self.load(i, Match(self.rules, seed=game_seed, max_hands=1), game_seed)
+
+    def load(self, i: int, m: Match, game_seed: int | None = None) -> None:
+        """Start row ``i`` from the first hand of engine match ``m`` just dealt (e.g. one built on an
+        explicit wall, ``Match(rules, walls=[wall], max_hands=1)``, for scenario tests; such a row's
+        :meth:`replay` needs ``game_seed``)."""
         t = m.table
         if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
             raise AssertionError("the hand ended at the deal")
@@ -262,6 +321,7 @@ class BatchedCore:
         self.pung[i] = False
         self.river_len[i] = 0
         self.river_cnt[i] = 0
+        self.ro[i] = -1
         self.flower_n[i] = [len(f) for f in t.flowers]
         self.done[i] = False
         self.deltas[i] = 0
@@ -304,21 +364,8 @@ class BatchedCore:
         return t
 
     def _candidates(self, x: np.ndarray) -> np.ndarray:
-        """``(m,)`` bool: rows of counts (3k+2 tiles) that may win: the standard shape exactly, the
-        special shapes by a necessary condition (the engine decides)."""
-        cand = standard_wins(x)
-        sp7, orph, hk, ks = self._sp
-        if sp7 or orph or hk or ks:
-            n14 = x.sum(1) == 14
-            if sp7:
-                cand |= n14 & (x % 2 == 0).all(1)
-            if orph:
-                cand |= n14 & (x[:, _NON_ORPHAN] == 0).all(1)
-            if hk:
-                cand |= n14 & (x <= 1).all(1)
-            if ks:
-                cand |= (x[:, _KNITTED] > 0).all(2).any(1)
-        return cand
+        """:func:`shape_candidates` under this rule set's shapes."""
+        return shape_candidates(x, self._shapes)
 
     def _turn_wins(self, rows: np.ndarray) -> None:
         """Whether the seat to act on ``rows`` (in its turn, after a draw) may win by self-draw."""
@@ -454,7 +501,7 @@ class BatchedCore:
         if none.any():
             nr = rows[none]
             self.kong_chain[nr] = False
-            self._draw(nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool))
+            self._draws.append((nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool)))
 
     # ------------------------------------------------------------------ rare per-row actions
     def _turn_rare(self, i: int, s: int, kind: int, t: int) -> None:
@@ -528,6 +575,9 @@ class BatchedCore:
             return
         self.river_len[i, d] -= 1
         self.river_cnt[i, d, t] -= 1
+        ln = int(self.river_len[i, d])
+        self.ro[i, d, :-1] = self.ro[i, d, 1:]
+        self.ro[i, d, -1] = self.river[i, d, ln - RIVER_ORDER_SLOTS] if ln >= RIVER_ORDER_SLOTS else -1
         self.any_claim[i] = True
         offer = (s - d) % 4
         self.cur[i] = s
@@ -611,6 +661,8 @@ class BatchedCore:
             self.river[dr, s, ln] = t
             self.river_len[dr, s] = ln + 1
             self.river_cnt[dr, s, t] += 1
+            self.ro[dr, s, 1:] = self.ro[dr, s, :-1]
+            self.ro[dr, s, 0] = t
             self.discards_made[dr, s] += 1
             self.after_claim[dr] = False
             self.kong_chain[dr] = False
@@ -620,6 +672,7 @@ class BatchedCore:
         # answers in claim and robbing windows
         wr = np.flatnonzero(~turn)
         resolve: list[int] = []
+        self._draws = []
         if wr.size:
             s = seat[wr]
             self.ans_kind[wr, s] = kind[wr]
@@ -634,7 +687,7 @@ class BatchedCore:
                 if pr.size:
                     self.after_claim[pr] = False
                     self.kong_chain[pr] = False
-                    self._draw(pr, (self.origin[pr] + 1) % 4, np.zeros(pr.size, dtype=bool))
+                    self._draws.append((pr, (self.origin[pr] + 1) % 4, np.zeros(pr.size, dtype=bool)))
         self._draw_q = []
         for i in np.flatnonzero(turn & (kind != K_DISCARD)).tolist():
             self._turn_rare(i, int(self.cur[i]), int(kind[i]), int(tile[i]))
@@ -647,17 +700,25 @@ class BatchedCore:
             self._open_claims(dr)
         if self._draw_q:
             q = np.array(self._draw_q, dtype=np.int64)
-            self._draw(q[:, 0], q[:, 1], q[:, 2].astype(bool))
+            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
+        if self._draws:  # one draw for every row that draws this step
+            if len(self._draws) == 1:
+                self._draw(*self._draws[0])
+            else:
+                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
         rewards = np.zeros((n, 4), dtype=np.float64)
         if self.done.any():
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
 
     # ------------------------------------------------------------------ masks and observations
-    def fill(self, obs: np.ndarray, mask: np.ndarray) -> None:
-        """Compute :attr:`seat` (the seat to act on each live row) and write the rows' masks into
-        ``mask`` ``(n, 269)`` and observations into ``obs`` ``(n, C, 34)``."""
+    def fill(self) -> tuple[np.ndarray, np.ndarray]:
+        """Compute :attr:`seat` (the seat to act on each live row) and return new arrays: the
+        observations ``(n, C, 34)`` float32 and the masks ``(n, 269)`` int8 of those seats (the core
+        keeps its own copy of the masks to check the next actions)."""
         n = self.n
+        obs = np.zeros((n, *self.encoder.shape), dtype=np.float32)
+        mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
         seat = self.cur.copy()
         win_rows = np.flatnonzero((ph == CLAIM) | (ph == ROB))
@@ -667,8 +728,6 @@ class BatchedCore:
             aw = self.awaiting[win_rows[:, None], S]
             seat[win_rows] = S[np.arange(win_rows.size), aw.argmax(1)]
         self.seat = seat
-        self.mask = mask
-        mask[:] = 0
         rows = self._rows
         tr = np.flatnonzero(ph == TURN)
         if tr.size:
@@ -703,60 +762,66 @@ class BatchedCore:
                 a, b = np.nonzero(ch)
                 mask[cr[a], idx[a, b]] = 1
         self._observe(obs, seat, rows)
+        self.mask = mask.copy()
+        return obs, mask
 
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray) -> None:
+        """Write each row's observation for seat ``me`` into ``out`` (zeros), as
+        :meth:`majiang.rl.observations.Encoder.encode` lays it out."""
         enc = self.encoder
-        out.fill(0.0)
         n = self.n
         counts = self.hand[rows, me]  # (n, 34) our order
         ar = _AR4
+        ncol = out.shape[1] * 34
+        flat = out.reshape(-1)
+        planes = out.reshape(-1, 34)
+        rowbase = rows * ncol
         if enc.name == "botzone-v0":
-            sw = 27 + (me - self.dealer) % 4
-            out[rows, 0, _COL[sw]] = 1.0
-            out[rows, 1, _COL[self.prevalent]] = 1.0
+            flat[np.concatenate([rowbase + _COL[27 + (me - self.dealer) % 4],
+                                 rowbase + 34 + _COL[self.prevalent]])] = 1.0
             out[:, 2:6] = counts[:, None, _TILES] > ar[None, :, None]
             return
         o = enc.offsets
         rel = (me[:, None] + ar[None, :]) % 4  # (n, 4) absolute seat of relative seat r
         R = rows[:, None]
         out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
-        ld = self.last_draw[rows, me]
-        has = ld >= 0
-        out[rows[has], o["last_draw"][0], _COL[ld[has]]] = 1.0
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
         mv[:, 0] += self.ckong[rows, me]
         m0 = o["melds"][0]
         out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
-        hk = self.n_ckong[R, rel].astype(np.float32)
-        hk[:, 0] = 0.0
-        h0 = o["hidden_kongs"][0]
-        out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
+        if self.n_ckong.any():
+            hk = self.n_ckong[R, rel].astype(np.float32)
+            hk[:, 0] = 0.0
+            h0 = o["hidden_kongs"][0]
+            out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
         rc = self.river_cnt[R, rel]
         r0 = o["rivers"][0]
         out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
-        ro0 = o["river_order"][0]
-        ln = self.river_len[R, rel]  # (n, 4)
-        idx = ln[:, :, None] - 1 - np.arange(RIVER_ORDER_SLOTS)[None, None, :]  # (n, 4, 8)
-        valid = idx >= 0
-        rv = self.river[R, rel]  # (n, 4, 48)
-        tl = np.take_along_axis(rv, np.clip(idx, 0, None), axis=2)
-        a, b, c = np.nonzero(valid)
-        out[a, ro0 + RIVER_ORDER_SLOTS * b + c, _COL[tl[a, b, c]]] = 1.0
         f0 = o["flowers"][0]
         out[:, f0:f0 + 4] = (self.flower_n[R, rel] / 8.0)[:, :, None]
-        out[rows, o["prevalent_wind"][0], _COL[self.prevalent]] = 1.0
-        out[rows, o["seat_wind"][0], _COL[27 + (me - self.dealer) % 4]] = 1.0
-        out[rows, o["dealer"][0] + (self.dealer - me) % 4] = 1.0
         live = self.tail - self.head - self.reserve
         out[:, o["wall"][0]] = (live / self.total_tiles)[:, None]
-        p0 = o["phase"][0]
+        # one-hot cells, all at once
+        ld = self.last_draw[rows, me]
+        has = ld >= 0
+        ro = self.ro[R, rel]  # (n, 4, 8) latest discards, -1 past the river's start
         ph = self.phase
-        live_rows = np.flatnonzero(ph < END)
-        out[live_rows, p0 + ph[live_rows]] = 1.0
         win = np.flatnonzero((ph == CLAIM) | (ph == ROB))
-        if win.size:
-            out[win, o["claim_tile"][0], _COL[self.claim_tile[win]]] = 1.0
-            out[win, o["offered_by"][0] + (self.origin[win] - me[win]) % 4] = 1.0
+        flat[np.concatenate([
+            rowbase[has] + o["last_draw"][0] * 34 + _COL[ld[has]],
+            (self._ro_base + _COL[ro])[ro >= 0],
+            rowbase + o["prevalent_wind"][0] * 34 + _COL[self.prevalent],
+            rowbase + o["seat_wind"][0] * 34 + _COL[27 + (me - self.dealer) % 4],
+            rowbase[win] + o["claim_tile"][0] * 34 + _COL[self.claim_tile[win]],
+        ])] = 1.0
+        # whole planes of ones
+        C = out.shape[1]
+        live_rows = np.flatnonzero(ph < END)
+        planes[np.concatenate([
+            rows * C + o["dealer"][0] + (self.dealer - me) % 4,
+            live_rows * C + o["phase"][0] + ph[live_rows],
+            win * C + o["offered_by"][0] + (self.origin[win] - me[win]) % 4,
+        ])] = 1.0
         visible = self.meld_vis.sum(1) + self.ckong[rows, me] + self.river_cnt.sum(1)
         unseen = np.maximum(0, 4 - counts - visible)
         u0 = o["unseen"][0]
@@ -773,4 +838,4 @@ class BatchedCore:
             out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
 
 
-__all__ = ["BatchedCore", "standard_wins", "suit_tables", "supports"]
+__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports"]

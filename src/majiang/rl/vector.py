@@ -137,8 +137,7 @@ class VectorEnv:
         for i, s in enumerate(seeds):
             self._reset_one(i, s)
         if self.core is not None:
-            self.core.fill(self._obs, self._mask)
-            self._seat[:] = self.core.seat
+            return self._batched_out(), {"seat": self._seat.copy()}
         return self._batch(), {"seat": self._seat.copy()}
 
     def step(self, actions: Sequence[int] | np.ndarray):
@@ -171,6 +170,14 @@ class VectorEnv:
         return (self._batch(), rew, term, np.zeros(self.n, dtype=bool),
                 {"seat": self._seat.copy(), "final_scores": final})
 
+    def _batched_out(self) -> dict[str, np.ndarray]:
+        core = self.core
+        assert core is not None
+        obs, mask = core.fill()  # new arrays each step: handed out without a copy
+        self._obs, self._mask = obs, mask
+        self._seat[:] = core.seat
+        return {"observation": obs, "action_mask": mask}
+
     def _step_batched(self, acts: np.ndarray, term: np.ndarray, final: np.ndarray):
         core = self.core
         assert core is not None
@@ -181,9 +188,7 @@ class VectorEnv:
             final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas
             for i in ended.tolist():
                 core.reset_row(i, self._game_seed(i, None))
-        core.fill(self._obs, self._mask)
-        self._seat[:] = core.seat
-        return (self._batch(), rew, term, np.zeros(self.n, dtype=bool),
+        return (self._batched_out(), rew, term, np.zeros(self.n, dtype=bool),
                 {"seat": self._seat.copy(), "final_scores": final})
 
     def record(self, i: int) -> Match | None:
