@@ -298,3 +298,47 @@ def test_shape_candidates_cover_every_mcr_win() -> None:
     assert win[:200].all() and win[200:213].all()
     assert not (win & ~cand).any()
     assert cand[-2000:].sum() <= 40
+
+
+def test_win_gates_admit_every_winning_tile() -> None:
+    """A 3k+1 hand's gate must admit every tile that completes it under MCR shapes (the engine's
+    ``waits`` decides): random tenpai-rich hands (a winning hand less one tile) and random hands."""
+    from majiang.rl.batched import _GROUP, win_gates
+
+    rng = np.random.default_rng(2)
+    rows, melds = [], []
+    for _ in range(600):
+        size = int(rng.choice([13, 10, 7, 4]))
+        if rng.random() < 0.7:  # a standard winning hand of size + 1, less one tile
+            while True:
+                c = [0] * 34
+                for _ in range((size + 1) // 3):
+                    if rng.random() < 0.5:
+                        c[int(rng.integers(0, 34))] += 3
+                    else:
+                        s, r = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+                        for k in range(3):
+                            c[9 * s + r + k] += 1
+                c[int(rng.integers(0, 34))] += 2
+                if max(c) <= 4:
+                    break
+            held = [t for t in range(34) if c[t]]
+            c[held[int(rng.integers(0, len(held)))]] -= 1
+        else:
+            c = _random_hand(rng, size)
+        rows.append(c)
+        melds.append((13 - size) // 3)
+    x = np.array(rows, dtype=np.int16)
+    groups, special = win_gates(x, np.array(melds), MCR_SHAPES)
+    admitted = tested = 0
+    for k, c in enumerate(rows):
+        for t in range(34):
+            if c[t] == 4:
+                continue
+            c[t] += 1
+            if is_winning(c, 0, MCR_SHAPES):
+                tested += 1
+                assert special[k] or (groups[k] >> _GROUP[t]) & 1, (c, t)
+                admitted += 1
+            c[t] -= 1
+    assert tested >= 300

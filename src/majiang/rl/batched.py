@@ -62,11 +62,14 @@ TURN, CLAIM, ROB, END = 0, 1, 2, 3
 # action kinds of a layout index
 K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
 _PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
+_PRIO = np.full(10, 9, dtype=np.int64)  # by answer kind + 1 (no answer: -1); a pass ranks last
+for _k, _p in _PRIORITY.items():
+    _PRIO[_k + 1] = _p
 
 _TILES = np.array(LAYOUT_TILES, dtype=np.intp)  # layout column -> our tile
 _COL = np.empty(34, dtype=np.intp)
 _COL[_TILES] = np.arange(34)
-_AR4 = np.arange(4)
+_AR4 = np.arange(4, dtype=np.int16)  # compared with int16 counts: no casting
 _P9 = 5 ** np.arange(9, dtype=np.int64)
 _P7 = 5 ** np.arange(7, dtype=np.int64)
 
@@ -109,12 +112,14 @@ _TABLES: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def suit_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``(SUIT_OK, HONOR_OK)``: boolean look-up tables of the standard shape by group count code.
+    """``(SUIT_OK, HONOR_OK, SUIT_SHORT, HONOR_SHORT)``: boolean look-up tables of the standard shape
+    by group count code.
 
     A suit's nine counts ``c`` (each 0-4) have the code ``sum(c[i] * 5**i)`` (0 .. 5**9 - 1); the
     seven honours likewise (0 .. 5**7 - 1). ``SUIT_OK[code]`` is True when the tiles split into sets
     (chows and pungs) only -- for a count that is 0 mod 3 -- or into sets and one pair -- for a count
     that is 2 mod 3 (the count decides which, so one table holds both). Honours make pungs only.
+    ``*_SHORT[code]``: one more tile of some face makes the group OK (the win gate of a 3k+1 hand).
     Built once by enumerating every multiset of at most four sets plus an optional pair (RULES.md §1.4).
     """
     global _TABLES
@@ -136,7 +141,15 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray]:
         hall = hall[(hall <= 4).all(1)]
         honor = np.zeros(5 ** 7, dtype=bool)
         honor[hall @ _P7] = True
-        _TABLES = (suit, honor)
+
+        def short(v: np.ndarray, p: np.ndarray) -> np.ndarray:
+            out = np.zeros(5 ** len(p), dtype=bool)
+            for i in range(len(p)):
+                sub = v[v[:, i] >= 1]
+                out[sub @ p - p[i]] = True
+            return out
+
+        _TABLES = (suit, honor, short(allv, _P9), short(hall, _P7))
     return _TABLES
 
 
@@ -161,7 +174,7 @@ def standard_wins(x: np.ndarray, m: np.ndarray | None = None) -> np.ndarray:
     """``(m,)`` bool: each row of concealed counts ``x`` (``(m, 34)``, 3k+2 tiles) makes the standard
     shape (k sets and one pair). Vectorised through :func:`suit_tables`; ``m`` is ``x @ _W`` if the
     caller has it."""
-    suit, honor = suit_tables()
+    suit, honor = suit_tables()[:2]
     if m is None:
         m = x.astype(np.float32) @ _W
     c = m[:, :4].astype(np.int64)
@@ -192,6 +205,41 @@ def shape_candidates(x: np.ndarray, shapes) -> np.ndarray:
     if shapes.knitted_straight:
         cand |= ((x > 0).astype(np.float32) @ _KN_IN == 9).any(1)
     return cand
+
+
+def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.ndarray]:
+    """The win gates of 3k+1 concealed hands ``x`` (``(m, 34)``; ``melds``: each hand's meld count):
+    ``(groups, special)``. A tile of group ``g`` (0-2 the suits, 3 the honours) can complete the
+    standard shape only if every other group is complete (sets, or sets and a pair) and ``g`` is one
+    tile short: ``groups`` has bit ``g`` set for each such group (two bits for a wait on two pairs).
+    ``special``: a special shape might be one tile away (seven pairs:
+    one odd count; thirteen orphans: no other tile; honours and knitted: single tiles within one
+    arrangement; knitted straight: eight of an arrangement's nine). Necessary conditions only: the
+    win test (:func:`shape_candidates`, then the engine) decides."""
+    suit, honor, suit_short, honor_short = suit_tables()
+    m = x.astype(np.float32) @ _W
+    c = m[:, :4].astype(np.int64)
+    ok = np.stack([suit[c[:, 0]], suit[c[:, 1]], suit[c[:, 2]], honor[c[:, 3]]], axis=1)
+    sh = np.stack([suit_short[c[:, 0]], suit_short[c[:, 1]], suit_short[c[:, 2]], honor_short[c[:, 3]]], axis=1)
+    bad = ~ok
+    others_ok = (bad.sum(1)[:, None] - bad) == 0
+    group = ((sh & others_ok) * np.array([1, 2, 4, 8])).sum(1)
+    special = np.zeros(len(x), dtype=bool)
+    if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
+        n13 = (m[:, 4:8].sum(1) == 13) & (melds == 0)
+        if n13.any():
+            if shapes.seven_pairs:
+                special |= n13 & ((x & 1).sum(1) == 1)
+            if shapes.thirteen_orphans:
+                special |= n13 & (m[:, 8] == 0)
+            if shapes.honors_and_knitted:
+                special |= n13 & ~(x > 1).any(1) & (m[:, 9:15] == 0).any(1)
+    if shapes.knitted_straight:
+        special |= ((x > 0).astype(np.float32) @ _KN_IN >= 8).any(1)
+    return group, special
+
+
+_GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
 
 
 def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
@@ -259,6 +307,8 @@ class BatchedCore:
         self.can_kong = z((n, 4), dtype=bool)
         self.chow3 = z((n, 3), dtype=bool)  # the next seat's chows low = t-2, t-1, t
         self.turn_win = z(n, dtype=bool)
+        self.gate_group = z((n, 4), dtype=np.int64)  # win gates of 3k+1 hands (win_gates): group bits
+        self.gate_special = z((n, 4), dtype=bool)
         self.meld_vis = z((n, 4, 34), dtype=np.int16)  # melds others see (physical tiles)
         self.ckong = z((n, 4, 34), dtype=np.int16)  # concealed kongs (only their owner sees them)
         self.n_melds = z((n, 4), dtype=np.int64)
@@ -278,17 +328,99 @@ class BatchedCore:
         self.deltas = z((n, 4), dtype=np.float64)
         self.seat = z(n, dtype=np.int64)
         self.mask = z((n, ACTION_SIZE), dtype=np.int8)
-        self.tables: list = [None] * n  # the engine HandTable of each row's hand (scoring, settlement)
+        # per row, in Python: the engine HandTable of the hand (built on the first win check; scoring
+        # and settlement), its wall and dice, and the melds (engine Meld objects), their feeders and the
+        # flowers, which that table reads
+        self.tables: list = [None] * n
+        self.walls: list[list[int]] = [[] for _ in range(n)]
+        self.dice: list[tuple[int, ...]] = [()] * n
+        self.melds: list[list[list[Meld]]] = [[[], [], [], []] for _ in range(n)]
+        self.meld_from: list[list[list[int | None]]] = [[[], [], [], []] for _ in range(n)]
+        self.flowers: list[list[list[int]]] = [[[], [], [], []] for _ in range(n)]
         self.game_seed: list[int | None] = [None] * n
-        self.actions: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
+        self._log_n = np.zeros(n, dtype=np.int64)
         self._rows = np.arange(n)
         self._draw_q: list[tuple[int, int, bool]] = []
         self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
     # ------------------------------------------------------------------ episodes
+    def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
+        """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
+        for i, seed in zip(rows, seeds):
+            self._start(i, *self.deal(seed), game_seed=seed)
+        self._began(np.asarray(rows, dtype=np.int64))
+
+    def _began(self, rows: np.ndarray) -> None:
+        """New hands on ``rows``: the other seats' win gates, the dealer's self-drawn win."""
+        d = self.dealer[rows]
+        rr = np.repeat(rows, 3)
+        ss = ((d[:, None] + np.array([1, 2, 3])) % 4).reshape(-1)
+        self._set_gates(rr, ss)
+        self._turn_wins(rows, np.ones(rows.size, dtype=bool))
+
     def reset_row(self, i: int, game_seed: int) -> None:
-        """Deal row ``i`` from ``Match(rules, seed=game_seed, max_hands=1)`` (the engine deals)."""
-        self.load(i, Match(self.rules, seed=game_seed, max_hands=1), game_seed)
+        """:meth:`reset_rows` for one row."""
+        self.reset_rows([i], [game_seed])
+
+    def deal(self, seed: int):
+        """The first hand of ``Match(rules, seed=seed)``: its dealer, dice and wall from the engine's
+        seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
+        at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
+        replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
+        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
+        from majiang.engine.wall import build_wall, rng_for, roll_dice
+
+        r = self.rules
+        dealer = 0
+        if r.first_dealer == "dice":
+            rng = rng_for(seed, "seating")
+            if r.seat_draw:
+                rng.shuffle([0, 1, 2, 3])
+            dealer = (sum(roll_dice(rng, 2)) - 1) % 4
+        dice = roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+        wall = build_wall(r, rng_for(seed, "hand", 0, "wall"), dealer, sum(dice))
+        order = [(dealer + k) % 4 for k in range(4)]
+        dealt: list[list[int]] = [[], [], [], []]
+        head = 0
+        got = 0
+        size = r.hand_size
+        while got < size:
+            k = min(4, size - got)
+            for s in order:
+                dealt[s] += wall[head:head + k]
+                head += k
+            got += k
+        dealt[dealer].append(wall[head])
+        head += 1
+        tail = len(wall)
+        concealed = [[0] * 34 for _ in range(4)]
+        flowers: list[list[int]] = [[], [], [], []]
+        for s in range(4):
+            for t in dealt[s]:
+                if t >= 34:
+                    flowers[s].append(t)
+                else:
+                    concealed[s][t] += 1
+        last = dealt[dealer][-1]
+        for s in order:
+            pending = [t for t in dealt[s] if t >= 34]
+            while pending:
+                new = []
+                for _ in pending:
+                    if tail - head - r.reserve <= 0:  # pragma: no cover - never with 144 tiles
+                        raise AssertionError("the wall ran out at the deal")
+                    tail -= 1
+                    t = wall[tail]
+                    if t >= 34:
+                        flowers[s].append(t)
+                        new.append(t)
+                    else:
+                        concealed[s][t] += 1
+                        if s == dealer:
+                            last = t
+                pending = new
+        return dealer, dice, wall, head, tail, concealed, flowers, last
 
     def load(self, i: int, m: Match, game_seed: int | None = None) -> None:
         """Start row ``i`` from the first hand of engine match ``m`` just dealt (e.g. one built on an
@@ -297,23 +429,35 @@ class BatchedCore:
         t = m.table
         if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
             raise AssertionError("the hand ended at the deal")
-        t._emit_fn = None
-        self.tables[i] = t
+        self._start(i, t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
+                    [list(f) for f in t.flowers], t.last_draw[t.dealer], game_seed=game_seed)
+        self._began(np.array([i]))
+
+    def _start(self, i: int, dealer: int, dice, wall: list[int], head: int, tail: int, concealed, flowers,
+               last: int | None, game_seed: int | None) -> None:
+        self.tables[i] = None
+        self.walls[i] = wall
+        self.dice[i] = tuple(dice)
+        self.melds[i] = [[], [], [], []]
+        self.meld_from[i] = [[], [], [], []]
+        self.flowers[i] = flowers
         self.game_seed[i] = game_seed
-        self.actions[i] = []
-        w = t.wall
-        self.wall[i, :len(w)] = w
-        self.head[i], self.tail[i] = t.head, t.tail
-        self.hand[i] = t.concealed
+        self._log_n[i] = 0
+        self.wall[i, :len(wall)] = wall
+        self.head[i], self.tail[i] = head, tail
+        self.hand[i] = concealed
         self.phase[i] = TURN
-        self.cur[i] = t.current
-        self.dealer[i] = t.dealer
-        self.prevalent[i] = t.prevalent_wind
+        self.cur[i] = dealer
+        self.dealer[i] = dealer
+        self.prevalent[i] = 27  # East: the first hand of a match
         self.after_claim[i] = self.kong_chain[i] = self.flower_chain[i] = self.any_claim[i] = False
         self.discards_made[i] = 0
-        self.last_draw[i] = [-1 if x is None else x for x in t.last_draw]
+        self.last_draw[i] = -1
+        self.last_draw[i, dealer] = -1 if last is None else last
         self.last_discard[i] = False
         self.awaiting[i] = False
+        self.gate_group[i] = 0
+        self.gate_special[i] = False
         self.meld_vis[i] = 0
         self.ckong[i] = 0
         self.n_melds[i] = 0
@@ -322,10 +466,14 @@ class BatchedCore:
         self.river_len[i] = 0
         self.river_cnt[i] = 0
         self.ro[i] = -1
-        self.flower_n[i] = [len(f) for f in t.flowers]
+        self.flower_n[i] = [len(f) for f in flowers]
         self.done[i] = False
         self.deltas[i] = 0
-        self._turn_wins(np.array([i]))
+
+    @property
+    def actions(self) -> list[list[tuple[int, int]]]:
+        """Per row, ``(seat, index)`` of every step of the current hand."""
+        return [[(int(x) // 1000, int(x) % 1000) for x in self._log[i, :self._log_n[i]]] for i in range(self.n)]
 
     def replay(self, i: int):
         """The engine :class:`~majiang.engine.Match` of row ``i``'s current episode, rebuilt by replaying
@@ -334,14 +482,22 @@ class BatchedCore:
 
         t = Table(self.rules, self.encoder.name, hands=1)
         t.reset(self.game_seed[i])
-        for s, a in self.actions[i]:
-            t.step(s, a)
+        for x in self._log[i, :self._log_n[i]].tolist():
+            t.step(x // 1000, x % 1000)
         return t.match
 
     # ------------------------------------------------------------------ engine sync (rare events)
     def _sync(self, i: int):
         """Row ``i``'s engine HandTable brought up to date with the arrays (before scoring)."""
         t = self.tables[i]
+        if t is None:
+            from majiang.engine.table import HandTable
+
+            t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
+                                           self.dice[i], 0)
+        t.melds = self.melds[i]
+        t.meld_from = self.meld_from[i]
+        t.flowers = self.flowers[i]
         t.concealed = self.hand[i].tolist()
         rl = self.river_len[i]
         t.rivers = [self.river[i, s, :rl[s]].tolist() for s in range(4)]
@@ -367,20 +523,32 @@ class BatchedCore:
         """:func:`shape_candidates` under this rule set's shapes."""
         return shape_candidates(x, self._shapes)
 
-    def _turn_wins(self, rows: np.ndarray) -> None:
-        """Whether the seat to act on ``rows`` (in its turn, after a draw) may win by self-draw."""
+    def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
+        """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""
+        if rows.size:
+            g, sp = win_gates(self.hand[rows, seats], self.n_melds[rows, seats], self._shapes)
+            self.gate_group[rows, seats] = g
+            self.gate_special[rows, seats] = sp
+
+    def _turn_wins(self, rows: np.ndarray, full: np.ndarray) -> None:
+        """Whether the seat to act on ``rows`` (in its turn, after a draw) may win by self-draw. Rows
+        not ``full`` drew onto the hand whose win gate is known; ``full`` rows (a new hand, a kong's
+        replacement) are tested whole."""
         if rows.size == 0:
             return
         s = self.cur[rows]
-        x = self.hand[rows, s]
+        ld = self.last_draw[rows, s]
+        maybe = full | ((self.gate_group[rows, s] >> _GROUP[ld]) & 1 > 0) | self.gate_special[rows, s]
+        maybe &= (ld >= 0) & ~self.after_claim[rows]
         ok = np.zeros(rows.size, dtype=bool)
-        cand = self._candidates(x) & (self.last_draw[rows, s] >= 0) & ~self.after_claim[rows]
-        for k in np.flatnonzero(cand):
-            i = int(rows[k])
-            seat = int(s[k])
-            t = self._sync(i)
-            ok[k] = t._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True, discarder=None,
-                                 robbing=False) is not None
+        if maybe.any():
+            k0 = np.flatnonzero(maybe)
+            cand = self._candidates(self.hand[rows[k0], s[k0]])
+            for k in k0[cand].tolist():
+                i = int(rows[k])
+                seat = int(s[k])
+                t = self._sync(i)
+                ok[k] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None, robbing=False) is not None
         self.turn_win[rows] = ok
 
     def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
@@ -401,6 +569,8 @@ class BatchedCore:
         replaced from the tail; an empty wall ends the hand (exhaustive draw)."""
         self.flower_chain[rows] = False
         drawn = []
+        fulls = []
+        full = tail.copy()  # a kong's replacement: the hand before it has no win gate
         res = self.reserve
         while rows.size:
             live = self.tail[rows] - self.head[rows] - res
@@ -408,7 +578,7 @@ class BatchedCore:
             if ex.any():
                 self._exhaust(rows[ex])
                 keep = ~ex
-                rows, seats, tail = rows[keep], seats[keep], tail[keep]
+                rows, seats, tail, full = rows[keep], seats[keep], tail[keep], full[keep]
                 if not rows.size:
                     break
             t = np.empty(rows.size, dtype=np.int64)
@@ -431,16 +601,20 @@ class BatchedCore:
                 self.phase[r] = TURN
                 self.after_claim[r] = False
                 drawn.append(r)
+                fulls.append(full[ok])
             if not fl.any():
                 break
-            rows, seats, t = rows[fl], seats[fl], t[fl]
+            rows, seats, t, full = rows[fl], seats[fl], t[fl], full[fl]
             for r, s, x in zip(rows.tolist(), seats.tolist(), t.tolist()):
-                self.tables[r].flowers[s].append(x)
+                self.flowers[r][s].append(x)
                 self.flower_n[r, s] += 1
             self.flower_chain[rows] = True
             tail = np.ones(rows.size, dtype=bool)
         if drawn:
-            self._turn_wins(np.concatenate(drawn) if len(drawn) > 1 else drawn[0])
+            if len(drawn) == 1:
+                self._turn_wins(drawn[0], fulls[0])
+            else:
+                self._turn_wins(np.concatenate(drawn), np.concatenate(fulls))
 
     def _open_claims(self, rows: np.ndarray) -> None:
         """A discard (``claim_tile`` by ``origin``) on ``rows``: which seats may claim it; rows where
@@ -473,12 +647,16 @@ class BatchedCore:
             chow[:, 1] = (k >= 1) & (k <= 7) & has(-1) & has(1)
             chow[:, 2] = (k <= 6) & has(1) & has(2)
             chow &= (suited & may[:, 0])[:, None]
-        x = h.copy()
-        x[np.arange(rows.size)[:, None], np.arange(3)[None, :], t[:, None]] += 1
-        cand = self._candidates(x.reshape(-1, 34)).reshape(-1, 3)
-        win = np.zeros_like(cand)
+        win = np.zeros((rows.size, 3), dtype=bool)
+        gated = ((self.gate_group[R, S] >> _GROUP[t][:, None]) & 1 > 0) | self.gate_special[R, S]
+        ga, gb = np.nonzero(gated)
+        if ga.size:
+            x = h[ga, gb]
+            x[np.arange(ga.size), t[ga]] += 1
+            cand = self._candidates(x)
+            ga, gb = ga[cand], gb[cand]
         synced = -1
-        for a, b in zip(*np.nonzero(cand)):
+        for a, b in zip(ga.tolist(), gb.tolist()):
             i = int(rows[a])
             if synced != i:
                 tb = self._sync(i)
@@ -505,7 +683,7 @@ class BatchedCore:
 
     # ------------------------------------------------------------------ rare per-row actions
     def _turn_rare(self, i: int, s: int, kind: int, t: int) -> None:
-        tb = self.tables[i]
+        melds = self.melds[i][s]
         if kind == K_WIN:
             self._finish(i, [(s, None, int(self.last_draw[i, s]), False)])
             return
@@ -514,8 +692,8 @@ class BatchedCore:
             self.ckong[i, s, t] += 4
             self.n_melds[i, s] += 1
             self.n_ckong[i, s] += 1
-            tb.melds[s].append(Meld(MeldKind.CONCEALED_KONG, t, 0))
-            tb.meld_from[s].append(None)
+            melds.append(Meld(MeldKind.CONCEALED_KONG, t, 0))
+            self.meld_from[i][s].append(None)
             self.any_claim[i] = True
             self.kong_chain[i] = True
             self._draw_q.append((i, s, True))
@@ -524,9 +702,9 @@ class BatchedCore:
             self.hand[i, s, t] -= 1
             self.meld_vis[i, s, t] += 1
             self.pung[i, s, t] = False
-            j = next(j for j, m in enumerate(tb.melds[s]) if m.kind is MeldKind.PUNG and m.tile == t)
-            old = tb.melds[s][j]
-            tb.melds[s][j] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
+            j = next(j for j, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile == t)
+            old = melds[j]
+            melds[j] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
             self.any_claim[i] = True
             self.claim_tile[i] = t
             self.origin[i] = s
@@ -555,61 +733,71 @@ class BatchedCore:
             return
         raise ActionIndexError(f"action kind {kind} is not supported by the batched core")  # pragma: no cover
 
-    def _resolve_claims(self, i: int) -> None:
-        d = int(self.origin[i])
-        t = int(self.claim_tile[i])
-        tb = self.tables[i]
-        claims = []
-        for k in (1, 2, 3):
-            s = (d + k) % 4
-            a = int(self.ans_kind[i, s])
-            if a > K_PASS:
-                claims.append((_PRIORITY[a], k, s, a, int(self.ans_low[i, s])))
-        claims.sort()
-        p, _, s, a, low = claims[0]
-        if a == K_WIN:
-            winners = [c[2] for c in claims if c[0] == 0]
+    def _resolve_claims(self, rows: np.ndarray) -> None:
+        """Claim windows on ``rows`` whose every awaited seat answered, some with a claim: win > kong
+        = pung > chow, ties by turn order from the discarder (``engine.actions.CLAIM_PRIORITY``)."""
+        d = self.origin[rows]
+        t = self.claim_tile[rows]
+        O = (d[:, None] + np.array([1, 2, 3])) % 4
+        K = self.ans_kind[rows[:, None], O]
+        key = _PRIO[K + 1] * 3 + np.arange(3)[None, :]
+        j = key.argmin(1)
+        m = np.arange(rows.size)
+        s = O[m, j]
+        k = K[m, j]
+        win = k == K_WIN
+        for a in np.flatnonzero(win).tolist():  # wins: settled by the engine
+            i = int(rows[a])
+            winners = [int(O[a, c]) for c in range(3) if K[a, c] == K_WIN]
             if self.rules.multiple_winners == "head-bump":
                 winners = winners[:1]
-            self._finish(i, [(w, d, t, False) for w in winners])
+            self._finish(i, [(w, int(d[a]), int(t[a]), False) for w in winners])
+        meld = ~win
+        if not meld.any():
             return
-        self.river_len[i, d] -= 1
-        self.river_cnt[i, d, t] -= 1
-        ln = int(self.river_len[i, d])
-        self.ro[i, d, :-1] = self.ro[i, d, 1:]
-        self.ro[i, d, -1] = self.river[i, d, ln - RIVER_ORDER_SLOTS] if ln >= RIVER_ORDER_SLOTS else -1
-        self.any_claim[i] = True
-        offer = (s - d) % 4
-        self.cur[i] = s
-        self.phase[i] = TURN
-        self.kong_chain[i] = False
-        self.flower_chain[i] = False
-        self.last_draw[i, s] = -1
-        self.turn_win[i] = False
-        self.n_melds[i, s] += 1
-        if a == K_CHOW:
-            for x in (low, low + 1, low + 2):
-                if x != t:
-                    self.hand[i, s, x] -= 1
-                self.meld_vis[i, s, x] += 1
-            tb.melds[s].append(Meld(MeldKind.CHOW, low, 1, t, None))
-            tb.meld_from[s].append(d)
-            self.after_claim[i] = True
-        elif a == K_PUNG:
-            self.hand[i, s, t] -= 2
-            self.meld_vis[i, s, t] += 3
-            self.pung[i, s, t] = True
-            tb.melds[s].append(Meld(MeldKind.PUNG, t, offer, t))
-            tb.meld_from[s].append(d)
-            self.after_claim[i] = True
-        else:
-            self.hand[i, s, t] -= 3
-            self.meld_vis[i, s, t] += 4
-            tb.melds[s].append(Meld(MeldKind.EXPOSED_KONG, t, offer, t))
-            tb.meld_from[s].append(d)
-            self.after_claim[i] = False
-            self.kong_chain[i] = True
-            self._draw_q.append((i, s, True))
+        r, d, t, s, k = rows[meld], d[meld], t[meld], s[meld], k[meld]
+        # the claimed tile leaves the discarder's river
+        self.river_len[r, d] -= 1
+        self.river_cnt[r, d, t] -= 1
+        ln = self.river_len[r, d]
+        ro = self.ro[r, d]
+        ro[:, :-1] = ro[:, 1:]
+        ro[:, -1] = np.where(ln >= RIVER_ORDER_SLOTS, self.river[r, d, np.maximum(ln - RIVER_ORDER_SLOTS, 0)], -1)
+        self.ro[r, d] = ro
+        self.any_claim[r] = True
+        self.cur[r] = s
+        self.phase[r] = TURN
+        self.kong_chain[r] = False
+        self.flower_chain[r] = False
+        self.last_draw[r, s] = -1
+        self.turn_win[r] = False
+        self.n_melds[r, s] += 1
+        low = self.ans_low[r, s]
+        ch = k == K_CHOW
+        if ch.any():
+            rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
+            for x in range(3):
+                self.meld_vis[rc, sc, lc + x] += 1
+                self.hand[rc, sc, lc + x] -= (lc + x != tc)
+        pu = k == K_PUNG
+        if pu.any():
+            self.hand[r[pu], s[pu], t[pu]] -= 2
+            self.meld_vis[r[pu], s[pu], t[pu]] += 3
+            self.pung[r[pu], s[pu], t[pu]] = True
+        ko = k == K_EKONG
+        if ko.any():
+            self.hand[r[ko], s[ko], t[ko]] -= 3
+            self.meld_vis[r[ko], s[ko], t[ko]] += 4
+            self.kong_chain[r[ko]] = True
+            self._draws.append((r[ko], s[ko], np.ones(int(ko.sum()), dtype=bool)))
+        self.after_claim[r] = ~ko
+        for i, si, di, ti, ki, li in zip(r.tolist(), s.tolist(), d.tolist(), t.tolist(), k.tolist(), low.tolist()):
+            if ki == K_CHOW:
+                m_ = Meld(MeldKind.CHOW, li, 1, ti, None)
+            else:
+                m_ = Meld(MeldKind.PUNG if ki == K_PUNG else MeldKind.EXPOSED_KONG, ti, (si - di) % 4, ti)
+            self.melds[i][si].append(m_)
+            self.meld_from[i][si].append(di)
 
     def _resolve_rob(self, i: int) -> None:
         s = int(self.origin[i])
@@ -644,12 +832,14 @@ class BatchedCore:
             raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) now; "
                                    "legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
         seat = self.seat
-        for lst, s, a in zip(self.actions, seat.tolist(), acts.tolist()):
-            lst.append((s, a))
+        if self._log_n.max() >= self._log.shape[1]:
+            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)
+        self._log[self._rows, self._log_n] = seat * 1000 + acts
+        self._log_n += 1
         kind = _KIND[acts]
         tile = _TILE[acts]
         self.done[:] = False
-        ph = self.phase
+        ph = self.phase.copy()
         turn = ph == TURN
         # the hot path: discards
         dr = np.flatnonzero(turn & (kind == K_DISCARD))
@@ -669,6 +859,7 @@ class BatchedCore:
             self.claim_tile[dr] = t
             self.origin[dr] = s
             self.last_discard[dr] = (self.tail[dr] - self.head[dr] - self.reserve) <= 0
+            self._set_gates(dr, s)
         # answers in claim and robbing windows
         wr = np.flatnonzero(~turn)
         resolve: list[int] = []
@@ -691,10 +882,12 @@ class BatchedCore:
         self._draw_q = []
         for i in np.flatnonzero(turn & (kind != K_DISCARD)).tolist():
             self._turn_rare(i, int(self.cur[i]), int(kind[i]), int(tile[i]))
-        for i in resolve:
-            if ph[i] == CLAIM:
-                self._resolve_claims(i)
-            else:
+        if resolve:
+            rr = np.array(resolve, dtype=np.int64)
+            rc = rr[ph[rr] == CLAIM]
+            if rc.size:
+                self._resolve_claims(rc)
+            for i in rr[ph[rr] == ROB].tolist():
                 self._resolve_rob(i)
         if dr.size:
             self._open_claims(dr)
@@ -838,4 +1031,4 @@ class BatchedCore:
             out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
 
 
-__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports"]
+__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "win_gates"]

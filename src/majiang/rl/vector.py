@@ -134,8 +134,11 @@ class VectorEnv:
             seeds = [int(s) for s in seed]
             if len(seeds) != self.n:
                 raise MajiangError(f"give one seed or {self.n}, got {len(seeds)}")
-        for i, s in enumerate(seeds):
-            self._reset_one(i, s)
+        if self.core is not None:
+            self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
+        else:
+            for i, s in enumerate(seeds):
+                self._reset_one(i, s)
         if self.core is not None:
             return self._batched_out(), {"seat": self._seat.copy()}
         return self._batch(), {"seat": self._seat.copy()}
@@ -186,8 +189,7 @@ class VectorEnv:
         if ended.size:
             term[ended] = True
             final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas
-            for i in ended.tolist():
-                core.reset_row(i, self._game_seed(i, None))
+            core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
         return (self._batched_out(), rew, term, np.zeros(self.n, dtype=bool),
                 {"seat": self._seat.copy(), "final_scores": final})
 
