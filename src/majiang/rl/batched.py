@@ -99,6 +99,7 @@ for _t in range(27):
         if _lo >= _t - _t % 9 and _lo % 9 <= 6 and _lo // 9 == _t // 9:
             _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
 
+_NEAR = np.clip(np.arange(34)[:, None] + np.arange(-2, 3)[None, :], 0, 33)  # [t, off + 2]: t + off, clipped
 _SUITED = np.zeros(34, dtype=bool)
 _SUITED[:27] = True
 _NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
@@ -219,11 +220,15 @@ def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.
     suit, honor, suit_short, honor_short = suit_tables()
     m = x.astype(np.float32) @ _W
     c = m[:, :4].astype(np.int64)
-    ok = np.stack([suit[c[:, 0]], suit[c[:, 1]], suit[c[:, 2]], honor[c[:, 3]]], axis=1)
-    sh = np.stack([suit_short[c[:, 0]], suit_short[c[:, 1]], suit_short[c[:, 2]], honor_short[c[:, 3]]], axis=1)
-    bad = ~ok
-    others_ok = (bad.sum(1)[:, None] - bad) == 0
-    group = ((sh & others_ok) * np.array([1, 2, 4, 8])).sum(1)
+    cs, ch = c[:, :3], c[:, 3]
+    bad = np.empty((len(x), 4), dtype=np.int8)
+    bad[:, :3] = ~suit[cs]
+    bad[:, 3] = ~honor[ch]
+    sh = np.empty((len(x), 4), dtype=bool)
+    sh[:, :3] = suit_short[cs]
+    sh[:, 3] = honor_short[ch]
+    others_ok = (bad.sum(1, dtype=np.int8)[:, None] - bad) == 0
+    group = (sh & others_ok) @ np.array([1, 2, 4, 8])
     special = np.zeros(len(x), dtype=bool)
     if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
         n13 = (m[:, 4:8].sum(1) == 13) & (melds == 0)
@@ -317,6 +322,7 @@ class BatchedCore:
         self.river = z((n, 4, 48), dtype=np.int64)
         self.river_len = z((n, 4), dtype=np.int64)
         self.river_cnt = z((n, 4, 34), dtype=np.int16)
+        self.vis = z((n, 34), dtype=np.int16)  # copies every seat sees: rivers and melds (not concealed kongs)
         self.ro = np.full((n, 4, RIVER_ORDER_SLOTS), -1, dtype=np.int64)  # latest discards, newest first
         if encoder.name == "majiang-v1":  # flat offset of each river-order cell's plane, per row and slot
             c0 = encoder.offsets["river_order"][0]
@@ -465,6 +471,7 @@ class BatchedCore:
         self.pung[i] = False
         self.river_len[i] = 0
         self.river_cnt[i] = 0
+        self.vis[i] = 0
         self.ro[i] = -1
         self.flower_n[i] = [len(f) for f in flowers]
         self.done[i] = False
@@ -640,8 +647,7 @@ class BatchedCore:
             suited = t < 27
 
             def has(off):
-                x = t + off
-                return h0[m, np.clip(x, 0, 33)] > 0
+                return h0[m, _NEAR[t, off + 2]] > 0
 
             chow[:, 0] = (k >= 2) & has(-2) & has(-1)
             chow[:, 1] = (k >= 1) & (k <= 7) & has(-1) & has(1)
@@ -701,6 +707,7 @@ class BatchedCore:
         if kind == K_AKONG:
             self.hand[i, s, t] -= 1
             self.meld_vis[i, s, t] += 1
+            self.vis[i, t] += 1
             self.pung[i, s, t] = False
             j = next(j for j, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile == t)
             old = melds[j]
@@ -759,6 +766,7 @@ class BatchedCore:
         # the claimed tile leaves the discarder's river
         self.river_len[r, d] -= 1
         self.river_cnt[r, d, t] -= 1
+        self.vis[r, t] -= 1
         ln = self.river_len[r, d]
         ro = self.ro[r, d]
         ro[:, :-1] = ro[:, 1:]
@@ -778,16 +786,19 @@ class BatchedCore:
             rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
             for x in range(3):
                 self.meld_vis[rc, sc, lc + x] += 1
+                self.vis[rc, lc + x] += 1
                 self.hand[rc, sc, lc + x] -= (lc + x != tc)
         pu = k == K_PUNG
         if pu.any():
             self.hand[r[pu], s[pu], t[pu]] -= 2
             self.meld_vis[r[pu], s[pu], t[pu]] += 3
+            self.vis[r[pu], t[pu]] += 3
             self.pung[r[pu], s[pu], t[pu]] = True
         ko = k == K_EKONG
         if ko.any():
             self.hand[r[ko], s[ko], t[ko]] -= 3
             self.meld_vis[r[ko], s[ko], t[ko]] += 4
+            self.vis[r[ko], t[ko]] += 4
             self.kong_chain[r[ko]] = True
             self._draws.append((r[ko], s[ko], np.ones(int(ko.sum()), dtype=bool)))
         self.after_claim[r] = ~ko
@@ -851,6 +862,7 @@ class BatchedCore:
             self.river[dr, s, ln] = t
             self.river_len[dr, s] = ln + 1
             self.river_cnt[dr, s, t] += 1
+            self.vis[dr, t] += 1
             self.ro[dr, s, 1:] = self.ro[dr, s, :-1]
             self.ro[dr, s, 0] = t
             self.discards_made[dr, s] += 1
@@ -979,10 +991,13 @@ class BatchedCore:
         R = rows[:, None]
         out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
-        mv[:, 0] += self.ckong[rows, me]
+        any_ck = bool(self.n_ckong.any())
+        if any_ck:
+            own_ck = self.ckong[rows, me]
+            mv[:, 0] += own_ck
         m0 = o["melds"][0]
         out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
-        if self.n_ckong.any():
+        if any_ck:
             hk = self.n_ckong[R, rel].astype(np.float32)
             hk[:, 0] = 0.0
             h0 = o["hidden_kongs"][0]
@@ -1015,8 +1030,10 @@ class BatchedCore:
             live_rows * C + o["phase"][0] + ph[live_rows],
             win * C + o["offered_by"][0] + (self.origin[win] - me[win]) % 4,
         ])] = 1.0
-        visible = self.meld_vis.sum(1) + self.ckong[rows, me] + self.river_cnt.sum(1)
-        unseen = np.maximum(0, 4 - counts - visible)
+        unseen = 4 - counts - self.vis
+        if any_ck:
+            unseen -= own_ck
+        np.maximum(unseen, 0, out=unseen)
         u0 = o["unseen"][0]
         out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
         if enc.analysis:
