@@ -100,6 +100,8 @@ for _t in range(27):
             _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
 
 _NEAR = np.clip(np.arange(34)[:, None] + np.arange(-2, 3)[None, :], 0, 33)  # [t, off + 2]: t + off, clipped
+_123 = np.array([1, 2, 3])
+_CHOW_POS = _CHOW_IDX >= 0  # [t, j]: a chow low = t - 2 + j exists on discard t
 _SUITED = np.zeros(34, dtype=bool)
 _SUITED[:27] = True
 _NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
@@ -631,33 +633,28 @@ class BatchedCore:
         r = self.rules
         d = self.origin[rows]
         t = self.claim_tile[rows]
-        S = (d[:, None] + np.array([1, 2, 3])) % 4
+        S = (d[:, None] + _123) % 4
         R = rows[:, None]
-        h = self.hand[R, S]  # (m, 3, 34)
-        ct = h[np.arange(rows.size)[:, None], np.arange(3)[None, :], t[:, None]]
+        ct = self.hand[R, S, t[:, None]]  # (m, 3) copies of the discard held
         live = (self.tail[rows] - self.head[rows] - self.reserve) > 0
-        may = ((live | r.claim_last_discard)[:, None]) & (self.n_melds[R, S] < self.sets)
-        kong = (ct == 3) & live[:, None] & may if r.exposed_kong else np.zeros_like(may)
+        may = self.n_melds[R, S] < self.sets
+        if not r.claim_last_discard:
+            may &= live[:, None]
+        kong = (ct == 3) & may & live[:, None] if r.exposed_kong else np.zeros_like(may)
         pung = (ct >= 2) & may if r.pung else np.zeros_like(may)
-        chow = np.zeros((rows.size, 3), dtype=bool)
-        if r.chow:
-            h0 = h[:, 0, :]
-            m = np.arange(rows.size)
-            k = t % 9
-            suited = t < 27
-
-            def has(off):
-                return h0[m, _NEAR[t, off + 2]] > 0
-
-            chow[:, 0] = (k >= 2) & has(-2) & has(-1)
-            chow[:, 1] = (k >= 1) & (k <= 7) & has(-1) & has(1)
-            chow[:, 2] = (k <= 6) & has(1) & has(2)
-            chow &= (suited & may[:, 0])[:, None]
+        if r.chow:  # the next seat: the discard's neighbours t-2..t+2 held
+            nb = self.hand[R, S[:, :1], _NEAR[t]] > 0  # (m, 5)
+            chow = _CHOW_POS[t] & may[:, :1]
+            chow[:, 0] &= nb[:, 0] & nb[:, 1]
+            chow[:, 1] &= nb[:, 1] & nb[:, 3]
+            chow[:, 2] &= nb[:, 3] & nb[:, 4]
+        else:
+            chow = np.zeros((rows.size, 3), dtype=bool)
         win = np.zeros((rows.size, 3), dtype=bool)
         gated = ((self.gate_group[R, S] >> _GROUP[t][:, None]) & 1 > 0) | self.gate_special[R, S]
         ga, gb = np.nonzero(gated)
         if ga.size:
-            x = h[ga, gb]
+            x = self.hand[rows[ga], S[ga, gb]]
             x[np.arange(ga.size), t[ga]] += 1
             cand = self._candidates(x)
             ga, gb = ga[cand], gb[cand]
