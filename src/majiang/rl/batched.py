@@ -355,17 +355,7 @@ class BatchedCore:
     # ------------------------------------------------------------------ episodes
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
         """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
-        for i, seed in zip(rows, seeds):
-            self._start(i, *self.deal(seed), game_seed=seed)
-        self._began(np.asarray(rows, dtype=np.int64))
-
-    def _began(self, rows: np.ndarray) -> None:
-        """New hands on ``rows``: the other seats' win gates, the dealer's self-drawn win."""
-        d = self.dealer[rows]
-        rr = np.repeat(rows, 3)
-        ss = ((d[:, None] + np.array([1, 2, 3])) % 4).reshape(-1)
-        self._set_gates(rr, ss)
-        self._turn_wins(rows, np.ones(rows.size, dtype=bool))
+        self._start(list(rows), [self.deal(seed) for seed in seeds], list(seeds))
 
     def reset_row(self, i: int, game_seed: int) -> None:
         """:meth:`reset_rows` for one row."""
@@ -437,47 +427,45 @@ class BatchedCore:
         t = m.table
         if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
             raise AssertionError("the hand ended at the deal")
-        self._start(i, t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
-                    [list(f) for f in t.flowers], t.last_draw[t.dealer], game_seed=game_seed)
-        self._began(np.array([i]))
+        self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
+                           [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
 
-    def _start(self, i: int, dealer: int, dice, wall: list[int], head: int, tail: int, concealed, flowers,
-               last: int | None, game_seed: int | None) -> None:
-        self.tables[i] = None
-        self.walls[i] = wall
-        self.dice[i] = tuple(dice)
-        self.melds[i] = [[], [], [], []]
-        self.meld_from[i] = [[], [], [], []]
-        self.flowers[i] = flowers
-        self.game_seed[i] = game_seed
-        self._log_n[i] = 0
-        self.wall[i, :len(wall)] = wall
-        self.head[i], self.tail[i] = head, tail
-        self.hand[i] = concealed
-        self.phase[i] = TURN
-        self.cur[i] = dealer
-        self.dealer[i] = dealer
-        self.prevalent[i] = 27  # East: the first hand of a match
-        self.after_claim[i] = self.kong_chain[i] = self.flower_chain[i] = self.any_claim[i] = False
-        self.discards_made[i] = 0
-        self.last_draw[i] = -1
-        self.last_draw[i, dealer] = -1 if last is None else last
-        self.last_discard[i] = False
-        self.awaiting[i] = False
-        self.gate_group[i] = 0
-        self.gate_special[i] = False
-        self.meld_vis[i] = 0
-        self.ckong[i] = 0
-        self.n_melds[i] = 0
-        self.n_ckong[i] = 0
-        self.pung[i] = False
-        self.river_len[i] = 0
-        self.river_cnt[i] = 0
-        self.vis[i] = 0
-        self.ro[i] = -1
-        self.flower_n[i] = [len(f) for f in flowers]
-        self.done[i] = False
-        self.deltas[i] = 0
+    def _start(self, rows: list[int], deals: list, seeds: list) -> None:
+        """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it."""
+        for i, (dealer, dice, wall, head, tail, concealed, flowers, last), seed in zip(rows, deals, seeds):
+            self.tables[i] = None
+            self.walls[i] = wall
+            self.dice[i] = tuple(dice)
+            self.melds[i] = [[], [], [], []]
+            self.meld_from[i] = [[], [], [], []]
+            self.flowers[i] = flowers
+            self.game_seed[i] = seed
+        r = np.asarray(rows, dtype=np.int64)
+        dl = np.array([x[0] for x in deals], dtype=np.int64)
+        self.wall[r, :self.total_tiles] = [x[2] for x in deals]
+        self.head[r] = [x[3] for x in deals]
+        self.tail[r] = [x[4] for x in deals]
+        self.hand[r] = [x[5] for x in deals]
+        self.flower_n[r] = [[len(f) for f in x[6]] for x in deals]
+        self.last_draw[r] = -1
+        self.last_draw[r, dl] = [-1 if x[7] is None else x[7] for x in deals]
+        self._log_n[r] = 0
+        self.phase[r] = TURN
+        self.cur[r] = dl
+        self.dealer[r] = dl
+        self.prevalent[r] = 27  # East: the first hand of a match
+        for a in (self.after_claim, self.kong_chain, self.flower_chain, self.any_claim, self.last_discard,
+                  self.awaiting, self.gate_special, self.pung, self.done):
+            a[r] = False
+        for a in (self.discards_made, self.gate_group, self.meld_vis, self.ckong, self.n_melds, self.n_ckong,
+                  self.river_len, self.river_cnt, self.vis, self.deltas):
+            a[r] = 0
+        self.ro[r] = -1
+        # the other seats' win gates, the dealer's self-drawn win
+        rr = np.repeat(r, 3)
+        ss = ((dl[:, None] + _123) % 4).reshape(-1)
+        self._set_gates(rr, ss)
+        self._turn_wins(r, np.ones(r.size, dtype=bool))
 
     @property
     def actions(self) -> list[list[tuple[int, int]]]:
