@@ -45,6 +45,8 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
     assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
     assert not supports(resolve("wenzhou"))
+    assert not supports(resolve("seed000")) and not supports(resolve("wenzhou-w16"))
+    assert supports(resolve("shandong"))
     with pytest.raises(MajiangError, match="batched core"):
         rl.VectorEnv(2, "taiwan", batched=True)
 
@@ -84,9 +86,9 @@ def test_batched_vector_env_agrees_with_aec_environments() -> None:
     assert resets >= 10 and wins >= 1
 
 
-def _compare(n: int, seed: int, steps: int, **kw) -> tuple[int, int]:
-    a = rl.VectorEnv(n, "mcr", batched=True, **kw)
-    b = rl.VectorEnv(n, "mcr", batched=False, **kw)
+def _compare(n: int, seed: int, steps: int, rules: str = "mcr", **kw) -> tuple[int, int]:
+    a = rl.VectorEnv(n, rules, batched=True, **kw)
+    b = rl.VectorEnv(n, rules, batched=False, **kw)
     oa, ia = a.reset(seed=seed)
     ob, ib = b.reset(seed=seed)
     rng = np.random.default_rng(seed)
@@ -111,7 +113,7 @@ def _compare(n: int, seed: int, steps: int, **kw) -> tuple[int, int]:
 def test_batched_core_plays_the_per_table_game(seed: int) -> None:
     """Random seeds, a policy that wins and claims whenever it can: every observation, mask, seat,
     reward, termination and final score equal on both paths."""
-    ends, _ = _compare(4, seed, 160)
+    ends, _ = _compare(4, seed, 160, analysis=False)
     assert ends >= 2
 
 
@@ -122,8 +124,19 @@ def test_batched_core_options(kw: dict) -> None:
     assert ends >= 4
 
 
+@pytest.mark.parametrize("spec", ["shandong", "mcr,multiple_winners=all", "mcr,first_dealer=dice,reserve=14",
+                                  "mcr,rob_kong=false,claim_last_discard=true", "mcr,shapes=standard,min_score=0",
+                                  "mcr,chow=false,added_kong_drawn_only=true"])
+def test_other_supported_rule_sets(spec: str) -> None:
+    """Every option the batched core reads, and the other preset it supports (Shandong: dice for the
+    first dealer, its own scorer and settlement), against the per-table path."""
+    assert supports(resolve(spec))
+    ends, wins = _compare(6, 3, 300, spec, analysis=False)
+    assert ends >= 8
+
+
 def test_many_hands_with_wins_agree() -> None:
-    ends, wins = _compare(16, 7, 600)
+    ends, wins = _compare(16, 7, 600, analysis=False)
     assert ends >= 60 and wins >= 10
 
 
