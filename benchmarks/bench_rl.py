@@ -88,7 +88,7 @@ def vector_runner(rules: str, n: int, seed: int, *, batched: bool | None = None,
         while time.perf_counter() < end:
             mask = state["obs"]["action_mask"]
             # a uniform masked choice per row, vectorised: random keys, masked out where illegal
-            keys = rng.random(mask.shape) * mask
+            keys = rng.random(mask.shape, dtype=np.float32) * mask
             acts = keys.argmax(axis=1)
             state["obs"], *_ = v.step(acts)
             steps += n

@@ -153,7 +153,14 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray]:
             return out
 
         _TABLES = (suit, honor, short(allv, _P9), short(hall, _P7))
+        global _SUIT_BITS, _HONOR_BITS
+        _SUIT_BITS = _TABLES[0].astype(np.uint8) | (_TABLES[2].astype(np.uint8) << 1)
+        _HONOR_BITS = _TABLES[1].astype(np.uint8) | (_TABLES[3].astype(np.uint8) << 1)
     return _TABLES
+
+
+_SUIT_BITS = np.zeros(0, dtype=np.uint8)  # bit 0: SUIT_OK, bit 1: SUIT_SHORT (one look-up for both)
+_HONOR_BITS = np.zeros(0, dtype=np.uint8)
 
 
 # One float32 product gives what the win test reads from a count row (float32 holds these integers
@@ -219,18 +226,15 @@ def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.
     one odd count; thirteen orphans: no other tile; honours and knitted: single tiles within one
     arrangement; knitted straight: eight of an arrangement's nine). Necessary conditions only: the
     win test (:func:`shape_candidates`, then the engine) decides."""
-    suit, honor, suit_short, honor_short = suit_tables()
+    suit_tables()
     m = x.astype(np.float32) @ _W
     c = m[:, :4].astype(np.int64)
-    cs, ch = c[:, :3], c[:, 3]
-    bad = np.empty((len(x), 4), dtype=np.int8)
-    bad[:, :3] = ~suit[cs]
-    bad[:, 3] = ~honor[ch]
-    sh = np.empty((len(x), 4), dtype=bool)
-    sh[:, :3] = suit_short[cs]
-    sh[:, 3] = honor_short[ch]
-    others_ok = (bad.sum(1, dtype=np.int8)[:, None] - bad) == 0
-    group = (sh & others_ok) @ np.array([1, 2, 4, 8])
+    v = np.empty((len(x), 4), dtype=np.uint8)
+    v[:, :3] = _SUIT_BITS[c[:, :3]]
+    v[:, 3] = _HONOR_BITS[c[:, 3]]
+    bad = 1 - (v & 1)
+    others_ok = (bad.sum(1, dtype=np.uint8)[:, None] == bad)
+    group = ((v >> 1) & others_ok) @ _BITS4
     special = np.zeros(len(x), dtype=bool)
     if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
         n13 = (m[:, 4:8].sum(1) == 13) & (melds == 0)
@@ -246,6 +250,7 @@ def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.
     return group, special
 
 
+_BITS4 = np.array([1, 2, 4, 8], dtype=np.uint8)
 _GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
 
 
@@ -936,21 +941,20 @@ class BatchedCore:
                     ld = self.last_draw[tr, s]
                     p &= (_TILES[None, :] == ld[:, None])
                 mask[tr, ADDED_KONG_BASE:ADDED_KONG_BASE + 34] = p
-        if win_rows.size:
+        if win_rows.size:  # claim and robbing windows: pass, win, pung, kong, chows -- one scatter
             s = seat[win_rows]
             t = self.claim_tile[win_rows]
-            mask[win_rows, 0] = 1
-            mask[win_rows, 1] = self.can_win[win_rows, s]
+            base = win_rows * ACTION_SIZE
             col = _COL[t]
-            mask[win_rows, PUNG_BASE + col] = self.can_pung[win_rows, s]
-            mask[win_rows, EXPOSED_KONG_BASE + col] = self.can_kong[win_rows, s]
+            parts = [base, base[self.can_win[win_rows, s]] + 1]
+            cp = self.can_pung[win_rows, s]
+            parts.append((base + PUNG_BASE + col)[cp])
+            ck = self.can_kong[win_rows, s]
+            parts.append((base + EXPOSED_KONG_BASE + col)[ck])
             nxt = (s == (self.origin[win_rows] + 1) % 4) & (ph[win_rows] == CLAIM)
-            if nxt.any():
-                cr = win_rows[nxt]
-                ch = self.chow3[cr]
-                idx = _CHOW_IDX[self.claim_tile[cr]]
-                a, b = np.nonzero(ch)
-                mask[cr[a], idx[a, b]] = 1
+            a, b = np.nonzero(self.chow3[win_rows] & nxt[:, None])
+            parts.append(base[a] + _CHOW_IDX[t[a], b])
+            mask.reshape(-1)[np.concatenate(parts)] = 1
         self._observe(obs, seat, rows)
         self.mask = mask.copy()
         return obs, mask
