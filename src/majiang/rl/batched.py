@@ -61,6 +61,9 @@ from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
 TURN, CLAIM, ROB, END = 0, 1, 2, 3
 # action kinds of a layout index
 K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
+# meld kinds in the arrays, and their engine MeldKind
+M_CHOW, M_PUNG, M_EKONG, M_CKONG, M_AKONG = range(5)
+_MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.EXPOSED_KONG, MeldKind.CONCEALED_KONG, MeldKind.ADDED_KONG)
 _PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
 _PRIO = np.full(10, 9, dtype=np.int64)  # by answer kind + 1 (no answer: -1); a pass ranks last
 for _k, _p in _PRIORITY.items():
@@ -99,6 +102,10 @@ for _t in range(27):
         if _lo >= _t - _t % 9 and _lo % 9 <= 6 and _lo // 9 == _t // 9:
             _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
 
+_SLOTS = np.arange(RIVER_ORDER_SLOTS)
+_ARANGE3 = np.arange(3)
+_MELD_OF_KIND = np.zeros(9, dtype=np.int64)  # claim answer kind -> meld kind
+_MELD_OF_KIND[K_CHOW], _MELD_OF_KIND[K_PUNG], _MELD_OF_KIND[K_EKONG] = M_CHOW, M_PUNG, M_EKONG
 _NEAR = np.clip(np.arange(34)[:, None] + np.arange(-2, 3)[None, :], 0, 33)  # [t, off + 2]: t + off, clipped
 _123 = np.array([1, 2, 3])
 _CHOW_POS = _CHOW_IDX >= 0  # [t, j]: a chow low = t - 2 + j exists on discard t
@@ -347,8 +354,13 @@ class BatchedCore:
         self.tables: list = [None] * n
         self.walls: list[list[int]] = [[] for _ in range(n)]
         self.dice: list[tuple[int, ...]] = [()] * n
-        self.melds: list[list[list[Meld]]] = [[[], [], [], []] for _ in range(n)]
-        self.meld_from: list[list[list[int | None]]] = [[[], [], [], []] for _ in range(n)]
+        # melds per seat and slot (n, 4, 4): kind (_MELD_KINDS), tile, offer, claimed tile and the seat
+        # that fed it (-1: none); built into engine Melds for the scorer
+        self.meld_kind = z((n, 4, 4), dtype=np.int64)
+        self.meld_tile = z((n, 4, 4), dtype=np.int64)
+        self.meld_offer = z((n, 4, 4), dtype=np.int64)
+        self.meld_claimed = z((n, 4, 4), dtype=np.int64)
+        self.meld_from = z((n, 4, 4), dtype=np.int64)
         self.flowers: list[list[list[int]]] = [[[], [], [], []] for _ in range(n)]
         self.game_seed: list[int | None] = [None] * n
         self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
@@ -441,8 +453,6 @@ class BatchedCore:
             self.tables[i] = None
             self.walls[i] = wall
             self.dice[i] = tuple(dice)
-            self.melds[i] = [[], [], [], []]
-            self.meld_from[i] = [[], [], [], []]
             self.flowers[i] = flowers
             self.game_seed[i] = seed
         r = np.asarray(rows, dtype=np.int64)
@@ -497,8 +507,12 @@ class BatchedCore:
 
             t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
                                            self.dice[i], 0)
-        t.melds = self.melds[i]
-        t.meld_from = self.meld_from[i]
+        nm = self.n_melds[i].tolist()
+        kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()
+        claimed, feeders = self.meld_claimed[i].tolist(), self.meld_from[i].tolist()
+        t.melds = [[Meld(_MELD_KINDS[kinds[s][j]], tiles[s][j], offers[s][j],
+                         None if claimed[s][j] < 0 else claimed[s][j]) for j in range(nm[s])] for s in range(4)]
+        t.meld_from = [[None if feeders[s][j] < 0 else feeders[s][j] for j in range(nm[s])] for s in range(4)]
         t.flowers = self.flowers[i]
         t.concealed = self.hand[i].tolist()
         rl = self.river_len[i]
@@ -678,18 +692,24 @@ class BatchedCore:
             self._draws.append((nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool)))
 
     # ------------------------------------------------------------------ rare per-row actions
+    def _add_meld(self, r, s, kind, tile, offer, claimed, feeder) -> None:
+        j = self.n_melds[r, s]
+        self.meld_kind[r, s, j] = kind
+        self.meld_tile[r, s, j] = tile
+        self.meld_offer[r, s, j] = offer
+        self.meld_claimed[r, s, j] = claimed
+        self.meld_from[r, s, j] = feeder
+        self.n_melds[r, s] = j + 1
+
     def _turn_rare(self, i: int, s: int, kind: int, t: int) -> None:
-        melds = self.melds[i][s]
         if kind == K_WIN:
             self._finish(i, [(s, None, int(self.last_draw[i, s]), False)])
             return
         if kind == K_CKONG:
             self.hand[i, s, t] -= 4
             self.ckong[i, s, t] += 4
-            self.n_melds[i, s] += 1
+            self._add_meld(i, s, M_CKONG, t, 0, -1, -1)
             self.n_ckong[i, s] += 1
-            melds.append(Meld(MeldKind.CONCEALED_KONG, t, 0))
-            self.meld_from[i][s].append(None)
             self.any_claim[i] = True
             self.kong_chain[i] = True
             self._draw_q.append((i, s, True))
@@ -699,9 +719,9 @@ class BatchedCore:
             self.meld_vis[i, s, t] += 1
             self.vis[i, t] += 1
             self.pung[i, s, t] = False
-            j = next(j for j, m in enumerate(melds) if m.kind is MeldKind.PUNG and m.tile == t)
-            old = melds[j]
-            melds[j] = Meld(MeldKind.ADDED_KONG, t, old.offer, old.claimed)
+            j = int(np.flatnonzero((self.meld_kind[i, s] == M_PUNG) & (self.meld_tile[i, s] == t)
+                                   & (np.arange(4) < self.n_melds[i, s]))[0])
+            self.meld_kind[i, s, j] = M_AKONG  # offer and claimed tile stay the pung's
             self.any_claim[i] = True
             self.claim_tile[i] = t
             self.origin[i] = s
@@ -753,15 +773,14 @@ class BatchedCore:
         if not meld.any():
             return
         r, d, t, s, k = rows[meld], d[meld], t[meld], s[meld], k[meld]
+        low = self.ans_low[r, s]
         # the claimed tile leaves the discarder's river
-        self.river_len[r, d] -= 1
+        ln = self.river_len[r, d] - 1
+        self.river_len[r, d] = ln
         self.river_cnt[r, d, t] -= 1
         self.vis[r, t] -= 1
-        ln = self.river_len[r, d]
-        ro = self.ro[r, d]
-        ro[:, :-1] = ro[:, 1:]
-        ro[:, -1] = np.where(ln >= RIVER_ORDER_SLOTS, self.river[r, d, np.maximum(ln - RIVER_ORDER_SLOTS, 0)], -1)
-        self.ro[r, d] = ro
+        idx = ln[:, None] - 1 - _SLOTS[None, :]
+        self.ro[r, d] = np.where(idx >= 0, self.river[r[:, None], d[:, None], np.maximum(idx, 0)], -1)
         self.any_claim[r] = True
         self.cur[r] = s
         self.phase[r] = TURN
@@ -769,15 +788,14 @@ class BatchedCore:
         self.flower_chain[r] = False
         self.last_draw[r, s] = -1
         self.turn_win[r] = False
-        self.n_melds[r, s] += 1
-        low = self.ans_low[r, s]
         ch = k == K_CHOW
         if ch.any():
             rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
-            for x in range(3):
-                self.meld_vis[rc, sc, lc + x] += 1
-                self.vis[rc, lc + x] += 1
-                self.hand[rc, sc, lc + x] -= (lc + x != tc)
+            r3, s3 = np.repeat(rc, 3), np.repeat(sc, 3)
+            x3 = (lc[:, None] + _ARANGE3).reshape(-1)
+            self.meld_vis[r3, s3, x3] += 1
+            self.vis[r3, x3] += 1
+            self.hand[r3, s3, x3] -= (x3 != np.repeat(tc, 3))
         pu = k == K_PUNG
         if pu.any():
             self.hand[r[pu], s[pu], t[pu]] -= 2
@@ -792,13 +810,7 @@ class BatchedCore:
             self.kong_chain[r[ko]] = True
             self._draws.append((r[ko], s[ko], np.ones(int(ko.sum()), dtype=bool)))
         self.after_claim[r] = ~ko
-        for i, si, di, ti, ki, li in zip(r.tolist(), s.tolist(), d.tolist(), t.tolist(), k.tolist(), low.tolist()):
-            if ki == K_CHOW:
-                m_ = Meld(MeldKind.CHOW, li, 1, ti, None)
-            else:
-                m_ = Meld(MeldKind.PUNG if ki == K_PUNG else MeldKind.EXPOSED_KONG, ti, (si - di) % 4, ti)
-            self.melds[i][si].append(m_)
-            self.meld_from[i][si].append(di)
+        self._add_meld(r, s, _MELD_OF_KIND[k], np.where(ch, low, t), np.where(ch, 1, (s - d) % 4), t, d)
 
     def _resolve_rob(self, i: int) -> None:
         s = int(self.origin[i])
