@@ -582,55 +582,48 @@ class BatchedCore:
     # ------------------------------------------------------------------ draws and windows
     def _draw(self, rows: np.ndarray, seats: np.ndarray, tail: np.ndarray) -> None:
         """Draw for ``seats`` on ``rows`` (from the tail where ``tail``); flowers are set aside and
-        replaced from the tail; an empty wall ends the hand (exhaustive draw)."""
+        replaced from the tail (the few rows that draw one, in Python); an empty wall ends the hand
+        (exhaustive draw)."""
         self.flower_chain[rows] = False
-        drawn = []
-        fulls = []
-        full = tail.copy()  # a kong's replacement: the hand before it has no win gate
         res = self.reserve
-        while rows.size:
-            live = self.tail[rows] - self.head[rows] - res
-            ex = live <= 0
-            if ex.any():
-                self._exhaust(rows[ex])
-                keep = ~ex
-                rows, seats, tail, full = rows[keep], seats[keep], tail[keep], full[keep]
+        ex = self.tail[rows] - self.head[rows] - res <= 0
+        if ex.any():
+            self._exhaust(rows[ex])
+            keep = ~ex
+            rows, seats, tail = rows[keep], seats[keep], tail[keep]
+            if not rows.size:
+                return
+        full = tail  # a kong's replacement: the hand before it has no win gate
+        pos = np.where(tail, self.tail[rows] - 1, self.head[rows])
+        t = self.wall[rows, pos].astype(np.int64)
+        self.head[rows] += ~tail
+        self.tail[rows] -= tail
+        fl = t >= 34
+        if fl.any():
+            for k in np.flatnonzero(fl).tolist():
+                i, s, x = int(rows[k]), int(seats[k]), int(t[k])
+                self.flower_chain[i] = True
+                while x >= 34:
+                    self.flowers[i][s].append(x)
+                    self.flower_n[i, s] += 1
+                    if self.tail[i] - self.head[i] - res <= 0:
+                        x = -1
+                        break
+                    self.tail[i] -= 1
+                    x = int(self.wall[i, self.tail[i]])
+                t[k] = x
+            ok = t >= 0
+            if not ok.all():
+                self._exhaust(rows[~ok])
+                rows, seats, t, full = rows[ok], seats[ok], t[ok], full[ok]
                 if not rows.size:
-                    break
-            t = np.empty(rows.size, dtype=np.int64)
-            if tail.any():
-                rt = rows[tail]
-                self.tail[rt] -= 1
-                t[tail] = self.wall[rt, self.tail[rt]]
-            front = ~tail
-            if front.any():
-                rf = rows[front]
-                t[front] = self.wall[rf, self.head[rf]]
-                self.head[rf] += 1
-            fl = t >= 34
-            ok = ~fl
-            if ok.any():
-                r, s, x = rows[ok], seats[ok], t[ok]
-                self.hand[r, s, x] += 1
-                self.last_draw[r, s] = x
-                self.cur[r] = s
-                self.phase[r] = TURN
-                self.after_claim[r] = False
-                drawn.append(r)
-                fulls.append(full[ok])
-            if not fl.any():
-                break
-            rows, seats, t, full = rows[fl], seats[fl], t[fl], full[fl]
-            for r, s, x in zip(rows.tolist(), seats.tolist(), t.tolist()):
-                self.flowers[r][s].append(x)
-                self.flower_n[r, s] += 1
-            self.flower_chain[rows] = True
-            tail = np.ones(rows.size, dtype=bool)
-        if drawn:
-            if len(drawn) == 1:
-                self._turn_wins(drawn[0], fulls[0])
-            else:
-                self._turn_wins(np.concatenate(drawn), np.concatenate(fulls))
+                    return
+        self.hand[rows, seats, t] += 1
+        self.last_draw[rows, seats] = t
+        self.cur[rows] = seats
+        self.phase[rows] = TURN
+        self.after_claim[rows] = False
+        self._turn_wins(rows, full)
 
     def _open_claims(self, rows: np.ndarray) -> None:
         """A discard (``claim_tile`` by ``origin``) on ``rows``: which seats may claim it; rows where
