@@ -73,6 +73,7 @@ _TILES = np.array(LAYOUT_TILES, dtype=np.intp)  # layout column -> our tile
 _COL = np.empty(34, dtype=np.intp)
 _COL[_TILES] = np.arange(34)
 _AR4 = np.arange(4, dtype=np.int16)  # compared with int16 counts: no casting
+_REL = (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4  # [seat, r]: the seat r places after
 _P9 = 5 ** np.arange(9, dtype=np.int64)
 _P7 = 5 ** np.arange(7, dtype=np.int64)
 
@@ -366,6 +367,9 @@ class BatchedCore:
         self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
         self._log_n = np.zeros(n, dtype=np.int64)
         self._rows = np.arange(n)
+        self._R = self._rows[:, None]
+        self._rowbase = self._rows * encoder.planes * 34
+        self._rows_c = self._rows * encoder.planes
         self._draw_q: list[tuple[int, int, bool]] = []
         self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
 
@@ -960,13 +964,14 @@ class BatchedCore:
             a, b = np.nonzero(self.chow3[win_rows] & nxt[:, None])
             parts.append(base[a] + _CHOW_IDX[t[a], b])
             mask.reshape(-1)[np.concatenate(parts)] = 1
-        self._observe(obs, seat, rows)
+        self._observe(obs, seat, rows, win_rows)
         self.mask = mask.copy()
         return obs, mask
 
-    def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray) -> None:
+    def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as
-        :meth:`majiang.rl.observations.Encoder.encode` lays it out."""
+        :meth:`majiang.rl.observations.Encoder.encode` lays it out; ``win``: the rows in a claim or
+        robbing window."""
         enc = self.encoder
         n = self.n
         counts = self.hand[rows, me]  # (n, 34) our order
@@ -974,15 +979,16 @@ class BatchedCore:
         ncol = out.shape[1] * 34
         flat = out.reshape(-1)
         planes = out.reshape(-1, 34)
-        rowbase = rows * ncol
+        rowbase = self._rowbase
+        sw = (me - self.dealer) % 4  # the seat wind, 0 = East
         if enc.name == "botzone-v0":
-            flat[np.concatenate([rowbase + _COL[27 + (me - self.dealer) % 4],
+            flat[np.concatenate([rowbase + _COL[27 + sw],
                                  rowbase + 34 + _COL[self.prevalent]])] = 1.0
             out[:, 2:6] = counts[:, None, _TILES] > ar[None, :, None]
             return
         o = enc.offsets
-        rel = (me[:, None] + ar[None, :]) % 4  # (n, 4) absolute seat of relative seat r
-        R = rows[:, None]
+        rel = _REL[me]  # (n, 4) absolute seat of relative seat r
+        R = self._R
         out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
         any_ck = bool(self.n_ckong.any())
@@ -1008,20 +1014,24 @@ class BatchedCore:
         has = ld >= 0
         ro = self.ro[R, rel]  # (n, 4, 8) latest discards, -1 past the river's start
         ph = self.phase
-        win = np.flatnonzero((ph == CLAIM) | (ph == ROB))
         flat[np.concatenate([
             rowbase[has] + o["last_draw"][0] * 34 + _COL[ld[has]],
             (self._ro_base + _COL[ro])[ro >= 0],
             rowbase + o["prevalent_wind"][0] * 34 + _COL[self.prevalent],
-            rowbase + o["seat_wind"][0] * 34 + _COL[27 + (me - self.dealer) % 4],
+            rowbase + o["seat_wind"][0] * 34 + _COL[27 + sw],
             rowbase[win] + o["claim_tile"][0] * 34 + _COL[self.claim_tile[win]],
         ])] = 1.0
         # whole planes of ones
         C = out.shape[1]
-        live_rows = np.flatnonzero(ph < END)
+        rows_c = self._rows_c
+        if (ph == END).any():  # only when the core is driven without resets (never by VectorEnv)
+            live_rows = np.flatnonzero(ph < END)
+            phase_rows = live_rows * C + o["phase"][0] + ph[live_rows]
+        else:
+            phase_rows = rows_c + o["phase"][0] + ph
         planes[np.concatenate([
-            rows * C + o["dealer"][0] + (self.dealer - me) % 4,
-            live_rows * C + o["phase"][0] + ph[live_rows],
+            rows_c + o["dealer"][0] + (-sw) % 4,
+            phase_rows,
             win * C + o["offered_by"][0] + (self.origin[win] - me[win]) % 4,
         ])] = 1.0
         unseen = 4 - counts - self.vis
