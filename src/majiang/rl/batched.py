@@ -2,36 +2,39 @@
 
 The per-table path (:class:`~majiang.rl.core.Table`) runs one engine per table; at about 150 steps a
 hand it reaches a few thousand steps/s. This core keeps the ``n`` tables' state as arrays -- concealed
-counts ``(n, 4, 34)``, the wall and its two pointers, rivers, meld counts, phase and seat to act --
-and applies each step to every row with vectorised operations (rows in different phases are handled
-by row masks). Legal-action masks ``(n, 269)`` and the observations ``(n, C, 34)`` are built for all
-rows at once.
+counts ``(n, 4, 34)``, the wall and its two pointers, rivers (tiles, counts, the latest in order),
+melds (counts and a ``(n, 4, 4)`` record per slot), flowers, phase, seat to act, the open window --
+and applies each step to every row with vectorised operations (rows in different phases are picked
+out by row masks). Legal-action masks ``(n, 269)`` and the observations ``(n, C, 34)`` are built for
+all rows at once, in the layout of :class:`~majiang.rl.observations.Encoder`.
 
-What stays per row, in Python, through the engine itself (so the decisions are the engine's):
+What the engine still decides, per row:
 
-* **Dealing**: each episode starts from ``Match(rules, seed=game_seed, max_hands=1)`` -- the engine
-  shuffles, deals and replaces the dealt flowers; the arrays are read from its
-  :class:`~majiang.engine.table.HandTable` (once per hand, about 150 steps).
-* **Wins**: a vectorised shape test (per-suit look-up tables keyed by the suit's count code,
-  :func:`suit_tables`) picks the rows and seats whose concealed tiles *could* win (the standard
-  shape exactly; the special shapes -- seven pairs, thirteen orphans, knitted -- by a necessary
-  condition). Only those go to the engine's own ``HandTable._score_win`` (exact shape check and the
-  rule set's scorer, e.g. MCR's 8-fan minimum), on the row's ``HandTable`` brought up to date from
-  the arrays; a win is settled by the engine's ``HandTable._finish``.
-* **Claims and kongs** (rare): resolved per row, melds kept both as engine
-  :class:`~majiang.hand.Meld` s (for scoring) and as counts (for the observation).
+* **Dealing** (:meth:`BatchedCore.deal`): the first hand of ``Match(rules, seed)`` -- the engine's
+  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1).
+* **Wins**: each 3k+1 hand keeps a win gate, as ``HandTable`` does (:func:`win_gates`: which tile
+  groups could complete it, from per-suit look-up tables keyed by the suit's count code,
+  :func:`suit_tables`). Gated seats get a vectorised shape test (:func:`shape_candidates`: the
+  standard shape exactly, the special shapes by a necessary condition); only the hands that pass go
+  to the engine's own ``HandTable._score_win`` (the exact shape check and the rule set's scorer, e.g.
+  MCR's 8-fan minimum), on an engine ``HandTable`` brought up to date from the arrays; a win is
+  settled by the engine's ``HandTable._finish``.
+* **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
+  per row.
 
-Supported rule sets (:func:`supports`): no wildcards, no 报听, no flower wins, no penalties, no 宝牌,
-no 相公, 13-tile hands, shapes among standard / seven pairs / thirteen orphans / knitted (the ``mcr``
-preset and options of it); one hand per episode, no shaping. Other set-ups use the per-table path.
+Supported set-ups (:func:`supports`): no wildcards, 报听, flower wins, penalties, 宝牌 or 相公;
+13-tile hands; shapes among standard / seven pairs / thirteen orphans / knitted (the ``mcr`` and
+``shandong`` presets and their options); one hand per episode, self-play, no shaping. Other
+set-ups use the per-table path.
 
 The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
-observations, masks, rewards and final scores over many seeded random games); a game's record is
+observations, masks, seats, rewards and final scores over many seeded games); a game's record is
 rebuilt on request by replaying its actions on the engine (:meth:`BatchedCore.replay`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from types import SimpleNamespace
 
@@ -110,8 +113,6 @@ _MELD_OF_KIND[K_CHOW], _MELD_OF_KIND[K_PUNG], _MELD_OF_KIND[K_EKONG] = M_CHOW, M
 _NEAR = np.clip(np.arange(34)[:, None] + np.arange(-2, 3)[None, :], 0, 33)  # [t, off + 2]: t + off, clipped
 _123 = np.array([1, 2, 3])
 _CHOW_POS = _CHOW_IDX >= 0  # [t, j]: a chow low = t - 2 + j exists on discard t
-_SUITED = np.zeros(34, dtype=bool)
-_SUITED[:27] = True
 _NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
 _KNITTED = np.array(KNITTED_ARRANGEMENTS, dtype=np.intp)  # (6, 9)
 _OFF_KNITTED = np.ones((34, 6), dtype=np.int64)  # [t, k]: suited tile t is outside arrangement k
@@ -976,7 +977,6 @@ class BatchedCore:
         n = self.n
         counts = self.hand[rows, me]  # (n, 34) our order
         ar = _AR4
-        ncol = out.shape[1] * 34
         flat = out.reshape(-1)
         planes = out.reshape(-1, 34)
         rowbase = self._rowbase
