@@ -335,7 +335,7 @@ class BatchedCore:
         self.n_melds = z((n, 4), dtype=np.int64)
         self.n_ckong = z((n, 4), dtype=np.int64)
         self.pung = z((n, 4, 34), dtype=bool)
-        self.river = z((n, 4, 48), dtype=np.int64)
+        self.river = z((n, 4, 96), dtype=np.int64)  # a seat's discards still in its river (far fewer)
         self.river_len = z((n, 4), dtype=np.int64)
         self.river_cnt = z((n, 4, 34), dtype=np.int16)
         self.vis = z((n, 34), dtype=np.int16)  # copies every seat sees: rivers and melds (not concealed kongs)
@@ -505,13 +505,13 @@ class BatchedCore:
 
     # ------------------------------------------------------------------ engine sync (rare events)
     def _sync(self, i: int):
-        """Row ``i``'s engine HandTable brought up to date with the arrays (before scoring)."""
-        t = self.tables[i]
-        if t is None:
-            from majiang.engine.table import HandTable
+        """An engine HandTable of row ``i``'s hand brought up to date with the arrays (before scoring).
+        Built afresh each time from the hand's wall, so none of the table's caches outlives the state
+        it was derived from; the caches known to depend on the state are cleared as well."""
+        from majiang.engine.table import HandTable
 
-            t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
-                                           self.dice[i], 0)
+        t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
+                                       self.dice[i], 0)
         nm = self.n_melds[i].tolist()
         kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()
         claimed, feeders = self.meld_claimed[i].tolist(), self.meld_from[i].tolist()
