@@ -13,8 +13,13 @@ Needs the ``rl`` extra (and ``bench`` for RLCard, ``ray`` for the Ray rows).
 * ``aec majiang-v1, analysis=False``: the same without the hand-analysis planes (shanten, waits,
   useful tiles), which are the costliest part of the observation.
 * ``aec botzone-v0``: the same with the PKU baseline's 6 planes.
-* ``vector n=64``: :class:`majiang.rl.VectorEnv` (self-play), one ``step`` of the whole batch counts n
-  steps; observations ``(64, C, 34)`` and masks ``(64, 269)``.
+* ``vector n=64 ...``: :class:`majiang.rl.VectorEnv` (self-play), one ``step`` of the whole batch
+  counts n steps; observations ``(64, C, 34)`` and masks ``(64, 269)``, a uniform masked choice per row
+  drawn with numpy (counted in the time). ``per-table``: ``batched=False``, one engine per row, with
+  the full ``majiang-v1``; ``batched``: the batched core (:mod:`majiang.rl.batched`, chosen by default
+  for ``mcr``) with ``majiang-v1`` (analysis planes per row, in Python), ``majiang-v1,
+  analysis=False`` and ``botzone-v0``. A rule set the batched core does not support leaves those rows
+  out.
 * ``rlcard``: ``rlcard.make("mahjong")``, uniform choice among ``state["legal_actions"]``; each
   ``env.step`` builds RLCard's ``(6, 34, 4)`` observation and legal actions. RLCard's mahjong has no
   flowers, no fan scoring, a win is +1/-1.
@@ -67,10 +72,11 @@ def aec_runner(rules: str, observation: str, analysis: bool, seed: int) -> Calla
     return run
 
 
-def vector_runner(rules: str, n: int, seed: int) -> Callable[[float], tuple[int, float, float]]:
+def vector_runner(rules: str, n: int, seed: int, *, batched: bool | None = None, observation: str = "majiang-v1",
+                  analysis: bool = True) -> Callable[[float], tuple[int, float, float]]:
     from majiang.rl import VectorEnv
 
-    v = VectorEnv(n, rules)
+    v = VectorEnv(n, rules, batched=batched, observation=observation, analysis=analysis)
     obs, _ = v.reset(seed=seed)
     rng = np.random.default_rng(seed)
     state = {"obs": obs}
@@ -82,7 +88,7 @@ def vector_runner(rules: str, n: int, seed: int) -> Callable[[float], tuple[int,
         while time.perf_counter() < end:
             mask = state["obs"]["action_mask"]
             # a uniform masked choice per row, vectorised: random keys, masked out where illegal
-            keys = rng.random(mask.shape) * mask
+            keys = rng.random(mask.shape, dtype=np.float32) * mask
             acts = keys.argmax(axis=1)
             state["obs"], *_ = v.step(acts)
             steps += n
@@ -169,8 +175,17 @@ def main() -> None:
         "aec majiang-v1": aec_runner(a.rules, "majiang-v1", True, a.seed),
         "aec majiang-v1, analysis=False": aec_runner(a.rules, "majiang-v1", False, a.seed),
         "aec botzone-v0": aec_runner(a.rules, "botzone-v0", True, a.seed),
-        f"vector n={a.n}": vector_runner(a.rules, a.n, a.seed),
+        f"vector n={a.n} per-table": vector_runner(a.rules, a.n, a.seed, batched=False),
     }
+    from majiang.engine import resolve
+    from majiang.rl.batched import supports
+
+    if supports(resolve(a.rules)):
+        runners[f"vector n={a.n} batched majiang-v1"] = vector_runner(a.rules, a.n, a.seed, batched=True)
+        runners[f"vector n={a.n} batched, analysis=False"] = vector_runner(a.rules, a.n, a.seed, batched=True,
+                                                                             analysis=False)
+        runners[f"vector n={a.n} batched botzone-v0"] = vector_runner(a.rules, a.n, a.seed, batched=True,
+                                                                        observation="botzone-v0")
     have_rlcard = False
     if not a.no_rlcard:
         try:
@@ -182,11 +197,11 @@ def main() -> None:
             print("note: rlcard is not installed (pip install 'majiang[bench]'): our figures only")
     res = side_by_side(runners, a.seconds, max(1, a.rounds), a.warm)
     print(f"rules {a.rules}; {a.seconds:g} s per environment in {a.rounds} alternating slices after {a.warm:g} s warm-up")
-    print(f"{'':34}{'steps/s':>10}{'cpu steps/s':>13}" + ("   ratio to rlcard (cpu)" if have_rlcard else ""))
+    print(f"{'':40}{'steps/s':>10}{'cpu steps/s':>13}" + ("   ratio to rlcard (cpu)" if have_rlcard else ""))
     ref = res.get("rlcard mahjong")
     for k, (w, c) in res.items():
         ratio = f"{c / ref[1]:10.2f}x" if ref and k != "rlcard mahjong" else ""
-        print(f"{k:34}{w:10.0f}{c:13.0f}{ratio}")
+        print(f"{k:40}{w:10.0f}{c:13.0f}{ratio}")
     if not a.no_selfplay:
         selfplay_rows(a.rules, a.games, a.max_hands, not a.no_ray)
 

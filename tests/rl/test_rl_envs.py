@@ -226,11 +226,14 @@ def test_single_agent_env_plays_against_bots() -> None:
         raising.step(int(np.flatnonzero(o["action_mask"] == 0)[0]))
 
 
-def test_vector_env_agrees_with_single_envs() -> None:
+@pytest.mark.parametrize("rules", ["taiwan", "mcr"])
+def test_vector_env_agrees_with_single_envs(rules: str) -> None:
+    """Taiwan runs one table per row, MCR the batched core (majiang.rl.batched)."""
     n = 3
-    v = rl.VectorEnv(n, "taiwan")
+    v = rl.VectorEnv(n, rules)
+    assert v.batched == (rules == "mcr")
     obs, info = v.reset(seed=4)
-    singles = [rl.env("taiwan") for _ in range(n)]
+    singles = [rl.env(rules) for _ in range(n)]
     for i, e in enumerate(singles):
         e.reset(seed=derive_seed(4, "table", i))
     rng = np.random.default_rng(0)

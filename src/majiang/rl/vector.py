@@ -15,38 +15,75 @@ for rows still playing).
 
 Seeds: ``reset(seed=s)`` seeds table ``i`` with ``derive_seed(s, "table", i)`` (or give a list of n
 seeds), so table ``i`` plays exactly what a single environment reset with that seed plays.
+
+Two engines behind the same interface (``batched=``):
+
+* the **batched core** (:mod:`majiang.rl.batched`): the ``n`` hands as numpy arrays stepped together,
+  masks and observations built for all rows at once, the rare events (wins, scoring, claims) through
+  the engine per row. Chosen automatically (``batched=None``) when it supports the set-up
+  (:func:`majiang.rl.batched.supports`: the ``mcr`` preset and rule sets without wildcards, 报听,
+  flower wins, penalties or 16-tile hands; self-play; one hand per episode; no shaping). It plays
+  exactly the per-table game (tests/rl/test_rl_batched.py).
+* the **per-table path**: one :class:`~majiang.rl.core.Table` per row (every preset and option).
+  ``batched=False`` forces it; ``batched=True`` raises :class:`~majiang.errors.MajiangError` when the
+  batched core does not support the set-up.
+
+:meth:`VectorEnv.record` rebuilds a table's current game as an engine :class:`~majiang.engine.Match`
+(replaying its actions), whichever path runs it.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from majiang.engine import Player, RuleSet, derive_seed
+from majiang.engine import Match, Player, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE
+from majiang.rl.batched import BatchedCore, supports
 from majiang.rl.core import Shaping, Table
+from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
 
 
 class VectorEnv:
     """``n`` tables (see the module doc). Other arguments as :class:`~majiang.rl.core.Table`;
-    ``opponents`` and ``seat`` as :class:`~majiang.rl.SingleAgentEnv`."""
+    ``opponents`` and ``seat`` as :class:`~majiang.rl.SingleAgentEnv`; ``batched``: ``None`` (use the
+    batched core where supported), ``True`` (require it) or ``False`` (one table per row).
+    :attr:`batched` says which runs."""
 
     def __init__(self, n: int, rules: RuleSet | str = "mcr", *, opponents: str | Sequence[str | Player] | None = None,
                  seat: int = 0, observation: str = "majiang-v1", oracle: bool = False, hands: int | None = 1,
                  reward_scale: float = 1.0, score_scale: float = 100.0, analysis: bool = True,
-                 shaping: Shaping | None = None) -> None:
+                 shaping: Shaping | None = None, batched: bool | None = None) -> None:
         if n < 1:
             raise MajiangError(f"a vector environment needs n >= 1 tables, got {n}")
         self.n = n
-        self.tables = [Table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
-                             score_scale=score_scale, analysis=analysis, shaping=shaping) for _ in range(n)]
+        self.rules = resolve(rules)
+        ok = supports(self.rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
+        if batched and not ok:
+            raise MajiangError(f"the batched core does not support this set-up (rules {self.rules.name!r}, "
+                               f"hands={hands}, opponents={opponents!r}, shaping={shaping!r}); use batched=False")
+        self.batched = ok if batched is None else bool(batched)
         self.learner = opponents is not None
+        if self.batched:
+            if reward_scale == 0:
+                raise MajiangError("reward_scale must not be 0")
+            enc = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
+            self.core: BatchedCore | None = BatchedCore(n, self.rules, enc, reward_scale)
+            self.tables: list[Table] = []
+            self._row_seed: list[int | None] = [None] * n
+            self._row_episode = [0] * n
+            shape = enc.shape
+        else:
+            self.core = None
+            self.tables = [Table(self.rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
+                                 score_scale=score_scale, analysis=analysis, shaping=shaping) for _ in range(n)]
+            shape = self.tables[0].encoder.shape
         self.drivers = [LearnerDriver(t, opponents, seat) for t in self.tables] if self.learner else []
-        shape = self.tables[0].encoder.shape
         self.observation_shape = shape
         self.action_size = ACTION_SIZE
         self._obs = np.zeros((n, *shape), dtype=np.float32)
@@ -64,7 +101,23 @@ class VectorEnv:
     def _batch(self) -> dict[str, np.ndarray]:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
+    def _game_seed(self, i: int, seed: int | None) -> int:
+        """Row ``i``'s next game seed, as :meth:`majiang.rl.core.Table.reset` chooses it."""
+        if seed is not None:
+            self._row_seed[i] = int(seed)
+            self._row_episode[i] = 0
+            return int(seed)
+        base = self._row_seed[i]
+        if base is None:
+            base = self._row_seed[i] = random.SystemRandom().getrandbits(63)
+            return base
+        self._row_episode[i] += 1
+        return derive_seed(base, "episode", self._row_episode[i])
+
     def _reset_one(self, i: int, seed: int | None) -> None:
+        if self.core is not None:
+            self.core.reset_row(i, self._game_seed(i, seed))
+            return
         if self.learner:
             self.drivers[i].reset(seed)
         else:
@@ -81,8 +134,13 @@ class VectorEnv:
             seeds = [int(s) for s in seed]
             if len(seeds) != self.n:
                 raise MajiangError(f"give one seed or {self.n}, got {len(seeds)}")
-        for i, s in enumerate(seeds):
-            self._reset_one(i, s)
+        if self.core is not None:
+            self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
+        else:
+            for i, s in enumerate(seeds):
+                self._reset_one(i, s)
+        if self.core is not None:
+            return self._batched_out(), {"seat": self._seat.copy()}
         return self._batch(), {"seat": self._seat.copy()}
 
     def step(self, actions: Sequence[int] | np.ndarray):
@@ -94,6 +152,8 @@ class VectorEnv:
             raise MajiangError(f"need {self.n} actions, got {acts.shape[0]}")
         term = np.zeros(self.n, dtype=bool)
         final = np.zeros((self.n, 4), dtype=np.float64)
+        if self.core is not None:
+            return self._step_batched(acts, term, final)
         if self.learner:
             rew = np.zeros(self.n, dtype=np.float64)
         else:
@@ -112,6 +172,33 @@ class VectorEnv:
                 self._fill(i)
         return (self._batch(), rew, term, np.zeros(self.n, dtype=bool),
                 {"seat": self._seat.copy(), "final_scores": final})
+
+    def _batched_out(self) -> dict[str, np.ndarray]:
+        core = self.core
+        assert core is not None
+        obs, mask = core.fill()  # new arrays each step: handed out without a copy
+        self._obs, self._mask = obs, mask
+        self._seat[:] = core.seat
+        return {"observation": obs, "action_mask": mask}
+
+    def _step_batched(self, acts: np.ndarray, term: np.ndarray, final: np.ndarray):
+        core = self.core
+        assert core is not None
+        rew = core.step(acts)
+        ended = np.flatnonzero(core.done)
+        if ended.size:
+            term[ended] = True
+            final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas
+            core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
+        return (self._batched_out(), rew, term, np.zeros(self.n, dtype=bool),
+                {"seat": self._seat.copy(), "final_scores": final})
+
+    def record(self, i: int) -> Match | None:
+        """Table ``i``'s current game as an engine :class:`~majiang.engine.Match` (its ``events`` are
+        the record); the batched core rebuilds it by replaying the game's actions on the engine."""
+        if self.core is not None:
+            return self.core.replay(i)
+        return self.tables[i].match
 
     def close(self) -> None:
         pass

@@ -1,0 +1,1055 @@
+"""A batched core for :class:`~majiang.rl.VectorEnv`: ``n`` hands as numpy arrays, stepped together.
+
+The per-table path (:class:`~majiang.rl.core.Table`) runs one engine per table; at about 150 steps a
+hand it reaches a few thousand steps/s. This core keeps the ``n`` tables' state as arrays -- concealed
+counts ``(n, 4, 34)``, the wall and its two pointers, rivers (tiles, counts, the latest in order),
+melds (counts and a ``(n, 4, 4)`` record per slot), flowers, phase, seat to act, the open window --
+and applies each step to every row with vectorised operations (rows in different phases are picked
+out by row masks). Legal-action masks ``(n, 269)`` and the observations ``(n, C, 34)`` are built for
+all rows at once, in the layout of :class:`~majiang.rl.observations.Encoder`.
+
+What the engine still decides, per row:
+
+* **Dealing** (:meth:`BatchedCore.deal`): the first hand of ``Match(rules, seed)`` -- the engine's
+  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1).
+* **Wins**: each 3k+1 hand keeps a win gate, as ``HandTable`` does (:func:`win_gates`: which tile
+  groups could complete it, from per-suit look-up tables keyed by the suit's count code,
+  :func:`suit_tables`). Gated seats get a vectorised shape test (:func:`shape_candidates`: the
+  standard shape exactly, the special shapes by a necessary condition); only the hands that pass go
+  to the engine's own ``HandTable._score_win`` (the exact shape check and the rule set's scorer, e.g.
+  MCR's 8-fan minimum), on an engine ``HandTable`` brought up to date from the arrays; a win is
+  settled by the engine's ``HandTable._finish``.
+* **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
+  per row.
+
+Supported set-ups (:func:`supports`): no wildcards, 报听, flower wins, penalties, 宝牌 or 相公;
+13-tile hands; shapes among standard / seven pairs / thirteen orphans / knitted (the ``mcr`` and
+``shandong`` presets and their options); one hand per episode, self-play, no shaping. Other
+set-ups use the per-table path.
+
+The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
+observations, masks, seats, rewards and final scores over many seeded games); a game's record is
+rebuilt on request by replaying its actions on the engine (:meth:`BatchedCore.replay`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations_with_replacement
+from types import SimpleNamespace
+
+import numpy as np
+
+from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
+from majiang.engine import Match, RuleSet
+from majiang.errors import MajiangError
+from majiang.hand import Meld, MeldKind
+from majiang.rl.actions import (
+    ACTION_SIZE,
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    EXPOSED_KONG_BASE,
+    LAYOUT_TILES,
+    PUNG_BASE,
+    ActionIndexError,
+    chow_index,
+    chow_of_index,
+    describe_index,
+)
+from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
+
+# phases (rows)
+TURN, CLAIM, ROB, END = 0, 1, 2, 3
+# action kinds of a layout index
+K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
+# meld kinds in the arrays, and their engine MeldKind
+M_CHOW, M_PUNG, M_EKONG, M_CKONG, M_AKONG = range(5)
+_MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.EXPOSED_KONG, MeldKind.CONCEALED_KONG, MeldKind.ADDED_KONG)
+_PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
+_PRIO = np.full(10, 9, dtype=np.int64)  # by answer kind + 1 (no answer: -1); a pass ranks last
+for _k, _p in _PRIORITY.items():
+    _PRIO[_k + 1] = _p
+
+_TILES = np.array(LAYOUT_TILES, dtype=np.intp)  # layout column -> our tile
+_COL = np.empty(34, dtype=np.intp)
+_COL[_TILES] = np.arange(34)
+_AR4 = np.arange(4, dtype=np.int16)  # compared with int16 counts: no casting
+_REL = (np.arange(4)[:, None] + np.arange(4)[None, :]) % 4  # [seat, r]: the seat r places after
+_P9 = 5 ** np.arange(9, dtype=np.int64)
+_P7 = 5 ** np.arange(7, dtype=np.int64)
+
+
+def _decode_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    kind = np.zeros(ACTION_SIZE, dtype=np.int8)
+    tile = np.full(ACTION_SIZE, -1, dtype=np.int64)
+    low = np.full(ACTION_SIZE, -1, dtype=np.int64)
+    kind[1] = K_WIN
+    for base, k in ((DISCARD_BASE, K_DISCARD), (PUNG_BASE, K_PUNG), (EXPOSED_KONG_BASE, K_EKONG),
+                    (CONCEALED_KONG_BASE, K_CKONG), (ADDED_KONG_BASE, K_AKONG), (235, K_READY)):
+        kind[base:base + 34] = k
+        tile[base:base + 34] = _TILES
+    for i in range(CHOW_BASE, PUNG_BASE):
+        played, lo = chow_of_index(i)
+        kind[i], tile[i], low[i] = K_CHOW, played, lo
+    return kind, tile, low
+
+
+_KIND, _TILE, _LOW = _decode_tables()
+
+# _CHOW_IDX[t, j]: the index of the chow low = t - 2 + j on discard t (-1 where there is none)
+_CHOW_IDX = np.full((34, 3), -1, dtype=np.int64)
+for _t in range(27):
+    for _j in range(3):
+        _lo = _t - 2 + _j
+        if _lo >= _t - _t % 9 and _lo % 9 <= 6 and _lo // 9 == _t // 9:
+            _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
+
+_SLOTS = np.arange(RIVER_ORDER_SLOTS)
+_ARANGE3 = np.arange(3)
+_MELD_OF_KIND = np.zeros(9, dtype=np.int64)  # claim answer kind -> meld kind
+_MELD_OF_KIND[K_CHOW], _MELD_OF_KIND[K_PUNG], _MELD_OF_KIND[K_EKONG] = M_CHOW, M_PUNG, M_EKONG
+_NEAR = np.clip(np.arange(34)[:, None] + np.arange(-2, 3)[None, :], 0, 33)  # [t, off + 2]: t + off, clipped
+_123 = np.array([1, 2, 3])
+_CHOW_POS = _CHOW_IDX >= 0  # [t, j]: a chow low = t - 2 + j exists on discard t
+_NON_ORPHAN = np.array([t for t in range(27) if t % 9 not in (0, 8)], dtype=np.intp)
+_KNITTED = np.array(KNITTED_ARRANGEMENTS, dtype=np.intp)  # (6, 9)
+_OFF_KNITTED = np.ones((34, 6), dtype=np.int64)  # [t, k]: suited tile t is outside arrangement k
+_OFF_KNITTED[27:] = 0
+for _k, _arr in enumerate(KNITTED_ARRANGEMENTS):
+    _OFF_KNITTED[list(_arr), _k] = 0
+
+_TABLES: tuple[np.ndarray, np.ndarray] | None = None
+
+
+def suit_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``(SUIT_OK, HONOR_OK, SUIT_SHORT, HONOR_SHORT)``: boolean look-up tables of the standard shape
+    by group count code.
+
+    A suit's nine counts ``c`` (each 0-4) have the code ``sum(c[i] * 5**i)`` (0 .. 5**9 - 1); the
+    seven honours likewise (0 .. 5**7 - 1). ``SUIT_OK[code]`` is True when the tiles split into sets
+    (chows and pungs) only -- for a count that is 0 mod 3 -- or into sets and one pair -- for a count
+    that is 2 mod 3 (the count decides which, so one table holds both). Honours make pungs only.
+    ``*_SHORT[code]``: one more tile of some face makes the group OK (the win gate of a 3k+1 hand).
+    Built once by enumerating every multiset of at most four sets plus an optional pair (RULES.md §1.4).
+    """
+    global _TABLES
+    if _TABLES is None:
+        sets = [np.eye(9, dtype=np.int64)[i:i + 3].sum(0) for i in range(7)] + [3 * np.eye(9, dtype=np.int64)[i]
+                                                                                  for i in range(9)]
+        vecs = [np.zeros(9, dtype=np.int64)]
+        for k in range(1, 5):
+            vecs += [sum(sets[j] for j in combo) for combo in combinations_with_replacement(range(16), k)]
+        base = np.array(vecs)
+        pairs = np.vstack([np.zeros((1, 9), dtype=np.int64), 2 * np.eye(9, dtype=np.int64)])
+        allv = (base[:, None, :] + pairs[None, :, :]).reshape(-1, 9)
+        allv = allv[(allv <= 4).all(1)]
+        suit = np.zeros(5 ** 9, dtype=bool)
+        suit[allv @ _P9] = True
+        hv = np.array([[3 * ((m >> i) & 1) for i in range(7)] for m in range(128)], dtype=np.int64)
+        hp = np.vstack([np.zeros((1, 7), dtype=np.int64), 2 * np.eye(7, dtype=np.int64)])
+        hall = (hv[:, None, :] + hp[None, :, :]).reshape(-1, 7)
+        hall = hall[(hall <= 4).all(1)]
+        honor = np.zeros(5 ** 7, dtype=bool)
+        honor[hall @ _P7] = True
+
+        def short(v: np.ndarray, p: np.ndarray) -> np.ndarray:
+            out = np.zeros(5 ** len(p), dtype=bool)
+            for i in range(len(p)):
+                sub = v[v[:, i] >= 1]
+                out[sub @ p - p[i]] = True
+            return out
+
+        _TABLES = (suit, honor, short(allv, _P9), short(hall, _P7))
+        global _SUIT_BITS, _HONOR_BITS
+        _SUIT_BITS = _TABLES[0].astype(np.uint8) | (_TABLES[2].astype(np.uint8) << 1)
+        _HONOR_BITS = _TABLES[1].astype(np.uint8) | (_TABLES[3].astype(np.uint8) << 1)
+    return _TABLES
+
+
+_SUIT_BITS = np.zeros(0, dtype=np.uint8)  # bit 0: SUIT_OK, bit 1: SUIT_SHORT (one look-up for both)
+_HONOR_BITS = np.zeros(0, dtype=np.uint8)
+
+
+# One float32 product gives what the win test reads from a count row (float32 holds these integers
+# exactly): columns 0-2 the suits' count codes, 3 the honours' code, 4-6 the suits' tile counts, 7 the
+# honours' count, 8 the tiles outside thirteen orphans, 9-14 the suited tiles outside each knitted
+# arrangement.
+_W = np.zeros((34, 15), dtype=np.float32)
+for _g in range(3):
+    _W[9 * _g:9 * _g + 9, _g] = _P9
+    _W[9 * _g:9 * _g + 9, 4 + _g] = 1
+_W[27:, 3] = _P7
+_W[27:, 7] = 1
+_W[_NON_ORPHAN, 8] = 1
+_W[:, 9:15] = _OFF_KNITTED
+_KN_IN = np.zeros((34, 6), dtype=np.float32)  # [t, k]: tile t is in knitted arrangement k
+for _k, _arr in enumerate(KNITTED_ARRANGEMENTS):
+    _KN_IN[list(_arr), _k] = 1
+
+
+def standard_wins(x: np.ndarray, m: np.ndarray | None = None) -> np.ndarray:
+    """``(m,)`` bool: each row of concealed counts ``x`` (``(m, 34)``, 3k+2 tiles) makes the standard
+    shape (k sets and one pair). Vectorised through :func:`suit_tables`; ``m`` is ``x @ _W`` if the
+    caller has it."""
+    suit, honor = suit_tables()[:2]
+    if m is None:
+        m = x.astype(np.float32) @ _W
+    c = m[:, :4].astype(np.int64)
+    ok = suit[c[:, 0]] & suit[c[:, 1]] & suit[c[:, 2]] & honor[c[:, 3]]
+    pairs = (np.fmod(m[:, 4:8], 3) == 2).sum(1)
+    return ok & (pairs == 1)
+
+
+def shape_candidates(x: np.ndarray, shapes) -> np.ndarray:
+    """``(m,)`` bool: rows of concealed counts (3k+2 tiles) that may win under ``shapes`` (a
+    :class:`~majiang.analysis.ShapeRules` without wildcards): the standard shape exactly, the special
+    shapes by a necessary condition -- seven pairs: 14 tiles, every count even; thirteen orphans: 14
+    tiles, none outside the orphans; honours and knitted: 14 single tiles, the suited ones within one
+    knitted arrangement; knitted straight: some arrangement's nine tiles all held. The engine's exact
+    check decides the candidates."""
+    xf = x.astype(np.float32)
+    m = xf @ _W
+    cand = standard_wins(x, m)
+    if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
+        n14 = m[:, 4:8].sum(1) == 14
+        if n14.any():
+            if shapes.seven_pairs:
+                cand |= n14 & ~(x & 1).any(1)
+            if shapes.thirteen_orphans:
+                cand |= n14 & (m[:, 8] == 0)
+            if shapes.honors_and_knitted:
+                cand |= n14 & ~(x > 1).any(1) & (m[:, 9:15] == 0).any(1)
+    if shapes.knitted_straight:
+        cand |= ((x > 0).astype(np.float32) @ _KN_IN == 9).any(1)
+    return cand
+
+
+def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.ndarray]:
+    """The win gates of 3k+1 concealed hands ``x`` (``(m, 34)``; ``melds``: each hand's meld count):
+    ``(groups, special)``. A tile of group ``g`` (0-2 the suits, 3 the honours) can complete the
+    standard shape only if every other group is complete (sets, or sets and a pair) and ``g`` is one
+    tile short: ``groups`` has bit ``g`` set for each such group (two bits for a wait on two pairs).
+    ``special``: a special shape might be one tile away (seven pairs:
+    one odd count; thirteen orphans: no other tile; honours and knitted: single tiles within one
+    arrangement; knitted straight: eight of an arrangement's nine). Necessary conditions only: the
+    win test (:func:`shape_candidates`, then the engine) decides."""
+    suit_tables()
+    m = x.astype(np.float32) @ _W
+    c = m[:, :4].astype(np.int64)
+    v = np.empty((len(x), 4), dtype=np.uint8)
+    v[:, :3] = _SUIT_BITS[c[:, :3]]
+    v[:, 3] = _HONOR_BITS[c[:, 3]]
+    bad = 1 - (v & 1)
+    others_ok = (bad.sum(1, dtype=np.uint8)[:, None] == bad)
+    group = ((v >> 1) & others_ok) @ _BITS4
+    special = np.zeros(len(x), dtype=bool)
+    if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
+        n13 = (m[:, 4:8].sum(1) == 13) & (melds == 0)
+        if n13.any():
+            if shapes.seven_pairs:
+                special |= n13 & ((x & 1).sum(1) == 1)
+            if shapes.thirteen_orphans:
+                special |= n13 & (m[:, 8] == 0)
+            if shapes.honors_and_knitted:
+                special |= n13 & ~(x > 1).any(1) & (m[:, 9:15] == 0).any(1)
+    if shapes.knitted_straight:
+        special |= ((x > 0).astype(np.float32) @ _KN_IN >= 8).any(1)
+    return group, special
+
+
+_BITS4 = np.array([1, 2, 4, 8], dtype=np.uint8)
+_GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
+
+
+def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
+             observation: str = "majiang-v1") -> bool:
+    """Whether :class:`BatchedCore` plays this set-up exactly (see the module doc)."""
+    sh = rules.shape_rules
+    return (rules.wild_mode == "none" and not rules.declare_ready and not rules.flower_wins
+            and rules.followed_penalty == 0 and rules.wild_discard_penalty == 0 and not rules.xianggong
+            and not rules.bao_pai and not rules.white_stand_in and rules.hand_size == 13 and rules.players == 4
+            and sh.standard and not sh.unconnected and not sh.eight_pairs and sh.wilds_win == 0
+            and hands == 1 and shaping is None and opponents is None
+            and observation in ("majiang-v1", "botzone-v0"))
+
+
+class BatchedCore:
+    """``n`` hands of one rule set as arrays (see the module doc).
+
+    Args:
+        n: tables. rules: a supported :class:`~majiang.engine.RuleSet` (:func:`supports`).
+        encoder: the :class:`~majiang.rl.observations.Encoder` whose layout the observations follow.
+        reward_scale: settlement deltas are divided by this.
+
+    The seat to act on each row is :attr:`seat` (the first awaited seat in turn order from the
+    discarder in a claim window, as :meth:`majiang.rl.core.Table.to_act`). After :meth:`step`,
+    :attr:`done` marks the rows whose hand ended and :attr:`deltas` holds their settlement.
+    """
+
+    def __init__(self, n: int, rules: RuleSet, encoder: Encoder, reward_scale: float = 1.0) -> None:
+        if not supports(rules, observation=encoder.name):
+            raise MajiangError(f"rule set {rules.name!r} with observation {encoder.name!r} is not supported by "
+                               "the batched core (majiang.rl.batched.supports)")
+        suit_tables()
+        self.n = n
+        self.rules = rules
+        self.encoder = encoder
+        self.reward_scale = float(reward_scale)
+        self.reserve = rules.reserve
+        self.sets = rules.sets
+        self.total_tiles = len(rules.tile_set)
+        sh = rules.shape_rules
+        self._shapes = sh
+        z = np.zeros
+        self.hand = z((n, 4, 34), dtype=np.int16)
+        self.wall = z((n, self.total_tiles), dtype=np.int16)
+        self.head = z(n, dtype=np.int64)
+        self.tail = z(n, dtype=np.int64)
+        self.phase = z(n, dtype=np.int8)
+        self.cur = z(n, dtype=np.int64)
+        self.dealer = z(n, dtype=np.int64)
+        self.prevalent = z(n, dtype=np.int64)
+        self.after_claim = z(n, dtype=bool)
+        self.kong_chain = z(n, dtype=bool)
+        self.flower_chain = z(n, dtype=bool)
+        self.any_claim = z(n, dtype=bool)
+        self.discards_made = z((n, 4), dtype=np.int64)
+        self.last_draw = z((n, 4), dtype=np.int64)
+        self.claim_tile = z(n, dtype=np.int64)
+        self.origin = z(n, dtype=np.int64)  # the discarder (claim window) or the kong's seat (robbing)
+        self.last_discard = z(n, dtype=bool)
+        self.awaiting = z((n, 4), dtype=bool)
+        self.ans_kind = z((n, 4), dtype=np.int64)
+        self.ans_low = z((n, 4), dtype=np.int64)
+        self.can_win = z((n, 4), dtype=bool)
+        self.can_pung = z((n, 4), dtype=bool)
+        self.can_kong = z((n, 4), dtype=bool)
+        self.chow3 = z((n, 3), dtype=bool)  # the next seat's chows low = t-2, t-1, t
+        self.turn_win = z(n, dtype=bool)
+        self.gate_group = z((n, 4), dtype=np.int64)  # win gates of 3k+1 hands (win_gates): group bits
+        self.gate_special = z((n, 4), dtype=bool)
+        self.meld_vis = z((n, 4, 34), dtype=np.int16)  # melds others see (physical tiles)
+        self.ckong = z((n, 4, 34), dtype=np.int16)  # concealed kongs (only their owner sees them)
+        self.n_melds = z((n, 4), dtype=np.int64)
+        self.n_ckong = z((n, 4), dtype=np.int64)
+        self.pung = z((n, 4, 34), dtype=bool)
+        self.river = z((n, 4, 96), dtype=np.int64)  # a seat's discards still in its river (far fewer)
+        self.river_len = z((n, 4), dtype=np.int64)
+        self.river_cnt = z((n, 4, 34), dtype=np.int16)
+        self.vis = z((n, 34), dtype=np.int16)  # copies every seat sees: rivers and melds (not concealed kongs)
+        self.ro = np.full((n, 4, RIVER_ORDER_SLOTS), -1, dtype=np.int64)  # latest discards, newest first
+        if encoder.name == "majiang-v1":  # flat offset of each river-order cell's plane, per row and slot
+            c0 = encoder.offsets["river_order"][0]
+            self._ro_base = (np.arange(n)[:, None, None] * encoder.planes * 34
+                             + (c0 + RIVER_ORDER_SLOTS * _AR4[None, :, None]
+                                + np.arange(RIVER_ORDER_SLOTS)[None, None, :]) * 34)
+        self.flower_n = z((n, 4), dtype=np.int64)
+        self.done = z(n, dtype=bool)
+        self.deltas = z((n, 4), dtype=np.float64)
+        self.seat = z(n, dtype=np.int64)
+        self.mask = z((n, ACTION_SIZE), dtype=np.int8)
+        # per row, in Python: the engine HandTable of the hand (built on the first win check; scoring
+        # and settlement), its wall and dice, and the melds (engine Meld objects), their feeders and the
+        # flowers, which that table reads
+        self.tables: list = [None] * n
+        self.walls: list[list[int]] = [[] for _ in range(n)]
+        self.dice: list[tuple[int, ...]] = [()] * n
+        # melds per seat and slot (n, 4, 4): kind (_MELD_KINDS), tile, offer, claimed tile and the seat
+        # that fed it (-1: none); built into engine Melds for the scorer
+        self.meld_kind = z((n, 4, 4), dtype=np.int64)
+        self.meld_tile = z((n, 4, 4), dtype=np.int64)
+        self.meld_offer = z((n, 4, 4), dtype=np.int64)
+        self.meld_claimed = z((n, 4, 4), dtype=np.int64)
+        self.meld_from = z((n, 4, 4), dtype=np.int64)
+        self.flowers: list[list[list[int]]] = [[[], [], [], []] for _ in range(n)]
+        self.game_seed: list[int | None] = [None] * n
+        self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
+        self._log_n = np.zeros(n, dtype=np.int64)
+        self._rows = np.arange(n)
+        self._R = self._rows[:, None]
+        self._rowbase = self._rows * encoder.planes * 34
+        self._rows_c = self._rows * encoder.planes
+        self._draw_q: list[tuple[int, int, bool]] = []
+        self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+
+    # ------------------------------------------------------------------ episodes
+    def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
+        """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
+        self._start(list(rows), [self.deal(seed) for seed in seeds], list(seeds))
+
+    def reset_row(self, i: int, game_seed: int) -> None:
+        """:meth:`reset_rows` for one row."""
+        self.reset_rows([i], [game_seed])
+
+    def deal(self, seed: int):
+        """The first hand of ``Match(rules, seed=seed)``: its dealer, dice and wall from the engine's
+        seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
+        at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
+        replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
+        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
+        from majiang.engine.wall import build_wall, rng_for, roll_dice
+
+        r = self.rules
+        dealer = 0
+        if r.first_dealer == "dice":
+            rng = rng_for(seed, "seating")
+            if r.seat_draw:
+                rng.shuffle([0, 1, 2, 3])
+            dealer = (sum(roll_dice(rng, 2)) - 1) % 4
+        dice = roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+        wall = build_wall(r, rng_for(seed, "hand", 0, "wall"), dealer, sum(dice))
+        order = [(dealer + k) % 4 for k in range(4)]
+        dealt: list[list[int]] = [[], [], [], []]
+        head = 0
+        got = 0
+        size = r.hand_size
+        while got < size:
+            k = min(4, size - got)
+            for s in order:
+                dealt[s] += wall[head:head + k]
+                head += k
+            got += k
+        dealt[dealer].append(wall[head])
+        head += 1
+        tail = len(wall)
+        concealed = [[0] * 34 for _ in range(4)]
+        flowers: list[list[int]] = [[], [], [], []]
+        for s in range(4):
+            for t in dealt[s]:
+                if t >= 34:
+                    flowers[s].append(t)
+                else:
+                    concealed[s][t] += 1
+        last = dealt[dealer][-1]
+        for s in order:
+            pending = [t for t in dealt[s] if t >= 34]
+            while pending:
+                new = []
+                for _ in pending:
+                    if tail - head - r.reserve <= 0:  # pragma: no cover - never with 144 tiles
+                        raise AssertionError("the wall ran out at the deal")
+                    tail -= 1
+                    t = wall[tail]
+                    if t >= 34:
+                        flowers[s].append(t)
+                        new.append(t)
+                    else:
+                        concealed[s][t] += 1
+                        if s == dealer:
+                            last = t
+                pending = new
+        return dealer, dice, wall, head, tail, concealed, flowers, last
+
+    def load(self, i: int, m: Match, game_seed: int | None = None) -> None:
+        """Start row ``i`` from the first hand of engine match ``m`` just dealt (e.g. one built on an
+        explicit wall, ``Match(rules, walls=[wall], max_hands=1)``, for scenario tests; such a row's
+        :meth:`replay` needs ``game_seed``)."""
+        t = m.table
+        if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
+            raise AssertionError("the hand ended at the deal")
+        self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
+                           [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
+
+    def _start(self, rows: list[int], deals: list, seeds: list) -> None:
+        """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it."""
+        for i, (dealer, dice, wall, head, tail, concealed, flowers, last), seed in zip(rows, deals, seeds):
+            self.tables[i] = None
+            self.walls[i] = wall
+            self.dice[i] = tuple(dice)
+            self.flowers[i] = flowers
+            self.game_seed[i] = seed
+        r = np.asarray(rows, dtype=np.int64)
+        dl = np.array([x[0] for x in deals], dtype=np.int64)
+        self.wall[r, :self.total_tiles] = [x[2] for x in deals]
+        self.head[r] = [x[3] for x in deals]
+        self.tail[r] = [x[4] for x in deals]
+        self.hand[r] = [x[5] for x in deals]
+        self.flower_n[r] = [[len(f) for f in x[6]] for x in deals]
+        self.last_draw[r] = -1
+        self.last_draw[r, dl] = [-1 if x[7] is None else x[7] for x in deals]
+        self._log_n[r] = 0
+        self.phase[r] = TURN
+        self.cur[r] = dl
+        self.dealer[r] = dl
+        self.prevalent[r] = 27  # East: the first hand of a match
+        for a in (self.after_claim, self.kong_chain, self.flower_chain, self.any_claim, self.last_discard,
+                  self.awaiting, self.gate_special, self.pung, self.done):
+            a[r] = False
+        for a in (self.discards_made, self.gate_group, self.meld_vis, self.ckong, self.n_melds, self.n_ckong,
+                  self.river_len, self.river_cnt, self.vis, self.deltas):
+            a[r] = 0
+        self.ro[r] = -1
+        # the other seats' win gates, the dealer's self-drawn win
+        rr = np.repeat(r, 3)
+        ss = ((dl[:, None] + _123) % 4).reshape(-1)
+        self._set_gates(rr, ss)
+        self._turn_wins(r, np.ones(r.size, dtype=bool))
+
+    @property
+    def actions(self) -> list[list[tuple[int, int]]]:
+        """Per row, ``(seat, index)`` of every step of the current hand."""
+        return [[(int(x) // 1000, int(x) % 1000) for x in self._log[i, :self._log_n[i]]] for i in range(self.n)]
+
+    def replay(self, i: int):
+        """The engine :class:`~majiang.engine.Match` of row ``i``'s current episode, rebuilt by replaying
+        its actions (its ``events`` are the game's record)."""
+        from majiang.rl.core import Table
+
+        t = Table(self.rules, self.encoder.name, hands=1)
+        t.reset(self.game_seed[i])
+        for x in self._log[i, :self._log_n[i]].tolist():
+            t.step(x // 1000, x % 1000)
+        return t.match
+
+    # ------------------------------------------------------------------ engine sync (rare events)
+    def _sync(self, i: int):
+        """An engine HandTable of row ``i``'s hand brought up to date with the arrays (before scoring).
+        Built afresh each time from the hand's wall, so none of the table's caches outlives the state
+        it was derived from; the caches known to depend on the state are cleared as well."""
+        from majiang.engine.table import HandTable
+
+        t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
+                                       self.dice[i], 0)
+        nm = self.n_melds[i].tolist()
+        kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()
+        claimed, feeders = self.meld_claimed[i].tolist(), self.meld_from[i].tolist()
+        t.melds = [[Meld(_MELD_KINDS[kinds[s][j]], tiles[s][j], offers[s][j],
+                         None if claimed[s][j] < 0 else claimed[s][j]) for j in range(nm[s])] for s in range(4)]
+        t.meld_from = [[None if feeders[s][j] < 0 else feeders[s][j] for j in range(nm[s])] for s in range(4)]
+        t.flowers = self.flowers[i]
+        t.concealed = self.hand[i].tolist()
+        rl = self.river_len[i]
+        t.rivers = [self.river[i, s, :rl[s]].tolist() for s in range(4)]
+        t.head, t.tail = int(self.head[i]), int(self.tail[i])
+        t.current = int(self.cur[i])
+        t.after_claim = bool(self.after_claim[i])
+        t.kong_chain = bool(self.kong_chain[i])
+        t.flower_chain = bool(self.flower_chain[i])
+        t.any_claim = bool(self.any_claim[i])
+        t.discards_made = self.discards_made[i].tolist()
+        t.last_draw = [None if x < 0 else x for x in self.last_draw[i].tolist()]
+        t.last_discard = bool(self.last_discard[i])
+        t._gates = [{} for _ in range(4)]
+        t._hand_t = [None] * 4
+        t._score_cache = {}
+        t._melds_seen = [None] * 4
+        t._flowers_t = None
+        t._rivers_t = None
+        t._legal_cache = {}
+        return t
+
+    def _candidates(self, x: np.ndarray) -> np.ndarray:
+        """:func:`shape_candidates` under this rule set's shapes."""
+        return shape_candidates(x, self._shapes)
+
+    def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
+        """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""
+        if rows.size:
+            g, sp = win_gates(self.hand[rows, seats], self.n_melds[rows, seats], self._shapes)
+            self.gate_group[rows, seats] = g
+            self.gate_special[rows, seats] = sp
+
+    def _turn_wins(self, rows: np.ndarray, full: np.ndarray) -> None:
+        """Whether the seat to act on ``rows`` (in its turn, after a draw) may win by self-draw. Rows
+        not ``full`` drew onto the hand whose win gate is known; ``full`` rows (a new hand, a kong's
+        replacement) are tested whole."""
+        if rows.size == 0:
+            return
+        s = self.cur[rows]
+        ld = self.last_draw[rows, s]
+        maybe = full | ((self.gate_group[rows, s] >> _GROUP[ld]) & 1 > 0) | self.gate_special[rows, s]
+        maybe &= (ld >= 0) & ~self.after_claim[rows]
+        ok = np.zeros(rows.size, dtype=bool)
+        if maybe.any():
+            k0 = np.flatnonzero(maybe)
+            cand = self._candidates(self.hand[rows[k0], s[k0]])
+            for k in k0[cand].tolist():
+                i = int(rows[k])
+                seat = int(s[k])
+                t = self._sync(i)
+                ok[k] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None, robbing=False) is not None
+        self.turn_win[rows] = ok
+
+    def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
+        t = self._sync(i)
+        t._finish(wins)
+        self.deltas[i] = t.result.deltas
+        self.phase[i] = END
+        self.done[i] = True
+
+    def _exhaust(self, rows: np.ndarray) -> None:
+        self.phase[rows] = END
+        self.done[rows] = True
+        self.deltas[rows] = 0.0
+
+    # ------------------------------------------------------------------ draws and windows
+    def _draw(self, rows: np.ndarray, seats: np.ndarray, tail: np.ndarray) -> None:
+        """Draw for ``seats`` on ``rows`` (from the tail where ``tail``); flowers are set aside and
+        replaced from the tail (the few rows that draw one, in Python); an empty wall ends the hand
+        (exhaustive draw)."""
+        self.flower_chain[rows] = False
+        res = self.reserve
+        ex = self.tail[rows] - self.head[rows] - res <= 0
+        if ex.any():
+            self._exhaust(rows[ex])
+            keep = ~ex
+            rows, seats, tail = rows[keep], seats[keep], tail[keep]
+            if not rows.size:
+                return
+        full = tail  # a kong's replacement: the hand before it has no win gate
+        pos = np.where(tail, self.tail[rows] - 1, self.head[rows])
+        t = self.wall[rows, pos].astype(np.int64)
+        self.head[rows] += ~tail
+        self.tail[rows] -= tail
+        fl = t >= 34
+        if fl.any():
+            for k in np.flatnonzero(fl).tolist():
+                i, s, x = int(rows[k]), int(seats[k]), int(t[k])
+                self.flower_chain[i] = True
+                while x >= 34:
+                    self.flowers[i][s].append(x)
+                    self.flower_n[i, s] += 1
+                    if self.tail[i] - self.head[i] - res <= 0:
+                        x = -1
+                        break
+                    self.tail[i] -= 1
+                    x = int(self.wall[i, self.tail[i]])
+                t[k] = x
+            ok = t >= 0
+            if not ok.all():
+                self._exhaust(rows[~ok])
+                rows, seats, t, full = rows[ok], seats[ok], t[ok], full[ok]
+                if not rows.size:
+                    return
+        self.hand[rows, seats, t] += 1
+        self.last_draw[rows, seats] = t
+        self.cur[rows] = seats
+        self.phase[rows] = TURN
+        self.after_claim[rows] = False
+        self._turn_wins(rows, full)
+
+    def _open_claims(self, rows: np.ndarray) -> None:
+        """A discard (``claim_tile`` by ``origin``) on ``rows``: which seats may claim it; rows where
+        none may go on to the next seat's draw."""
+        if rows.size == 0:
+            return
+        r = self.rules
+        d = self.origin[rows]
+        t = self.claim_tile[rows]
+        S = (d[:, None] + _123) % 4
+        R = rows[:, None]
+        ct = self.hand[R, S, t[:, None]]  # (m, 3) copies of the discard held
+        live = (self.tail[rows] - self.head[rows] - self.reserve) > 0
+        may = self.n_melds[R, S] < self.sets
+        if not r.claim_last_discard:
+            may &= live[:, None]
+        kong = (ct == 3) & may & live[:, None] if r.exposed_kong else np.zeros_like(may)
+        pung = (ct >= 2) & may if r.pung else np.zeros_like(may)
+        if r.chow:  # the next seat: the discard's neighbours t-2..t+2 held
+            nb = self.hand[R, S[:, :1], _NEAR[t]] > 0  # (m, 5)
+            chow = _CHOW_POS[t] & may[:, :1]
+            chow[:, 0] &= nb[:, 0] & nb[:, 1]
+            chow[:, 1] &= nb[:, 1] & nb[:, 3]
+            chow[:, 2] &= nb[:, 3] & nb[:, 4]
+        else:
+            chow = np.zeros((rows.size, 3), dtype=bool)
+        win = np.zeros((rows.size, 3), dtype=bool)
+        gated = ((self.gate_group[R, S] >> _GROUP[t][:, None]) & 1 > 0) | self.gate_special[R, S]
+        ga, gb = np.nonzero(gated)
+        if ga.size:
+            x = self.hand[rows[ga], S[ga, gb]]
+            x[np.arange(ga.size), t[ga]] += 1
+            cand = self._candidates(x)
+            ga, gb = ga[cand], gb[cand]
+        synced = -1
+        for a, b in zip(ga.tolist(), gb.tolist()):
+            i = int(rows[a])
+            if synced != i:
+                tb = self._sync(i)
+                tb.claim_tile, tb.discarder = int(t[a]), int(d[a])
+                synced = i
+            win[a, b] = tb._score_win(int(S[a, b]), int(t[a]), self_drawn=False, discarder=int(d[a]),
+                                      robbing=False) is not None
+        aw = win | kong | pung
+        aw[:, 0] |= chow.any(1)
+        self.awaiting[rows] = False
+        self.awaiting[R, S] = aw
+        self.can_win[rows] = False
+        self.can_win[R, S] = win
+        self.can_pung[R, S] = pung
+        self.can_kong[R, S] = kong
+        self.chow3[rows] = chow
+        self.ans_kind[rows] = -1
+        none = ~aw.any(1)
+        self.phase[rows[~none]] = CLAIM
+        if none.any():
+            nr = rows[none]
+            self.kong_chain[nr] = False
+            self._draws.append((nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool)))
+
+    # ------------------------------------------------------------------ rare per-row actions
+    def _add_meld(self, r, s, kind, tile, offer, claimed, feeder) -> None:
+        j = self.n_melds[r, s]
+        self.meld_kind[r, s, j] = kind
+        self.meld_tile[r, s, j] = tile
+        self.meld_offer[r, s, j] = offer
+        self.meld_claimed[r, s, j] = claimed
+        self.meld_from[r, s, j] = feeder
+        self.n_melds[r, s] = j + 1
+
+    def _turn_rare(self, i: int, s: int, kind: int, t: int) -> None:
+        if kind == K_WIN:
+            self._finish(i, [(s, None, int(self.last_draw[i, s]), False)])
+            return
+        if kind == K_CKONG:
+            self.hand[i, s, t] -= 4
+            self.ckong[i, s, t] += 4
+            self._add_meld(i, s, M_CKONG, t, 0, -1, -1)
+            self.n_ckong[i, s] += 1
+            self.any_claim[i] = True
+            self.kong_chain[i] = True
+            self._draw_q.append((i, s, True))
+            return
+        if kind == K_AKONG:
+            self.hand[i, s, t] -= 1
+            self.meld_vis[i, s, t] += 1
+            self.vis[i, t] += 1
+            self.pung[i, s, t] = False
+            j = int(np.flatnonzero((self.meld_kind[i, s] == M_PUNG) & (self.meld_tile[i, s] == t)
+                                   & (np.arange(4) < self.n_melds[i, s]))[0])
+            self.meld_kind[i, s, j] = M_AKONG  # offer and claimed tile stay the pung's
+            self.any_claim[i] = True
+            self.claim_tile[i] = t
+            self.origin[i] = s
+            self.awaiting[i] = False
+            self.can_win[i] = False
+            self.ans_kind[i] = -1
+            if self.rules.rob_kong:
+                others = [(s + k) % 4 for k in (1, 2, 3)]
+                x = self.hand[i, others].copy()
+                x[:, t] += 1
+                cand = self._candidates(x)
+                if cand.any():
+                    tb = self._sync(i)
+                    tb.claim_tile, tb.kong_seat = t, s
+                    for k in np.flatnonzero(cand):
+                        o = others[k]
+                        if tb._score_win(o, t, self_drawn=False, discarder=s, robbing=True) is not None:
+                            self.can_win[i, o] = self.awaiting[i, o] = True
+            if self.awaiting[i].any():
+                self.phase[i] = ROB
+                self.can_pung[i] = self.can_kong[i] = False
+                self.chow3[i] = False
+            else:
+                self.kong_chain[i] = True
+                self._draw_q.append((i, s, True))
+            return
+        raise ActionIndexError(f"action kind {kind} is not supported by the batched core")  # pragma: no cover
+
+    def _resolve_claims(self, rows: np.ndarray) -> None:
+        """Claim windows on ``rows`` whose every awaited seat answered, some with a claim: win > kong
+        = pung > chow, ties by turn order from the discarder (``engine.actions.CLAIM_PRIORITY``)."""
+        d = self.origin[rows]
+        t = self.claim_tile[rows]
+        O = (d[:, None] + np.array([1, 2, 3])) % 4
+        K = self.ans_kind[rows[:, None], O]
+        key = _PRIO[K + 1] * 3 + np.arange(3)[None, :]
+        j = key.argmin(1)
+        m = np.arange(rows.size)
+        s = O[m, j]
+        k = K[m, j]
+        win = k == K_WIN
+        for a in np.flatnonzero(win).tolist():  # wins: settled by the engine
+            i = int(rows[a])
+            winners = [int(O[a, c]) for c in range(3) if K[a, c] == K_WIN]
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            self._finish(i, [(w, int(d[a]), int(t[a]), False) for w in winners])
+        meld = ~win
+        if not meld.any():
+            return
+        r, d, t, s, k = rows[meld], d[meld], t[meld], s[meld], k[meld]
+        low = self.ans_low[r, s]
+        # the claimed tile leaves the discarder's river
+        ln = self.river_len[r, d] - 1
+        self.river_len[r, d] = ln
+        self.river_cnt[r, d, t] -= 1
+        self.vis[r, t] -= 1
+        idx = ln[:, None] - 1 - _SLOTS[None, :]
+        self.ro[r, d] = np.where(idx >= 0, self.river[r[:, None], d[:, None], np.maximum(idx, 0)], -1)
+        self.any_claim[r] = True
+        self.cur[r] = s
+        self.phase[r] = TURN
+        self.kong_chain[r] = False
+        self.flower_chain[r] = False
+        self.last_draw[r, s] = -1
+        self.turn_win[r] = False
+        ch = k == K_CHOW
+        if ch.any():
+            rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
+            r3, s3 = np.repeat(rc, 3), np.repeat(sc, 3)
+            x3 = (lc[:, None] + _ARANGE3).reshape(-1)
+            self.meld_vis[r3, s3, x3] += 1
+            self.vis[r3, x3] += 1
+            self.hand[r3, s3, x3] -= (x3 != np.repeat(tc, 3))
+        pu = k == K_PUNG
+        if pu.any():
+            self.hand[r[pu], s[pu], t[pu]] -= 2
+            self.meld_vis[r[pu], s[pu], t[pu]] += 3
+            self.vis[r[pu], t[pu]] += 3
+            self.pung[r[pu], s[pu], t[pu]] = True
+        ko = k == K_EKONG
+        if ko.any():
+            self.hand[r[ko], s[ko], t[ko]] -= 3
+            self.meld_vis[r[ko], s[ko], t[ko]] += 4
+            self.vis[r[ko], t[ko]] += 4
+            self.kong_chain[r[ko]] = True
+            self._draws.append((r[ko], s[ko], np.ones(int(ko.sum()), dtype=bool)))
+        self.after_claim[r] = ~ko
+        self._add_meld(r, s, _MELD_OF_KIND[k], np.where(ch, low, t), np.where(ch, 1, (s - d) % 4), t, d)
+
+    def _resolve_rob(self, i: int) -> None:
+        s = int(self.origin[i])
+        t = int(self.claim_tile[i])
+        winners = [(s + k) % 4 for k in (1, 2, 3) if self.ans_kind[i, (s + k) % 4] == K_WIN]
+        if winners:
+            if self.rules.multiple_winners == "head-bump":
+                winners = winners[:1]
+            self._finish(i, [(w, s, t, True) for w in winners])
+            return
+        self.kong_chain[i] = True
+        self._draw_q.append((i, s, True))
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, actions: np.ndarray) -> np.ndarray:
+        """Apply one layout index per row for :attr:`seat`. Every index is checked against
+        :attr:`mask` first (an illegal one raises :class:`~majiang.rl.actions.ActionIndexError`
+        naming the row, and no row changes). Returns rewards ``(n, 4)``; rows whose hand ended are
+        marked in :attr:`done`, their settlement in :attr:`deltas` (call :meth:`reset_row` next)."""
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        n = self.n
+        if acts.shape[0] != n:
+            raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
+        if ((acts < 0) | (acts >= ACTION_SIZE)).any():
+            i = int(np.flatnonzero((acts < 0) | (acts >= ACTION_SIZE))[0])
+            raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
+        bad = self.mask[self._rows, acts] == 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            a = int(acts[i])
+            legal = np.flatnonzero(self.mask[i])
+            raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) now; "
+                                   "legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+        seat = self.seat
+        if self._log_n.max() >= self._log.shape[1]:
+            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)
+        self._log[self._rows, self._log_n] = seat * 1000 + acts
+        self._log_n += 1
+        kind = _KIND[acts]
+        tile = _TILE[acts]
+        self.done[:] = False
+        ph = self.phase.copy()
+        turn = ph == TURN
+        # the hot path: discards
+        dr = np.flatnonzero(turn & (kind == K_DISCARD))
+        if dr.size:
+            s = self.cur[dr]
+            t = tile[dr]
+            self.hand[dr, s, t] -= 1
+            ln = self.river_len[dr, s]
+            self.river[dr, s, ln] = t
+            self.river_len[dr, s] = ln + 1
+            self.river_cnt[dr, s, t] += 1
+            self.vis[dr, t] += 1
+            self.ro[dr, s, 1:] = self.ro[dr, s, :-1]
+            self.ro[dr, s, 0] = t
+            self.discards_made[dr, s] += 1
+            self.after_claim[dr] = False
+            self.kong_chain[dr] = False
+            self.claim_tile[dr] = t
+            self.origin[dr] = s
+            self.last_discard[dr] = (self.tail[dr] - self.head[dr] - self.reserve) <= 0
+            self._set_gates(dr, s)
+        # answers in claim and robbing windows
+        wr = np.flatnonzero(~turn)
+        resolve: list[int] = []
+        self._draws = []
+        if wr.size:
+            s = seat[wr]
+            self.ans_kind[wr, s] = kind[wr]
+            self.ans_low[wr, s] = _LOW[acts[wr]]
+            self.awaiting[wr, s] = False
+            complete = ~self.awaiting[wr].any(1)
+            cw = wr[complete]
+            if cw.size:
+                allpass = (self.ans_kind[cw] <= K_PASS).all(1) & (ph[cw] == CLAIM)
+                resolve = cw[~allpass].tolist()
+                pr = cw[allpass]
+                if pr.size:
+                    self.after_claim[pr] = False
+                    self.kong_chain[pr] = False
+                    self._draws.append((pr, (self.origin[pr] + 1) % 4, np.zeros(pr.size, dtype=bool)))
+        self._draw_q = []
+        for i in np.flatnonzero(turn & (kind != K_DISCARD)).tolist():
+            self._turn_rare(i, int(self.cur[i]), int(kind[i]), int(tile[i]))
+        if resolve:
+            rr = np.array(resolve, dtype=np.int64)
+            rc = rr[ph[rr] == CLAIM]
+            if rc.size:
+                self._resolve_claims(rc)
+            for i in rr[ph[rr] == ROB].tolist():
+                self._resolve_rob(i)
+        if dr.size:
+            self._open_claims(dr)
+        if self._draw_q:
+            q = np.array(self._draw_q, dtype=np.int64)
+            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
+        if self._draws:  # one draw for every row that draws this step
+            if len(self._draws) == 1:
+                self._draw(*self._draws[0])
+            else:
+                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
+        rewards = np.zeros((n, 4), dtype=np.float64)
+        if self.done.any():
+            rewards[self.done] = self.deltas[self.done] / self.reward_scale
+        return rewards
+
+    # ------------------------------------------------------------------ masks and observations
+    def fill(self) -> tuple[np.ndarray, np.ndarray]:
+        """Compute :attr:`seat` (the seat to act on each live row) and return new arrays: the
+        observations ``(n, C, 34)`` float32 and the masks ``(n, 269)`` int8 of those seats (the core
+        keeps its own copy of the masks to check the next actions)."""
+        n = self.n
+        obs = np.zeros((n, *self.encoder.shape), dtype=np.float32)
+        mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
+        ph = self.phase
+        seat = self.cur.copy()
+        win_rows = np.flatnonzero((ph == CLAIM) | (ph == ROB))
+        if win_rows.size:
+            o = self.origin[win_rows]
+            S = (o[:, None] + np.array([1, 2, 3])) % 4
+            aw = self.awaiting[win_rows[:, None], S]
+            seat[win_rows] = S[np.arange(win_rows.size), aw.argmax(1)]
+        self.seat = seat
+        rows = self._rows
+        tr = np.flatnonzero(ph == TURN)
+        if tr.size:
+            s = seat[tr]
+            h = self.hand[tr, s][:, _TILES]  # layout order
+            mask[tr, DISCARD_BASE:DISCARD_BASE + 34] = h > 0
+            free = ~self.after_claim[tr]
+            live = (self.tail[tr] - self.head[tr] - self.reserve) > 0
+            mask[tr, 1] = self.turn_win[tr] & free
+            kf = (free & live)[:, None]
+            if self.rules.concealed_kong:
+                mask[tr, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34] = (h == 4) & kf
+            if self.rules.added_kong:
+                p = self.pung[tr, s][:, _TILES] & (h >= 1) & kf
+                if self.rules.added_kong_drawn_only:
+                    ld = self.last_draw[tr, s]
+                    p &= (_TILES[None, :] == ld[:, None])
+                mask[tr, ADDED_KONG_BASE:ADDED_KONG_BASE + 34] = p
+        if win_rows.size:  # claim and robbing windows: pass, win, pung, kong, chows -- one scatter
+            s = seat[win_rows]
+            t = self.claim_tile[win_rows]
+            base = win_rows * ACTION_SIZE
+            col = _COL[t]
+            parts = [base, base[self.can_win[win_rows, s]] + 1]
+            cp = self.can_pung[win_rows, s]
+            parts.append((base + PUNG_BASE + col)[cp])
+            ck = self.can_kong[win_rows, s]
+            parts.append((base + EXPOSED_KONG_BASE + col)[ck])
+            nxt = (s == (self.origin[win_rows] + 1) % 4) & (ph[win_rows] == CLAIM)
+            a, b = np.nonzero(self.chow3[win_rows] & nxt[:, None])
+            parts.append(base[a] + _CHOW_IDX[t[a], b])
+            mask.reshape(-1)[np.concatenate(parts)] = 1
+        self._observe(obs, seat, rows, win_rows)
+        self.mask = mask.copy()
+        return obs, mask
+
+    def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
+        """Write each row's observation for seat ``me`` into ``out`` (zeros), as
+        :meth:`majiang.rl.observations.Encoder.encode` lays it out; ``win``: the rows in a claim or
+        robbing window."""
+        enc = self.encoder
+        n = self.n
+        counts = self.hand[rows, me]  # (n, 34) our order
+        ar = _AR4
+        flat = out.reshape(-1)
+        planes = out.reshape(-1, 34)
+        rowbase = self._rowbase
+        sw = (me - self.dealer) % 4  # the seat wind, 0 = East
+        if enc.name == "botzone-v0":
+            flat[np.concatenate([rowbase + _COL[27 + sw],
+                                 rowbase + 34 + _COL[self.prevalent]])] = 1.0
+            out[:, 2:6] = counts[:, None, _TILES] > ar[None, :, None]
+            return
+        o = enc.offsets
+        rel = _REL[me]  # (n, 4) absolute seat of relative seat r
+        R = self._R
+        out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
+        mv = self.meld_vis[R, rel]  # (n, 4, 34)
+        any_ck = bool(self.n_ckong.any())
+        if any_ck:
+            own_ck = self.ckong[rows, me]
+            mv[:, 0] += own_ck
+        m0 = o["melds"][0]
+        out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        if any_ck:
+            hk = self.n_ckong[R, rel].astype(np.float32)
+            hk[:, 0] = 0.0
+            h0 = o["hidden_kongs"][0]
+            out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
+        rc = self.river_cnt[R, rel]
+        r0 = o["rivers"][0]
+        out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        f0 = o["flowers"][0]
+        out[:, f0:f0 + 4] = (self.flower_n[R, rel] / 8.0)[:, :, None]
+        live = self.tail - self.head - self.reserve
+        out[:, o["wall"][0]] = (live / self.total_tiles)[:, None]
+        # one-hot cells, all at once
+        ld = self.last_draw[rows, me]
+        has = ld >= 0
+        ro = self.ro[R, rel]  # (n, 4, 8) latest discards, -1 past the river's start
+        ph = self.phase
+        flat[np.concatenate([
+            rowbase[has] + o["last_draw"][0] * 34 + _COL[ld[has]],
+            (self._ro_base + _COL[ro])[ro >= 0],
+            rowbase + o["prevalent_wind"][0] * 34 + _COL[self.prevalent],
+            rowbase + o["seat_wind"][0] * 34 + _COL[27 + sw],
+            rowbase[win] + o["claim_tile"][0] * 34 + _COL[self.claim_tile[win]],
+        ])] = 1.0
+        # whole planes of ones
+        C = out.shape[1]
+        rows_c = self._rows_c
+        if (ph == END).any():  # only when the core is driven without resets (never by VectorEnv)
+            live_rows = np.flatnonzero(ph < END)
+            phase_rows = live_rows * C + o["phase"][0] + ph[live_rows]
+        else:
+            phase_rows = rows_c + o["phase"][0] + ph
+        planes[np.concatenate([
+            rows_c + o["dealer"][0] + (-sw) % 4,
+            phase_rows,
+            win * C + o["offered_by"][0] + (self.origin[win] - me[win]) % 4,
+        ])] = 1.0
+        unseen = 4 - counts - self.vis
+        if any_ck:
+            unseen -= own_ck
+        np.maximum(unseen, 0, out=unseen)
+        u0 = o["unseen"][0]
+        out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
+        if enc.analysis:
+            phases = ("turn", "claim", "rob", "end")
+            cl = counts.tolist()
+            ul = unseen.tolist()
+            for i in range(n):
+                enc._analyse(out[i], SimpleNamespace(wild_face=None, phase=phases[ph[i]]), cl[i], ul[i])
+        if enc.oracle:
+            q0 = o["oracle_hands"][0]
+            oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)
+            out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
+
+
+__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "win_gates"]

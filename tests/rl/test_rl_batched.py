@@ -1,0 +1,357 @@
+"""The batched core of ``VectorEnv`` (majiang.rl.batched) against the engine: the same seeds give the
+same observations, masks, seats, rewards, terminations and final scores as n AEC environments and
+as the per-table path, a game's record is rebuilt by replay, and the vectorised win test agrees
+with the engine's ``is_winning``."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import majiang.rl as rl  # noqa: E402
+from majiang.analysis import MCR_SHAPES, is_winning  # noqa: E402
+from majiang.analysis.shapes import KNITTED_ARRANGEMENTS  # noqa: E402
+from majiang.engine import Match, derive_seed, resolve  # noqa: E402
+from majiang.engine.wall import arrange_wall  # noqa: E402
+from majiang.errors import MajiangError  # noqa: E402
+from majiang.records.jsonl import record_lines  # noqa: E402
+from majiang.rl.actions import COLUMN_OF  # noqa: E402
+from majiang.rl.batched import BatchedCore, shape_candidates, standard_wins, supports  # noqa: E402
+from majiang.rl.core import Table  # noqa: E402
+from majiang.rl.observations import Encoder  # noqa: E402
+
+# a policy that reaches the rare events: wins whenever offered, claims and kongs often
+_WEIGHTS = np.ones(rl.ACTION_SIZE)
+_WEIGHTS[1] = 1e6
+_WEIGHTS[99:235] = 50.0
+_WEIGHTS[36:99] = 5.0
+
+
+def _choose(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
+    return (rng.random(mask.shape) * mask * _WEIGHTS).argmax(axis=-1)
+
+
+def test_the_batched_core_is_chosen_where_supported() -> None:
+    assert rl.VectorEnv(2, "mcr").batched
+    assert rl.VectorEnv(2, "mcr", observation="botzone-v0").batched
+    assert not rl.VectorEnv(2, "mcr", batched=False).batched
+    assert not rl.VectorEnv(2, "taiwan").batched  # flower wins, 16-tile hands
+    assert not rl.VectorEnv(2, "mcr", hands=2).batched
+    assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
+    assert not supports(resolve("wenzhou"))
+    assert not supports(resolve("seed000")) and not supports(resolve("wenzhou-w16"))
+    assert supports(resolve("shandong"))
+    with pytest.raises(MajiangError, match="batched core"):
+        rl.VectorEnv(2, "taiwan", batched=True)
+
+
+def test_batched_vector_env_agrees_with_aec_environments() -> None:
+    """The test the per-table path passes (test_rl_envs), on the batched core: table i plays what a
+    single AEC environment seeded derive_seed(s, "table", i) plays."""
+    n = 4
+    v = rl.VectorEnv(n, "mcr")
+    assert v.batched
+    obs, info = v.reset(seed=4)
+    singles = [rl.env("mcr") for _ in range(n)]
+    for i, e in enumerate(singles):
+        e.reset(seed=derive_seed(4, "table", i))
+    rng = np.random.default_rng(0)
+    resets = wins = 0
+    for _ in range(700):
+        for i, e in enumerate(singles):
+            agent = e.agent_selection
+            o = e.observe(agent)
+            assert int(agent[-1]) == info["seat"][i]
+            assert np.array_equal(o["observation"], obs["observation"][i])
+            assert np.array_equal(o["action_mask"], obs["action_mask"][i])
+        acts = _choose(rng, obs["action_mask"])
+        obs, rew, term, trunc, info = v.step(acts)
+        for i, e in enumerate(singles):
+            e.step(int(acts[i]))
+            assert np.allclose(rew[i], [e.rewards[a] for a in rl.AGENTS])
+            if e.terminations[e.agent_selection]:
+                assert term[i]
+                assert list(info["final_scores"][i]) == list(e.table.match.scores)
+                wins += bool(any(e.table.match.scores))
+                e.reset()
+                resets += 1
+            else:
+                assert not term[i]
+    assert resets >= 10 and wins >= 1
+
+
+def _compare(n: int, seed: int, steps: int, rules: str = "mcr", **kw) -> tuple[int, int]:
+    a = rl.VectorEnv(n, rules, batched=True, **kw)
+    b = rl.VectorEnv(n, rules, batched=False, **kw)
+    oa, ia = a.reset(seed=seed)
+    ob, ib = b.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    ends = wins = 0
+    for _ in range(steps):
+        assert np.array_equal(ia["seat"], ib["seat"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        assert np.array_equal(oa["observation"], ob["observation"])
+        acts = _choose(rng, oa["action_mask"])
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, ib = b.step(acts)
+        assert np.array_equal(ra, rb)
+        assert np.array_equal(ta, tb)
+        assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        ends += int(ta.sum())
+        wins += int((ra != 0).any(axis=1).sum())
+    return ends, wins
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_batched_core_plays_the_per_table_game(seed: int) -> None:
+    """Random seeds, a policy that wins and claims whenever it can: every observation, mask, seat,
+    reward, termination and final score equal on both paths."""
+    ends, _ = _compare(4, seed, 160, analysis=False)
+    assert ends >= 2
+
+
+@pytest.mark.parametrize("kw", [{"observation": "botzone-v0"}, {"oracle": True}, {"analysis": True},
+                                {"reward_scale": 8.0, "score_scale": 10.0}])
+def test_batched_core_options(kw: dict) -> None:
+    ends, wins = _compare(4, 11, 250, **kw)
+    assert ends >= 4
+
+
+@pytest.mark.parametrize("spec", ["shandong", "mcr,multiple_winners=all", "mcr,first_dealer=dice,reserve=14",
+                                  "mcr,rob_kong=false,claim_last_discard=true", "mcr,shapes=standard,min_score=0",
+                                  "mcr,chow=false,added_kong_drawn_only=true"])
+def test_other_supported_rule_sets(spec: str) -> None:
+    """Every option the batched core reads, and the other preset it supports (Shandong: dice for the
+    first dealer, its own scorer and settlement), against the per-table path."""
+    assert supports(resolve(spec))
+    ends, wins = _compare(6, 3, 300, spec, analysis=False)
+    assert ends >= 8
+
+
+def test_many_hands_with_wins_agree() -> None:
+    ends, wins = _compare(16, 7, 600, analysis=False)
+    assert ends >= 60 and wins >= 10
+
+
+def test_record_is_rebuilt_by_replay() -> None:
+    a = rl.VectorEnv(3, "mcr", batched=True)
+    b = rl.VectorEnv(3, "mcr", batched=False)
+    oa, _ = a.reset(seed=21)
+    b.reset(seed=21)
+    rng = np.random.default_rng(21)
+    for _ in range(40):
+        acts = _choose(rng, oa["action_mask"])
+        oa, *_ = a.step(acts)
+        b.step(acts)
+    for i in range(3):
+        assert record_lines(a.record(i)) == record_lines(b.record(i))
+
+
+def test_illegal_action_is_refused_and_nothing_changes() -> None:
+    v = rl.VectorEnv(2, "mcr")
+    obs, _ = v.reset(seed=5)
+    acts = obs["action_mask"].argmax(axis=1)
+    bad = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+    acts[1] = bad
+    before = v.core.hand.copy()
+    with pytest.raises(rl.ActionIndexError, match=f"table 1: .*index {bad}"):
+        v.step(acts)
+    with pytest.raises(rl.ActionIndexError, match="outside"):
+        v.step(np.array([0, rl.ACTION_SIZE]))
+    assert np.array_equal(before, v.core.hand)
+    assert v.core.actions[0] == [] and v.core.actions[1] == []
+
+
+def _drive(policy, core: BatchedCore, table: Table) -> list[str]:
+    """Play one row of ``core`` and the engine ``table`` side by side with ``policy(phase, seat,
+    mask)``; returns the phases seen."""
+    phases = []
+    enc = core.encoder
+    while True:
+        obs, mask = core.fill()
+        seat = int(core.seat[0])
+        assert table.to_act() == seat
+        assert np.array_equal(mask[0], table.mask(seat))
+        assert np.array_equal(obs[0], enc.encode(table.match.view(seat)))
+        phase = table.match.table.phase.value
+        phases.append(phase)
+        a = policy(phase, seat, mask[0])
+        rew = core.step(np.array([a]))
+        r2 = table.step(seat, a)
+        assert np.array_equal(rew[0], r2)
+        if core.done[0]:
+            assert table.done
+            return phases
+
+
+def test_robbing_the_kong_scenario() -> None:
+    """Seat 0 pungs 5m, later draws the fourth and adds it to the kong; seat 2 waits on 5m with a
+    pure straight and robs the kong (抢杠和, RULES.md §1.4): both paths agree on every step and the
+    settlement."""
+    rules = resolve("mcr")
+    hands = [[4, 4, 0, 8, 9, 17, 19, 22, 25, 27, 28, 29, 30, 31],
+             [1, 1, 6, 6, 20, 20, 23, 23, 26, 32, 32, 33, 2],
+             [3, 5, 9, 10, 11, 12, 13, 14, 15, 16, 17, 19, 19],
+             [7, 7, 18, 21, 24, 24, 30, 30, 12, 13, 14, 15, 16]]
+    draws = [4, 33, 29, 28, 4]
+    wall = arrange_wall(rules, hands, draws, seed=3)
+
+    def policy(phase: str, seat: int, mask: np.ndarray) -> int:
+        if phase == "rob" and mask[1]:
+            return 1
+        if phase == "claim":
+            pung = 99 + 4  # 5m is column 4
+            return pung if seat == 0 and mask[pung] else 0
+        legal = np.flatnonzero(mask)
+        akong = [x for x in legal if 201 <= x < 235]
+        if akong:
+            return int(akong[0])
+        drew = table.match.table.last_draw[seat]  # discard the tile just drawn, else the first
+        if drew is not None and mask[2 + COLUMN_OF[drew]]:
+            return 2 + COLUMN_OF[drew]
+        return int(legal[legal >= 2][0])
+
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    core.load(0, Match(rules, walls=[wall], max_hands=1))
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, walls=[wall], max_hands=1)
+    table._legal = {}
+    phases = _drive(policy, core, table)
+    assert "rob" in phases
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [2] and res.wins[0].ctx.robbing_kong
+    assert list(core.deltas[0]) == list(res.deltas)
+
+
+def _random_hand(rng, size: int) -> list[int]:
+    pool = [t for t in range(34) for _ in range(4)]
+    pick = rng.choice(len(pool), size, replace=False)
+    c = [0] * 34
+    for k in pick:
+        c[pool[k]] += 1
+    return c
+
+
+def test_standard_wins_agrees_with_is_winning() -> None:
+    """The look-up tables against the engine's win check (standard shape only) on random and on
+    built winning hands."""
+    from majiang.analysis import STANDARD
+
+    rng = np.random.default_rng(0)
+    rows = [_random_hand(rng, 14) for _ in range(3000)] + [_random_hand(rng, 8) for _ in range(1000)]
+    for _ in range(1000):  # four sets and a pair
+        c = [0] * 34
+        while True:
+            c = [0] * 34
+            for _ in range(4):
+                if rng.random() < 0.5:
+                    t = int(rng.integers(0, 34))
+                    c[t] += 3
+                else:
+                    s, r = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+                    for k in range(3):
+                        c[9 * s + r + k] += 1
+            c[int(rng.integers(0, 34))] += 2
+            if max(c) <= 4:
+                break
+        rows.append(c)
+    x = np.array(rows, dtype=np.int16)
+    got = standard_wins(x)
+    want = np.array([is_winning(r, 0, STANDARD) for r in rows])
+    assert np.array_equal(got, want)
+    assert want.sum() >= 1000
+
+
+def test_shape_candidates_cover_every_mcr_win() -> None:
+    """Every hand the engine calls a win under MCR shapes is a candidate (seven pairs, thirteen
+    orphans, knitted shapes included), and random non-winning hands rarely are."""
+    rng = np.random.default_rng(1)
+    rows = []
+    for _ in range(200):  # seven pairs
+        ts = rng.choice(34, 7, replace=False)
+        c = [0] * 34
+        for t in ts:
+            c[int(t)] = 2
+        rows.append(c)
+    orphans = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+    for t in orphans:
+        c = [0] * 34
+        for o in orphans:
+            c[o] = 1
+        c[t] += 1
+        rows.append(c)
+    for arr in KNITTED_ARRANGEMENTS:  # honours and knitted: 14 of the 16
+        tiles = list(arr) + list(range(27, 34))
+        for drop in range(0, 16, 3):
+            c = [0] * 34
+            for t in tiles:
+                c[t] = 1
+            c[tiles[drop]] = 0
+            c[tiles[(drop + 5) % 16]] = 0
+            rows.append(c)
+        c = [0] * 34  # knitted straight + a pung + a pair
+        for t in arr:
+            c[t] = 1
+        c[31] = 3
+        c[33] = 2
+        rows.append(c)
+    rows += [_random_hand(rng, 14) for _ in range(2000)]
+    x = np.array(rows, dtype=np.int16)
+    cand = shape_candidates(x, MCR_SHAPES)
+    win = np.array([is_winning(r, 0, MCR_SHAPES) for r in rows])
+    assert win[:200].all() and win[200:213].all()
+    assert not (win & ~cand).any()
+    assert cand[-2000:].sum() <= 40
+
+
+def test_win_gates_admit_every_winning_tile() -> None:
+    """A 3k+1 hand's gate must admit every tile that completes it under MCR shapes (the engine's
+    ``waits`` decides): random tenpai-rich hands (a winning hand less one tile) and random hands."""
+    from majiang.rl.batched import _GROUP, win_gates
+
+    rng = np.random.default_rng(2)
+    rows, melds = [], []
+    for _ in range(600):
+        size = int(rng.choice([13, 10, 7, 4]))
+        if rng.random() < 0.7:  # a standard winning hand of size + 1, less one tile
+            while True:
+                c = [0] * 34
+                for _ in range((size + 1) // 3):
+                    if rng.random() < 0.5:
+                        c[int(rng.integers(0, 34))] += 3
+                    else:
+                        s, r = int(rng.integers(0, 3)), int(rng.integers(0, 7))
+                        for k in range(3):
+                            c[9 * s + r + k] += 1
+                c[int(rng.integers(0, 34))] += 2
+                if max(c) <= 4:
+                    break
+            held = [t for t in range(34) if c[t]]
+            c[held[int(rng.integers(0, len(held)))]] -= 1
+        else:
+            c = _random_hand(rng, size)
+        rows.append(c)
+        melds.append((13 - size) // 3)
+    x = np.array(rows, dtype=np.int16)
+    groups, special = win_gates(x, np.array(melds), MCR_SHAPES)
+    admitted = tested = 0
+    for k, c in enumerate(rows):
+        for t in range(34):
+            if c[t] == 4:
+                continue
+            c[t] += 1
+            if is_winning(c, 0, MCR_SHAPES):
+                tested += 1
+                assert special[k] or (groups[k] >> _GROUP[t]) & 1, (c, t)
+                admitted += 1
+            c[t] -= 1
+    assert tested >= 300
