@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from types import SimpleNamespace
 
 import numpy as np
 
@@ -1045,7 +1044,7 @@ class BatchedCore:
             cl = counts.tolist()
             ul = unseen.tolist()
             for i in range(n):
-                enc._analyse(out[i], SimpleNamespace(wild_face=None, phase=phases[ph[i]]), cl[i], ul[i])
+                enc._analyse(out[i], phases[ph[i]], None, cl[i], ul[i])
         if enc.oracle:
             q0 = o["oracle_hands"][0]
             oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)
