@@ -228,6 +228,23 @@ def test_taiwan_values_the_half_flush_and_the_concealed_hand():
     assert plain.hand_value(v, closed, kong, un, 100)[0] > plain.hand_value(v, closed, pung, un, 100)[0]
 
 
+def test_hold_value_is_a_chance_times_the_self_drawn_wins():
+    """(Knob ``hold_horizon``, off by default.) A ready Taiwan hand 123456789m 123p 45s 99s waits on
+    3s/6s; holding for a self-draw is worth nothing with no draws left, and otherwise a chance in
+    (0, 1) times the mean self-drawn win of its waits (the valuer's Taiwan settlement)."""
+    rules = RuleSet.preset("taiwan", flowers=False)
+    bot = StrongBot(rules, hold_horizon=1.0)
+    v, tiles = _view(rules, "123456789m123p45s99s")
+    c = _counts(tiles)
+    unseen = [4 - c[t] for t in range(34)]
+    gains = [w.gain_self for w in bot.valuer.wait_values(v, c, [0] * 34)]
+    assert len(gains) == 2 and min(gains) > 0
+    assert bot.hold_value(replace(v, wall_live=0), c, unseen, sum(unseen)) == 0.0
+    h = bot.hold_value(replace(v, wall_live=60), c, unseen, sum(unseen))
+    assert 0.0 < h < max(gains)
+    assert StrongBot(rules).hold_horizon == 0.0
+
+
 def test_poisson_tail_values():
     assert poisson_tail(2.0, 1) == pytest.approx(1 - 0.1353352832366127)
     assert poisson_tail(2.0, 2) == pytest.approx(1 - 3 * 0.1353352832366127)
