@@ -17,14 +17,16 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
   pattern's fan; in Taiwan and Wenzhou a typical win of the settlement.
 * **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
   times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
-  pays alone, Wenzhou the 犯枪 point and the multiplier).
+  pays alone, Wenzhou the 犯枪 point and the multiplier), scaled per rule set (:data:`DEFENCE`:
+  Taiwan at half).
 * **Choices**: the discard with the best offence minus defence, where offence counts only for the
   discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
   ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
   compete on safety alone -- the bot folds when every fast discard is too dangerous for what the
   hand is worth (ties: lower shanten, then more useful tiles, then honours and terminals first, then
   the lowest tile); a chow, pung or kong only when the
-  hand after it (and its best discard) is worth more than passing; a concealed or added kong when it
+  hand after it (and its best discard) is worth more than passing (in Taiwan a chow or pung must also
+  lower the shanten, :data:`CLAIM_NEEDS_PROGRESS`); a concealed or added kong when it
   does not lower the hand's value; every win offered is declared (the table offers only wins that
   meet the minimum). A 财神 is never thrown: the table does not offer it in Wenzhou, and where it is
   offered (seed 000 style) the bot keeps wildcards unless nothing else can go.
