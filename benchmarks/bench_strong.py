@@ -11,7 +11,9 @@ the seed). Per rule set it prints:
 * the paired difference strong - efficiency per wall (the mean over its six games of strong's two
   seats minus efficiency's two seats, halved), its mean and 95% CI over walls -- the figure the goal
   is read from (ahead with 95% confidence = the CI's lower end above 0);
-* win and deal-in rates and ms per decision (mean, max) for both bots.
+* win and deal-in rates and ms per decision (mean, max) for both bots;
+* where the score comes from (``--breakdown``): per bot, self-drawn and discard wins a seat-hand with
+  their mean score change, deal-ins with their mean score change, and the share of drawn hands.
 
 Usage: ``python benchmarks/bench_strong.py [--walls N] [--rules mcr,wenzhou,taiwan] [--seed S]
 [--workers K] [--json]``.
@@ -53,6 +55,8 @@ def run(rules: str, walls: int, seed: int, workers: int) -> dict:
     per = {"strong": [], "efficiency": []}
     wins = {"strong": 0, "efficiency": 0}
     deal = {"strong": 0, "efficiency": 0}
+    parts = {w: {"self_drawn": [], "discard": [], "deal_in": []} for w in per}
+    drawn = 0
     times: dict[str, list[float]] = {"strong": [], "efficiency": []}
     diff_by_wall = [0.0] * walls
     for g, r in zip(games, results):
@@ -61,11 +65,20 @@ def run(rules: str, walls: int, seed: int, workers: int) -> dict:
             per[who].append(r["scores"][s])
             times[who] += r["times"][s]
             diff_by_wall[g.wall] += (r["scores"][s] if who == "strong" else -r["scores"][s]) / (2 * len(SEATINGS))
-        if r["winner"] is not None:
-            wins["strong" if r["seating"][r["winner"]] < 2 else "efficiency"] += 1
+        if r["winner"] is None:
+            drawn += 1
+        else:
+            w = "strong" if r["seating"][r["winner"]] < 2 else "efficiency"
+            wins[w] += 1
             if r["discarder"] is not None:
-                deal["strong" if r["seating"][r["discarder"]] < 2 else "efficiency"] += 1
-    out = {"rules": rules, "walls": walls, "games": len(games), "seconds": round(secs, 1)}
+                d = "strong" if r["seating"][r["discarder"]] < 2 else "efficiency"
+                deal[d] += 1
+                parts[w]["discard"].append(r["scores"][r["winner"]])
+                parts[d]["deal_in"].append(r["scores"][r["discarder"]])
+            else:
+                parts[w]["self_drawn"].append(r["scores"][r["winner"]])
+    out = {"rules": rules, "walls": walls, "games": len(games), "seconds": round(secs, 1),
+           "drawn_rate": round(drawn / len(games), 4)}
     for who in per:
         m, h = _ci(per[who])
         ts = times[who]
@@ -73,7 +86,9 @@ def run(rules: str, walls: int, seed: int, workers: int) -> dict:
                     "win_rate": round(wins[who] / (2 * len(games)), 4),
                     "deal_in_rate": round(deal[who] / (2 * len(games)), 4),
                     "ms_per_decision": round(1000 * sum(ts) / len(ts), 3),
-                    "ms_p99": round(1000 * sorted(ts)[int(0.99 * (len(ts) - 1))], 2), "ms_max": round(1000 * max(ts), 2)}
+                    "ms_p99": round(1000 * sorted(ts)[int(0.99 * (len(ts) - 1))], 2), "ms_max": round(1000 * max(ts), 2),
+                    "breakdown": {k: {"rate": round(len(v) / (2 * len(games)), 4),
+                                      "mean": round(sum(v) / len(v), 2) if v else 0.0} for k, v in parts[who].items()}}
     m, h = _ci(diff_by_wall)
     out["diff"] = {"mean": round(m, 3), "ci95": [round(m - h, 3), round(m + h, 3)], "ahead_95": m - h > 0}
     return out
@@ -86,6 +101,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--breakdown", action="store_true", help="print where the score comes from")
     a = ap.parse_args()
     rows = [run(r, a.walls, a.seed, a.workers) for r in a.rules.split(",")]
     if a.json:
@@ -104,6 +120,12 @@ def main() -> None:
         lo, hi = d["ci95"]
         print(f"{r['rules']:<8} {'':>5} {'diff S-E':<10} {d['mean']:>9.2f} {f'[{lo:.2f}, {hi:.2f}]':>18}  "
               f"{'ahead (95%)' if d['ahead_95'] else 'NOT ahead at 95%'}  ({r['seconds']} s)")
+        if a.breakdown:
+            for who in ("strong", "efficiency"):
+                b = r[who]["breakdown"]
+                print(f"{'':<8} {'':>5} {who:<10} " + "  ".join(
+                    f"{k.replace('_', '-')} {v['rate']:.3f} × {v['mean']:+.1f}" for k, v in b.items())
+                    + f"  (drawn hands {r['drawn_rate']:.3f})")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ from majiang.engine.ruleset import PRESET_NAMES
 from majiang.players import BOT_NAMES, make_bot
 from majiang.players.danger import SCALE, deal_in, ready_probability, wait_weights
 from majiang.players.strong import StrongBot, poisson_tail
-from majiang.players.valuation import WinValuer, mcr_plans
+from majiang.players.valuation import WinValuer, mcr_plans, typical_win
 from majiang.tiles import parse_compact
 
 
@@ -71,6 +71,38 @@ def test_strong_is_deterministic_for_a_seed():
     a = _play(rules, 11, (0, 1, 2, 3))
     b = _play(rules, 11, (0, 1, 2, 3))
     assert a == b
+
+
+def test_taiwan_claims_only_when_the_shanten_drops():
+    """Taiwan (``claim_needs_progress``, on by default there): every chow or pung the bot takes leaves
+    a hand whose best discard is closer to ready than passing would; the same property as
+    ``efficiency``'s claim rule (issue 5), with the value test on top."""
+    rules = RuleSet.preset("taiwan")
+    taken = 0
+    for seed in range(3):
+        m = Match(rules.with_options(seat_draw=False), seed=seed, max_hands=1)
+        bots = [StrongBot(rules) for _ in range(4)]
+        assert bots[0].claim_needs_progress
+        while not m.finished:
+            s = m.pending_seats()[0]
+            acts = m.legal_actions(s)
+            v = m.view(s)
+            a = bots[s].choose(v, acts)
+            if a.kind in (ActionKind.CHOW, ActionKind.PUNG):
+                b = bots[s]
+                c = _counts(v.hand)
+                before = b._shanten(c, v)
+                if a.kind is ActionKind.PUNG:
+                    c[a.tile] -= 2
+                else:
+                    for x in (a.low, a.low + 1, a.low + 2):
+                        if x != a.tile:
+                            c[x] -= 1
+                after = min(b._shanten_after(c, v, t) for t in range(34) if c[t])
+                assert after < before, (seed, a, v.hand)
+                taken += 1
+            m.apply(s, a)
+    assert taken > 0
 
 
 # ------------------------------------------------------------------ hand valuation (worked examples)
@@ -142,6 +174,75 @@ def test_mcr_plans_distances():
     assert plans[("full-flush", 24)] == 1
     assert plans[("half-flush", 6)] == 1
     assert plans[("pure-straight", 16)] == 0
+
+
+def test_typical_win_follows_the_taiwan_settlement_examples():
+    """RULES.md §3.3 worked examples (底 30, 台 10): a non-dealer self-draws a concealed hand with one
+    seat flower (門清 1 + 自摸 1 + 不求 1 + 正花 1 = 4 台) with the dealer on 連1: 70 + 70 + 100 = 240;
+    the dealer (no streak) wins 2 台 (門清 + one more) on a discard: 30 + (2 + 1) × 10 = 60. A claimed
+    meld loses 門清 (1 台 on a discard) and 不求 (2 台 from each of three on a self-draw)."""
+    tw = RuleSet.preset("taiwan")
+    assert typical_win(tw, False, True, None, dealer_streak=1, self_draw_share=1.0, extra_tai=1) == 240
+    assert typical_win(tw, True, True, None, dealer_streak=0, self_draw_share=0.0, extra_tai=1) == 60
+    ron_loss = typical_win(tw, False, True, self_draw_share=0.0) - typical_win(tw, False, False, self_draw_share=0.0)
+    tsumo_loss = typical_win(tw, False, True, self_draw_share=1.0) - typical_win(tw, False, False, self_draw_share=1.0)
+    assert (ron_loss, tsumo_loss) == (pytest.approx(10), pytest.approx(60))
+    # 混一色 4 台 (RULES.md §3.2) on a discard: +40
+    assert typical_win(tw, False, True, "half-flush", self_draw_share=0.0) - typical_win(
+        tw, False, True, None, self_draw_share=0.0) == pytest.approx(40)
+    with pytest.raises(ValueError):
+        typical_win(tw, False, self_draw_share=1.5)
+
+
+def test_typical_win_follows_the_wenzhou_settlement_examples():
+    """RULES.md §4.6 (seed 003): a non-dealer wins 清一色 (×4) on a non-dealer's discard, dealer in his
+    first hand (B = 3): 12 + (4 + 1) + 4 = 21; the dealer in his 2nd consecutive hand self-draws 七对子
+    (×4): each pays 4 × 5, 60 in all. A plain self-draw is ×2, a plain discard win ×1 + 犯枪 1."""
+    wz = RuleSet.preset("wenzhou")
+    assert typical_win(wz, False, pattern="full-flush", self_draw_share=0.0) == 21
+    assert typical_win(wz, True, pattern="seven-pairs", dealer_streak=1, self_draw_share=1.0) == 60
+    assert typical_win(wz, False, self_draw_share=0.0) == 6 and typical_win(wz, False, self_draw_share=1.0) == 10
+
+
+def test_taiwan_values_the_half_flush_and_the_concealed_hand():
+    """(Knobs ``patterns`` and ``menqing``, off by default: measured no better.) Taiwan, hands one tile from ready: 123456789m 1122z 35m 7p keeps a 混一色 path (4 台, RULES.md
+    §3.2) that the pattern valuation adds to the plain hand's value, while 147m 258p 369s ... has no
+    pattern in reach and is valued the same either way; and a hand without claimed melds is worth
+    more than the same tiles after a claimed pung (門清 1 台, 門清自摸 3 台, RULES.md §3.2)."""
+    from majiang.hand import Meld, MeldKind
+
+    rules = RuleSet.preset("taiwan", flowers=False)
+    bot, plain = StrongBot(rules, patterns=True, menqing=True), StrongBot(rules, patterns=False, menqing=True)
+    v, _ = _view(rules, "1m")
+    v = replace(v, wall_live=60)
+    un = [4] * 34
+    flush = _counts(parse_compact("123456789m1122z35m7p"))
+    fv, fs, _ = bot.hand_value(v, flush, (), un, 100)
+    pv, ps, _ = plain.hand_value(v, flush, (), un, 100)
+    assert fs == ps == 1 and fv > 1.2 * pv
+    spread = _counts(parse_compact("123m456p789s147m258p1z"))
+    assert bot.hand_value(v, spread, (), un, 100)[0] == pytest.approx(plain.hand_value(v, spread, (), un, 100)[0])
+    closed = _counts(parse_compact("123456m456p78s11z"))  # 13 tiles + a concealed kong or a pung of 9s
+    kong = (Meld(MeldKind.CONCEALED_KONG, _t("9s")),)
+    pung = (Meld(MeldKind.PUNG, _t("9s"), offer=1, claimed=_t("9s")),)
+    assert plain.hand_value(v, closed, kong, un, 100)[0] > plain.hand_value(v, closed, pung, un, 100)[0]
+
+
+def test_hold_value_is_a_chance_times_the_self_drawn_wins():
+    """(Knob ``hold_horizon``, off by default.) A ready Taiwan hand 123456789m 123p 45s 99s waits on
+    3s/6s; holding for a self-draw is worth nothing with no draws left, and otherwise a chance in
+    (0, 1) times the mean self-drawn win of its waits (the valuer's Taiwan settlement)."""
+    rules = RuleSet.preset("taiwan", flowers=False)
+    bot = StrongBot(rules, hold_horizon=1.0)
+    v, tiles = _view(rules, "123456789m123p45s99s")
+    c = _counts(tiles)
+    unseen = [4 - c[t] for t in range(34)]
+    gains = [w.gain_self for w in bot.valuer.wait_values(v, c, [0] * 34)]
+    assert len(gains) == 2 and min(gains) > 0
+    assert bot.hold_value(replace(v, wall_live=0), c, unseen, sum(unseen)) == 0.0
+    h = bot.hold_value(replace(v, wall_live=60), c, unseen, sum(unseen))
+    assert 0.0 < h < max(gains)
+    assert StrongBot(rules).hold_horizon == 0.0
 
 
 def test_poisson_tail_values():

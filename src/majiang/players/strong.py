@@ -17,14 +17,16 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
   pattern's fan; in Taiwan and Wenzhou a typical win of the settlement.
 * **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
   times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
-  pays alone, Wenzhou the 犯枪 point and the multiplier).
+  pays alone, Wenzhou the 犯枪 point and the multiplier), scaled per rule set (:data:`DEFENCE`:
+  Taiwan at half).
 * **Choices**: the discard with the best offence minus defence, where offence counts only for the
   discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
   ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
   compete on safety alone -- the bot folds when every fast discard is too dangerous for what the
   hand is worth (ties: lower shanten, then more useful tiles, then honours and terminals first, then
   the lowest tile); a chow, pung or kong only when the
-  hand after it (and its best discard) is worth more than passing; a concealed or added kong when it
+  hand after it (and its best discard) is worth more than passing (in Taiwan a chow or pung must also
+  lower the shanten, :data:`CLAIM_NEEDS_PROGRESS`); a concealed or added kong when it
   does not lower the hand's value; every win offered is declared (the table offers only wins that
   meet the minimum). A 财神 is never thrown: the table does not offer it in Wenzhou, and where it is
   offered (seed 000 style) the bot keeps wildcards unless nothing else can go.
@@ -47,7 +49,8 @@ from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
 from majiang.players.danger import SCALE, ready_probability, wait_weights
-from majiang.players.valuation import WinValuer, mcr_plans
+from majiang.players.valuation import (TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer, mcr_plans,
+                                       typical_win)
 from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
 
 RON_RATE = 2.1
@@ -63,6 +66,15 @@ PLAN_SPEED = {"seven-pairs": 0.45, "full-flush": 0.5, "half-flush": 0.7, "all-pu
 """How much slower a path to an MCR pattern fills than a plain hand (fewer tiles help it)."""
 HAND_LENGTH = 0.7
 """Share of the remaining draws a seat gets on average (other seats win first in the rest)."""
+DEFENCE = {"taiwan": 0.5}
+"""Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.5, a
+deal-in weighed at 27.5 points (about the 底 of 30 the discarder pays alone, RULES.md §3.3) rather
+than 55; measured with ``benchmarks/bench_strong.py`` on seeds 7 and 11 (200 walls each): +3.3 and
++1.5 points a hand against 1.0 (2026-12-02)."""
+CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
+"""Scorers where a chow or pung must also lower the shanten (after its best discard), as
+``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
+hand on seeds 7 and 11)."""
 
 
 def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0) -> float:
@@ -115,18 +127,32 @@ class StrongBot:
     """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic).
 
     Tuning knobs (defaults are what ``benchmarks/bench_strong.py`` measured): ``defence`` scales the
-    deal-in cost (0 = never defend); ``claim_margin``: a claim must be worth this many times passing;
+    deal-in cost (0 = never defend; default per scorer, :data:`DEFENCE`); ``claim_needs_progress``:
+    a chow or pung must also lower the shanten (default per scorer, :data:`CLAIM_NEEDS_PROGRESS`);
+    ``claim_margin``: a claim must be worth this many times passing;
     ``shanten_decay``: weight of a discard per shanten step above the lowest (0 = strict);
     ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready
-    to reach 8 fan with small fans.
+    to reach 8 fan with small fans. Measured and left off (no better, or worse, in Taiwan and
+    Wenzhou; README): ``patterns`` -- Taiwan/Wenzhou W13 hands not ready valued by the patterns that
+    pay more (:func:`~majiang.players.valuation.typical_win`); ``menqing`` -- Taiwan, a hand without
+    claimed melds valued with 門清/不求 (fewer claims: slower, worse); ``hold_horizon`` h > 0 -- let a
+    discard win go when a self-draw within h × the own draws left pays more on average
+    (:meth:`hold_value`).
     """
 
     name = "strong"
 
-    def __init__(self, rules: RuleSet | str | None = None, seed: int = 0, *, defence: float = 1.0,
+    def __init__(self, rules: RuleSet | str | None = None, seed: int = 0, *, defence: float | None = None,
                  claim_margin: float = 1.05, shanten_decay: float | None = None,
-                 plain_extra: int = 1) -> None:
+                 plain_extra: int = 1, hold_horizon: float = 0.0, patterns: bool = False,
+                 menqing: bool = False, claim_needs_progress: bool | None = None) -> None:
         self.rules = resolve(rules)
+        sc = self.rules.scorer
+        if defence is None:
+            defence = DEFENCE.get(sc, 1.0)
+        if claim_needs_progress is None:
+            claim_needs_progress = sc in CLAIM_NEEDS_PROGRESS
+        self.hold_horizon = hold_horizon
         self.defence = defence
         self.claim_margin = claim_margin
         self.plain_extra = plain_extra
@@ -137,6 +163,14 @@ class StrongBot:
         self.mcr = self.rules.scorer == "mcr"
         self.win_typical, self.deal_in_cost = _typical(self.rules)
         self.deal_in_cost *= defence
+        table = TAIWAN_PATTERN_TAI if sc == "taiwan" else W13_PATTERN_FACTOR if sc == "wz13" else None
+        # Taiwan / Wenzhou W13: typical wins from the settlement, plus patterns unless ``patterns=False``
+        self.pattern_table = None if (table is None or self.mcr or not (patterns or menqing)) else (
+            table if patterns else {})
+        self.menqing = menqing
+        self.claim_needs_progress = claim_needs_progress
+        self.sets = (self.rules.hand_size - 1) // 3
+        self._typical_memo: dict[tuple, float] = {}
         self._memo: dict[tuple[tuple[int, ...], int], int] = {}
         self._useful_memo: dict[tuple[tuple[int, ...], int | None], list[int]] = {}
 
@@ -232,7 +266,40 @@ class StrongBot:
         if self.mcr:
             pv, pd = self._plans_value(view, counts, melds, s, u, draws, U)
             return pv, pd, u
+        if self.pattern_table is not None:
+            return self._pattern_value(view, counts, melds, s, u, draws, U), s, u
         return reach_probability(draws, U, s, u, 1.0) * self.win_typical, s, u
+
+    def _typical(self, view: PlayerView, concealed: bool, pattern: str | None) -> float:
+        key = (view.seat == view.dealer, concealed, pattern, view.dealer_streak)
+        v = self._typical_memo.get(key)
+        if v is None:
+            v = self._typical_memo[key] = typical_win(self.rules, key[0], concealed, pattern, view.dealer_streak)
+        return v
+
+    def _pattern_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
+                       draws: float, U: int) -> float:
+        """Taiwan / Wenzhou W13, a hand not ready: the best chance × typical win over the plain hand
+        (shanten ``s``) and the patterns that pay more (:data:`TAIWAN_PATTERN_TAI`,
+        :data:`W13_PATTERN_FACTOR`; distances from :func:`mcr_plans`, wildcards filling pairs and
+        pungs). The typical win (:func:`typical_win`) counts 門清 while no meld is claimed."""
+        assert self.pattern_table is not None
+        concealed = not self.menqing or all(m.kind is MeldKind.CONCEALED_KONG for m in melds)
+        best = reach_probability(draws, U, s, u, 1.0) * self._typical(view, concealed, None)
+        nat, wilds = self._split(counts, view)
+        for name, d, _ in mcr_plans(nat, melds, s, self.sets):
+            if name not in self.pattern_table:
+                continue
+            if wilds and name in ("seven-pairs", "all-pungs"):
+                d = max(s, d - wilds)
+            if d > s + 3:
+                continue
+            f = PLAN_SPEED.get(name, 1.0)
+            first = u if (d == s and u) else TYPICAL_USEFUL[min(d, 4)] * f
+            v = reach_probability(draws, U, d, first, f) * self._typical(view, concealed, name)
+            if v > best:
+                best = v
+        return best
 
     def _plans_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
                      draws: float, U: int, rebuild: bool = False) -> tuple[float, int]:
@@ -315,15 +382,19 @@ class StrongBot:
             return EfficiencyBot(self.rules).choose(view, actions)
 
     def _choose(self, view: PlayerView, actions: Sequence[Action]) -> Action:
-        for a in actions:
-            if a.kind is ActionKind.WIN:
-                return a
         counts = [0] * NUM_KINDS
         for t in view.hand:
             if t < NUM_KINDS:
                 counts[t] += 1
         unseen = [max(0, u) for u in self._unseen(view, counts)]
         U = sum(unseen)
+        for a in actions:
+            if a.kind is ActionKind.WIN:
+                if (self.hold_horizon > 0 and view.phase == "claim" and view.discarder is not None
+                        and a.tile is not None and PASS in actions
+                        and self._hold_for_self_draw(view, counts, unseen, U, a.tile)):
+                    return PASS
+                return a
         melds = tuple(view.melds[view.seat])
         if view.phase == "turn":
             return self._turn(view, actions, counts, melds, unseen, U)
@@ -357,6 +428,45 @@ class StrongBot:
                 if self._shanten(c, view) <= self._best_s(view, counts, allowed):
                     return a
         return discards[tile]
+
+    def hold_value(self, view: PlayerView, counts: list[int], unseen: Sequence[int], U: int) -> float:
+        """Expected score change of waiting for a self-draw with the ready 3k+1 ``counts``: the chance
+        to draw one of the live waits (or a wildcard) within ``hold_horizon`` × the own draws left,
+        times the mean self-drawn win of those draws."""
+        melds = tuple(view.melds[view.seat])
+        wv = self.valuer.wait_values(view, counts, [4 - unseen[t] - counts[t] for t in range(NUM_KINDS)], melds)
+        live = 0
+        gain = 0.0
+        for w in wv:
+            p = self.valuer.physical(view, w.tile)
+            n = unseen[p] if p is not None else 0
+            if w.value_self is not None and n:
+                live += n
+                gain += n * w.gain_self
+        if view.wild_face is not None and wv and unseen[view.wild_face]:
+            n = unseen[view.wild_face]
+            live += n
+            gain += n * max((w.gain_self for w in wv if w.value_self is not None), default=0.0)
+        if live == 0:
+            return 0.0
+        draws = self.hold_horizon * max(view.wall_live, 0) / 4.0
+        p = 1.0 - (1.0 - min(live / max(U, 1), 0.95)) ** draws
+        return p * gain / live
+
+    def _hold_for_self_draw(self, view: PlayerView, counts: list[int], unseen: Sequence[int], U: int,
+                            tile: int) -> bool:
+        """Whether to let a discard win go and wait for a self-draw that pays more (no furiten in
+        Chinese rules: the hand may still win on a later discard)."""
+        _, now = self.valuer.win(view, counts, tile, self_drawn=False, discarder=view.discarder)
+        if now <= 0.0:
+            return False
+        return self.hold_value(view, counts, unseen, U) > now
+
+    def _shanten_after(self, counts: list[int], view: PlayerView, t: int) -> int:
+        counts[t] -= 1
+        s = self._shanten(counts, view)
+        counts[t] += 1
+        return s
 
     def _best_s(self, view: PlayerView, counts: list[int], allowed: Sequence[int]) -> int:
         best = 99
@@ -416,6 +526,10 @@ class StrongBot:
                 if not allowed:
                     continue
                 v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
+            if self.claim_needs_progress and a.kind is not ActionKind.EXPOSED_KONG:
+                cs = min((self._shanten_after(c, view, t) for t in range(NUM_KINDS) if c[t] and t != wf), default=99)
+                if cs >= s_now:
+                    continue
             if v > best_value * self.claim_margin + 1e-9:
                 best_action, best_value = a, v
         return best_action

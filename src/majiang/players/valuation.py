@@ -156,14 +156,14 @@ def _suit(t: int) -> int:
     return t // 9 if t < 27 else 3
 
 
-def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int) -> list[tuple[str, int, int]]:
+def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int, sets: int = 4) -> list[tuple[str, int, int]]:
     """MCR scoring patterns still open to a hand, as ``(pattern, distance, fan)``.
 
     ``counts``: the concealed natural counts (3k+1 or 3k+2 tiles); ``melds``: declared melds;
     ``shanten_now``: the hand's shanten. The distance is a lower-bound style estimate in tiles to
     change (at least ``shanten_now``): e.g. 混一色 in a suit needs every tile of the other two suits
     replaced, so its distance is ``max(shanten, tiles of other suits)``. A pattern a declared meld
-    rules out is left out. Fan values: 清一色 Full Flush 24, 七对 Seven Pairs 24, 清龙 Pure Straight
+    rules out is left out. ``sets``: sets of a complete hand (4; 5 for 16-tile hands). Fan values: 清一色 Full Flush 24, 七对 Seven Pairs 24, 清龙 Pure Straight
     16, 花龙 Mixed Straight 8, 三色三同顺 Mixed Triple Chow 8, 混一色 Half Flush 6, 碰碰和 All Pungs 6
     (RULES.md §6; the MCR fan table in ``majiang.rules.mcr.fans``).
     """
@@ -182,7 +182,7 @@ def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int) ->
         pairs = sum(1 for c in counts if c >= 2) + sum(1 for c in counts if c == 4)
         out.append(("seven-pairs", max(s, 6 - min(pairs, 7)), 24))
     if not any(m.kind is MeldKind.CHOW for m in melds):
-        need_sets = 4 - len(melds)
+        need_sets = sets - len(melds)
         trips = sum(1 for c in counts if c >= 3)
         pairs = sum(1 for c in counts if c == 2)
         t = min(trips, need_sets)
@@ -192,7 +192,7 @@ def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int) ->
         tiles += 0 if pairs > use_pairs else 1  # the eyes
         out.append(("all-pungs", max(s, tiles - 1), 6))
     chow_starts = {m.tile for m in melds if m.kind is MeldKind.CHOW}
-    free = 4 - len(melds)
+    free = sets - len(melds)
     # straights / triple chows over the concealed tiles plus chow melds
     def missing(seqs: Sequence[int]) -> int | None:
         miss = 0
@@ -218,6 +218,61 @@ def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int) ->
         if m is not None:
             out.append(("mixed-triple-chow", max(s, m), 8))
     return out
+
+
+# ------------------------------------------------------------------- Taiwan and Wenzhou patterns
+TAIWAN_PATTERN_TAI = {"full-flush": 8, "half-flush": 4, "all-pungs": 4}
+"""Taiwan: 台 of the patterns a hand can steer toward (RULES.md §3.2: 清一色 8, 混一色 4, 碰碰胡 4)."""
+W13_PATTERN_FACTOR = {"full-flush": 4, "seven-pairs": 2, "all-pungs": 2}
+"""Wenzhou W13: a special hand's multiplier over the plain win's, the same in both columns
+(RULES.md §4.4: 清一色 8/4, 七对子 4/2, 大对子 4/2 against the plain 2/1)."""
+SELF_DRAW_SHARE = 0.2
+"""Share of wins that are self-drawn (``benchmarks/bench_strong.py``: Taiwan 19%, Wenzhou 27%)."""
+TAIWAN_EXTRA_TAI = 1
+"""台 a Taiwan win earns besides 門清/自摸/不求, the dealer and its pattern (flowers, winds, dragons, 獨聽)."""
+
+
+def typical_win(rules: RuleSet, dealer: bool, concealed: bool = True, pattern: str | None = None,
+                dealer_streak: int = 0, self_draw_share: float = SELF_DRAW_SHARE,
+                extra_tai: int = TAIWAN_EXTRA_TAI) -> float:
+    """Score change of a typical win of a hand not yet ready, in the rule set's points, mixing
+    self-draws (:data:`SELF_DRAW_SHARE`) and discard wins.
+
+    * Taiwan (RULES.md §3.3): each payment is 底 + (台 + D) × per 台, D = 1 + 2N when the dealer wins
+      or pays; a self-draw is paid by all three, a discard win by the discarder alone. 門清 1, 自摸 1,
+      不求 1 (門清自摸 = 3) -- a claimed meld (``concealed=False``) loses 門清 and 不求; the pattern's
+      台 from :data:`TAIWAN_PATTERN_TAI`, ``extra_tai`` more. A non-dealer's discard win comes from
+      the dealer one time in three.
+    * Wenzhou W13 (RULES.md §4.4, §4.6): base B = 3, 5, 7, 9 by the dealer's streak; a dealer's win
+      is paid B×M by each of the three, a non-dealer's B×M by the dealer and M by the two others; a
+      discard win ×1 plus the 犯枪 point, a self-draw ×2; a pattern multiplies
+      (:data:`W13_PATTERN_FACTOR`).
+    * Other rule sets: 10 (no pattern model).
+    """
+    if not 0.0 <= self_draw_share <= 1.0:
+        raise ValueError(f"self_draw_share must be in [0, 1], got {self_draw_share!r}")
+    sc = rules.scorer
+    tau = self_draw_share
+    if sc == "taiwan":
+        base = float(rules.rule_option("base"))
+        per = float(rules.rule_option("per_tai"))
+        x = extra_tai + TAIWAN_PATTERN_TAI.get(pattern or "", 0)
+        ron_tai = x + (1 if concealed else 0)
+        self_tai = x + (3 if concealed else 1)
+        d = 1 + 2 * dealer_streak
+        if dealer:
+            ron = base + (ron_tai + d) * per
+            tsumo = 3 * (base + (self_tai + d) * per)
+        else:
+            ron = base + ron_tai * per + d * per / 3.0
+            tsumo = 3 * (base + self_tai * per) + d * per
+        return (1 - tau) * ron + tau * tsumo
+    if sc == "wz13":
+        b = (3, 5, 7, 9)[min(dealer_streak, 3)]
+        m = W13_PATTERN_FACTOR.get(pattern or "", 1)
+        share = 3 * b if dealer else b + 2
+        return (1 - tau) * (share * m + 1) + tau * (2 * share * m)
+    return 10.0
 
 
 def counts_of(tiles: Sequence[int]) -> list[int]:
