@@ -506,12 +506,10 @@ class _Fast:
         # the hand's shanten now, only the standard shape can be lowered
         if sp and self._special(stats, total, nat, 0, 0) > now:
             sp = False
-        if not sp:
-            out = (_draws_below(0, keys[0], others[0], n1, now) + _draws_below(1, keys[1], others[1], n1, now)
-                   + _draws_below(2, keys[2], others[2], n1, now) + _draws_below(3, keys[3], others[3], n1, now))
-        else:  # the standard shape's draws, and those that lower a special shape (by count class)
-            std = set(_draws_below(0, keys[0], others[0], n1, now) + _draws_below(1, keys[1], others[1], n1, now)
-                      + _draws_below(2, keys[2], others[2], n1, now) + _draws_below(3, keys[3], others[3], n1, now))
+        out = (_draws_below(0, keys[0], others[0], n1, now) + _draws_below(1, keys[1], others[1], n1, now)
+               + _draws_below(2, keys[2], others[2], n1, now) + _draws_below(3, keys[3], others[3], n1, now))
+        if sp:  # the standard shape's draws, and those that lower a special shape (by count class)
+            std = set(out)
             classes: dict[tuple[int, bool], bool] = {}
             out = []
             for x in range(NUM_KINDS):
