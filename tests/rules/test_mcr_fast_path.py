@@ -119,3 +119,26 @@ def test_suit_state_agrees_with_enumerating_the_splits(lo, faces, fifth):
         FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
     FP._SUIT_STATE.pop((lo, part), None)
     assert FP._suit_state(lo, part) == (any(not p for _, p in splits), any(p for _, p in splits))
+
+
+@pytest.mark.parametrize("pungs", [False, True], ids=["chows", "pungs"])
+def test_set_fans_table_holds_every_fan_forming_multiset(pungs):
+    """fast._SET_FANS is built from the multisets that can form a fan (pairs; three or four sets
+    of one suit; three sets of three suits): every multiset of two to four sets, in any order,
+    must look up the fans that fans._chow_fans / fans._pung_fans give it."""
+    from itertools import combinations_with_replacement
+
+    from majiang.rules.mcr import fans as F
+    from majiang.rules.mcr import fast as FP
+
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    table = FP._set_fans(pungs)
+    kinds = [t for t in range(27) if pungs or t % 9 < 7]
+    formed = 0
+    for n in (2, 3, 4):
+        for combo in combinations_with_replacement(kinds, n):
+            want = tuple(FP.OKEY[f] for f in fans_of([(t // 9, t % 9 + 1) for t in combo]))
+            assert table.get(combo, ()) == want, combo
+            assert table.get(combo[::-1], ()) == want, combo
+            formed += bool(want)
+    assert formed > 100 and formed * 2 < len(table)

@@ -31,7 +31,7 @@ tables (tile-set predicates, combination positions).
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, permutations, product
 from operator import itemgetter
 
 from majiang.analysis import shapes as sh
@@ -746,8 +746,49 @@ def _tile_set_hits_of(present: int, pairs_or_standard: bool) -> tuple[tuple[int,
 _CHOW_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _PUNG_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _COMBOS = (_CHOW_COMBOS, _PUNG_COMBOS)
-_SORTED_COMBOS: tuple[dict, dict] = ({}, {})
-"""combination_hits of sorted set tuples (at most 4 of 21 chows or 27 pungs: a bounded table)."""
+_SET_FANS: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
+"""Per kind (chows, suited pungs): the order keys of ``fans._chow_fans`` / ``fans._pung_fans`` of
+two to four sets given by their first tiles in any order, for the tuples that form a fan only
+(:func:`_set_fans`: a small closed table, built once)."""
+
+
+def _set_fans(pungs: bool) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """:data:`_SET_FANS` of one kind, built on first use (about ten milliseconds): every pair of
+    sets, every three or four sets of one suit (of different tiles for pungs) and every three sets
+    of three suits (the only ones that can form a fan of three or four sets, as ``fans._chow_fans``
+    and ``fans._pung_fans`` read; ``tests/rules/test_mcr_fast_path.py`` checks every multiset of up
+    to four sets against them) is given to the fans function; each one forming a fan is kept
+    under all its orders."""
+    table = _SET_FANS[pungs]
+    if table:
+        return table
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    kinds = [t for t in range(27) if pungs or t % 9 < 7]
+    suits = [[t for t in kinds if t // 9 == s] for s in range(3)]
+    groups = [combinations_with_replacement(kinds, 2), product(*suits)]
+    same = combinations if pungs else combinations_with_replacement  # no two pungs of one tile form a fan
+    groups += [same(suit, n) for suit in suits for n in (3, 4)]
+    for group in groups:
+        for combo in group:
+            fans = fans_of([(t // 9, t % 9 + 1) for t in combo])
+            if fans:
+                keys = tuple(OKEY[f] for f in fans)
+                for order in set(permutations(combo)):
+                    table[order] = keys
+    return table
+
+
+_SUBSETS_BY_SIZE: dict[int, tuple[tuple[itemgetter, tuple[int, ...]], ...]] = {}
+"""Per number of sets n: each subset of two to four of them (larger first, then in the order of
+``itertools.combinations``) as a getter of its sets and its positions."""
+
+
+def _subsets(n: int) -> tuple[tuple[itemgetter, tuple[int, ...]], ...]:
+    r = _SUBSETS_BY_SIZE.get(n)
+    if r is None:
+        r = _SUBSETS_BY_SIZE[n] = tuple((itemgetter(*idx), idx) for k in range(min(4, n), 1, -1)
+                                        for idx in combinations(range(n), k))
+    return r
 
 
 def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -755,57 +796,25 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     (``pungs`` False) or the suited pungs (``pungs`` True) whose first tiles are ``sets``, in unit
     order. A detection's sets are given as positions (chows 0-3, pungs 10-13), not unit indices:
     only the combination fans look at them (account-once, never across chows and pungs), and the
-    map is order-preserving, so :func:`select_counts` counts the same."""
+    map is order-preserving, so :func:`select_counts` counts the same. Kept per ``sets``; a new
+    tuple costs one look-up per subset in :data:`_SET_FANS`."""
     table = _COMBOS[pungs]
     r = table.get(sets)
     if r is not None:
         return r
-    # the detections of the same sets in sorted order, kept, with their positions mapped back:
-    # the same (fan, positions) pairs as computed on ``sets`` directly
-    key = tuple(sorted(sets))
-    base = _SORTED_COMBOS[pungs].get(key)
-    if base is None:
-        out = []
-        pos = [(10 * pungs + p, t) for p, t in enumerate(key)]
-        for n in range(min(4, len(pos)), 1, -1):
-            for combo in combinations(pos, n):
-                for f in _fans_of_sets(tuple(t for _, t in combo), pungs):
-                    out.append((OKEY[f], tuple(i for i, _ in combo)))
-        base = _SORTED_COMBOS[pungs][key] = tuple(out)
-    if key == sets:
-        r = base
-    else:
-        at = tuple(sorted(range(len(sets)), key=sets.__getitem__))  # at[i]: where the i-th smallest set is
-        remap = _REMAPS.get((pungs, at))
-        if remap is None:
-            remap = _REMAPS[(pungs, at)] = {}
-        r = tuple((k, remap.get(ids) or _remap(remap, ids, at, 10 * pungs)) for k, ids in base)
+    fans = _SET_FANS[pungs] or _set_fans(pungs)
+    off = 10 * pungs
+    out = []
+    for get, idx in _SUBSETS_BY_SIZE.get(len(sets)) or _subsets(len(sets)):
+        keys = fans.get(get(sets))
+        if keys is not None:
+            pos = idx if not off else tuple(off + i for i in idx)
+            for k in keys:
+                out.append((k, pos))
+    r = tuple(out)
     if len(table) > _CAP:
         table.clear()
     table[sets] = r
-    return r
-
-
-_REMAPS: dict[tuple[bool, tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = {}
-"""Per permutation of at most four sets: positions in sorted order -> positions in unit order."""
-
-
-def _remap(remap: dict, ids: tuple[int, ...], at: tuple[int, ...], off: int) -> tuple[int, ...]:
-    r = remap[ids] = tuple(sorted(off + at[i - off] for i in ids))
-    return r
-
-
-_SETS_FANS: dict[tuple[tuple[int, ...], bool], list[int]] = {}
-
-
-def _fans_of_sets(tiles: tuple[int, ...], pungs: bool) -> list[int]:
-    """``fans._chow_fans`` / ``fans._pung_fans`` of the chows / pungs with these (sorted) first
-    tiles, kept (at most 4 sets of 21 or 27 kinds: a small table)."""
-    key = (tiles, pungs)
-    r = _SETS_FANS.get(key)
-    if r is None:
-        fans_of = F._pung_fans if pungs else F._chow_fans
-        r = _SETS_FANS[key] = fans_of([(t // 9, t % 9 + 1) for t in tiles])
     return r
 
 
