@@ -142,3 +142,23 @@ def test_set_fans_table_holds_every_fan_forming_multiset(pungs):
             assert table.get(combo[::-1], ()) == want, combo
             formed += bool(want)
     assert formed > 100 and formed * 2 < len(table)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=14))
+def test_suit_splits_from_runs_equal_enumerating_the_whole_suit(lo, faces):
+    """fast._suit_decomps combines the splits of the suit's runs (no chow crosses an empty face);
+    enumerating the whole suit at once (fast._enum_suit) must give the same splits."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for f in faces:
+        if part[f % width] < 4:
+            part[f % width] += 1
+    part = tuple(part)
+    splits: set = set()
+    if sum(part) % 3 != 1:
+        FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
+    FP._SUIT_DECOMP.pop((lo, part), None)
+    assert FP._suit_decomps(lo, part) == tuple(sorted(splits))

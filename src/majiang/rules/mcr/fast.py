@@ -185,17 +185,63 @@ def _enum_suit(c: list[int], lo: int, hi: int, chows: bool, pair_ok: bool,
 
 def _suit_decomps(lo: int, part: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]:
     """Every split of one suit's tiles (``part`` = its counts, first tile ``lo``) into sets and at
-    most one pair: ``(groups, has pair)``, sorted."""
+    most one pair: ``(groups, has pair)``, sorted. Made from the splits of its runs (tiles held
+    without a gap; every honour is a run of its own), which no chow crosses: a run of 3k+1 tiles
+    has none, two runs of 3k+2 would need two pairs; else every choice of one split per run is
+    one (:func:`_run_splits`)."""
     key = (lo, part)
     r = _SUIT_DECOMP.get(key)
     if r is None:
-        c = [0] * lo + list(part)
-        found: set = set()
-        if sum(part) % 3 != 1:
-            _enum_suit(c, lo, lo + len(part), lo < 27, True, [], found)
+        chows = lo < 27
+        runs = []
+        pairs = 0
+        i = 0
+        n = len(part)
+        while i < n:
+            if not part[i]:
+                i += 1
+                continue
+            j = i + 1
+            if chows:
+                while j < n and part[j]:
+                    j += 1
+            run = part[i:j]
+            m = sum(run) % 3
+            if m == 1 or (m == 2 and pairs):
+                runs = None
+                break
+            pairs += m == 2
+            runs.append(_RUN_SPLITS.get((lo + i, run)) or _run_splits(lo + i, run, chows))
+            i = j
+        if runs is None:
+            r = ()
+        elif len(runs) == 1:
+            r = runs[0]
+        elif not runs:
+            r = (((), False),)
+        else:
+            combos: list = [((), False)]
+            for splits in runs:
+                combos = [(g + h, p or q) for g, p in combos for h, q in splits]
+            r = tuple(sorted((tuple(sorted(g)), p) for g, p in combos))
         if len(_SUIT_DECOMP) > _CAP:
             _SUIT_DECOMP.clear()
-        r = _SUIT_DECOMP[key] = tuple(sorted(found))  # a tuple: the garbage collector can leave it
+        _SUIT_DECOMP[key] = r
+    return r
+
+
+_RUN_SPLITS: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]] = {}
+"""A run of tiles (first tile, counts) -> its splits into sets and at most one pair, as
+:func:`_suit_decomps` gives them (possibly none)."""
+
+
+def _run_splits(first: int, run: tuple[int, ...], chows: bool
+                ) -> tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]:
+    found: set = set()
+    _enum_suit([0] * first + list(run), first, first + len(run), chows, True, [], found)
+    if len(_RUN_SPLITS) > _CAP:
+        _RUN_SPLITS.clear()
+    r = _RUN_SPLITS[(first, run)] = tuple(sorted(found))  # a tuple: the garbage collector can leave it
     return r
 
 
