@@ -162,3 +162,52 @@ def test_suit_splits_from_runs_equal_enumerating_the_whole_suit(lo, faces):
         FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
     FP._SUIT_DECOMP.pop((lo, part), None)
     assert FP._suit_decomps(lo, part) == tuple(sorted(splits))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=13))
+def test_suit_adds_from_runs_equal_trying_every_tile(lo, faces):
+    """fast._suit_adds reads the completing tiles from the part's runs; adding each tile to the
+    whole suit and searching for a split (fast._completes) must give the same four lists."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for f in faces:
+        if part[f % width] < 4:
+            part[f % width] += 1
+    want: tuple[list[int], ...] = ([], [], [], [])
+    for j in range(width):
+        fifth = 2 if part[j] == 4 else 0
+        c = list(part)
+        c[j] += 1
+        m = sum(c) % 3
+        if m != 1 and FP._completes(c, 0, width, lo < 27, m == 2):
+            want[fifth + (m == 2)].append(lo + j)
+    FP._SUIT_ADDS.pop((lo, tuple(part)), None)
+    assert FP._suit_adds(lo, tuple(part)) == tuple(tuple(x) for x in want)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=14), st.integers(0, 8))
+def test_suit_info_from_runs_equals_summarising_every_split(lo, faces, centre):
+    """fast.suit_info merges the kept splits and summaries of the part's runs; enumerating the
+    whole suit's splits (fast._enum_suit) and summarising each (fast._split_summary) must give the
+    same splits and summaries. Half the faces gather near ``centre`` so that splits are common."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for k, f in enumerate(faces):
+        f = f % width if k % 2 else min(width - 1, max(0, centre + f % 3 - 1))
+        if part[f] < 4:
+            part[f] += 1
+    part = tuple(part)
+    splits: set = set()
+    if sum(part) % 3 != 1:
+        FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
+    want = tuple(sorted(splits))
+    FP._SUIT_INFO.pop((lo, part), None)
+    info = FP.suit_info((lo, part))
+    assert info[0] == want
+    assert info[4] == tuple(FP._split_summary(lo, width, groups) for groups, _ in want)

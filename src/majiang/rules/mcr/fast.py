@@ -258,37 +258,106 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     times; ``SINGLES``: none held twice or more; ``ORPHANS_ONLY``: terminals or honours only) and,
     for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely; the
     summaries of its splits (:func:`_split_summary`); counts for a cheap test of special shapes
-    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held)."""
+    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held).
+
+    The splits and their summaries are made from those of the part's runs (:func:`_run_info`,
+    kept per run): a run's summary covers only its own tiles, so a split's summary is its runs'
+    summaries merged (:func:`_merge_summaries`)."""
     r = _SUIT_INFO.get(key)
     if r is None:
         lo, part = key
+        n = len(part)
+        chows = lo < 27
         mask = 0
-        for j, n in enumerate(part):
-            if n:
+        for j, c in enumerate(part):
+            if c:
                 mask |= 1 << (lo + j)
         flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
         knit = 0
-        if lo < 27:
+        knit2 = 0
+        if chows:
             if not any(part[1:8]):
                 flags |= ORPHANS_ONLY
             for a in range(3):
-                if part[a] and part[a + 3] and part[a + 6]:
+                held = (part[a] > 0) + (part[a + 3] > 0) + (part[a + 6] > 0)
+                if held == 3:
                     knit |= 1 << a
+                if held >= 2:
+                    knit2 |= 1 << a
         else:
             flags |= ORPHANS_ONLY
-        splits = _suit_decomps(lo, part)
-        summaries = tuple(_split_summary(lo, len(part), groups) for groups, _ in splits)
+        # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
+        runs: list | None = []
+        pairs = 0
+        i = 0
+        while i < n:
+            if not part[i]:
+                i += 1
+                continue
+            j = i + 1
+            if chows:
+                while j < n and part[j]:
+                    j += 1
+            run = part[i:j]
+            m = sum(run) % 3
+            if m == 1 or (m == 2 and pairs):
+                runs = None
+                break
+            pairs += m == 2
+            runs.append(_RUN_INFO.get((lo + i, run)) or _run_info(lo, n, i, run))
+            i = j
+        if runs is None:
+            splits: tuple = ()
+            summaries: tuple = ()
+        elif len(runs) == 1:
+            splits, summaries = runs[0]
+        elif not runs:
+            splits = (((), False),)
+            summaries = _EMPTY_SUMMARIES.get(lo) or _EMPTY_SUMMARIES.setdefault(lo, (_split_summary(lo, n, ()),))
+        else:
+            combos: list = [((), False, None)]
+            for rsplits, rsums in runs:
+                combos = [(g + h[0], p or h[1], t if u is None else _merge_summaries(u, t))
+                          for g, p, u in combos for h, t in zip(rsplits, rsums)]
+            merged = sorted(((tuple(sorted(g)), p), u) for g, p, u in combos)
+            splits = tuple(x for x, _ in merged)
+            summaries = tuple(u for _, u in merged)
         # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
         # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
         # knitted rank triples with at least two of their three tiles
-        odd = sum(n & 1 for n in part)
-        inner = sum(part[1:8]) if lo < 27 else 0
-        extra = sum(n - 1 for n in part if n > 1)
-        knit2 = sum(1 << a for a in range(3) if lo < 27 and (part[a] > 0) + (part[a + 3] > 0) + (part[a + 6] > 0) >= 2)
+        odd = part.count(1) + part.count(3)
+        inner = sum(part[1:8]) if chows else 0
+        extra = sum(part) - n + part.count(0)
         if len(_SUIT_INFO) > _CAP:
             _SUIT_INFO.clear()
         r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
     return r
+
+
+_EMPTY_SUMMARIES: dict[int, tuple[tuple]] = {}
+"""The summaries of an empty suit (its one split, no groups), by first tile."""
+_RUN_INFO: dict[tuple[int, tuple[int, ...]], tuple[tuple, tuple]] = {}
+"""A run (first tile, counts) -> its splits (:func:`_run_splits`) and their summaries
+(:func:`_split_summary` over the run's suit)."""
+
+
+def _run_info(lo: int, n: int, i: int, run: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """:data:`_RUN_INFO` of the run at ``lo + i`` in the suit of ``n`` tiles from ``lo``."""
+    splits = _RUN_SPLITS.get((lo + i, run)) or _run_splits(lo + i, run, lo < 27)
+    r = (splits, tuple(_split_summary(lo, n, groups) for groups, _ in splits))
+    if len(_RUN_INFO) > _CAP:
+        _RUN_INFO.clear()
+    _RUN_INFO[(lo + i, run)] = r
+    return r
+
+
+def _merge_summaries(u: tuple, t: tuple) -> tuple:
+    """The :func:`_split_summary` of two splits of one suit on disjoint tiles, ``u`` below ``t``:
+    sets concatenated (in tile order, as the sorted groups give them), pung counts added, the pair
+    of either, flags and-ed, the per-tile wait codes and melded-pung marks overlaid."""
+    return (u[0] + t[0], u[1] + t[1], u[2] + t[2], u[3] + t[3], u[4] + t[4], u[5] + t[5],
+            u[6] if u[6] >= 0 else t[6], u[7] & t[7], tuple(map(max, u[8], t[8])), tuple(map(max, u[9], t[9])),
+            u[10] + t[10])
 
 
 SUIT_INFO_BY_BYTES: tuple[dict[bytes, tuple], ...] = ({}, {}, {}, {})
@@ -578,24 +647,78 @@ def _completes(c: list[int], i: int, hi: int, chows: bool, pair: bool) -> bool:
 def _suit_adds(lo: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
                                                      tuple[int, ...]]:
     """Tiles completing one suit's part as sets only and as sets plus a pair; then the same for
-    tiles already held four times (a fifth copy, complete in form only)."""
+    tiles already held four times (a fifth copy, complete in form only). From the part's runs
+    (:func:`_suit_decomps`): a tile joins one run, or links the two beside it, or stands alone
+    (never complete); the part is complete when every run is complete as sets, but for one that
+    may hold the pair (:func:`_run_state`, kept per run)."""
     key = (lo, part)
     r = _SUIT_ADDS.get(key)
     if r is None:
+        chows = lo < 27
+        n = len(part)
+        runs = []
+        run_of = [-1] * n
+        i = 0
+        while i < n:
+            if not part[i]:
+                i += 1
+                continue
+            j = i + 1
+            if chows:
+                while j < n and part[j]:
+                    j += 1
+            for x in range(i, j):
+                run_of[x] = len(runs)
+            runs.append((i, j))
+            i = j
+        states = [_RUN_STATE.get((chows, part[i:j])) or _run_state(chows, part[i:j]) for i, j in runs]
+        open_runs = [k for k, st in enumerate(states) if not st[0]]  # not complete as sets only
         found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
         c = list(part)
-        for j in range(len(part)):
-            fifth = 2 if c[j] >= 4 else 0
-            c[j] += 1
-            s0, s1 = _suit_state(lo, tuple(c))
-            c[j] -= 1
-            if s0:
-                found[fifth].append(lo + j)
-            if s1:
-                found[fifth + 1].append(lo + j)
+        for x in range(n):
+            if c[x]:
+                joined: tuple[int, ...] = (run_of[x],)
+                a, b = runs[run_of[x]]
+            else:
+                left = run_of[x - 1] if chows and x else -1
+                right = run_of[x + 1] if chows and x + 1 < n else -1
+                if left < 0 and right < 0:
+                    continue  # a lone tile
+                joined = tuple(k for k in (left, right) if k >= 0)
+                a = runs[left][0] if left >= 0 else x
+                b = runs[right][1] if right >= 0 else x + 1
+            fifth = 2 if c[x] >= 4 else 0
+            c[x] += 1
+            run = tuple(c[a:b])
+            c[x] -= 1
+            s0, s1 = _RUN_STATE.get((chows, run)) or _run_state(chows, run)
+            if not (s0 or s1):
+                continue
+            rest = [k for k in open_runs if k not in joined]
+            if not rest:
+                if s0:
+                    found[fifth].append(lo + x)
+                else:
+                    found[fifth + 1].append(lo + x)
+            elif len(rest) == 1 and s0 and states[rest[0]][1]:
+                found[fifth + 1].append(lo + x)
         if len(_SUIT_ADDS) > _CAP:
             _SUIT_ADDS.clear()
         r = _SUIT_ADDS[key] = tuple(tuple(x) for x in found)  # type: ignore[assignment]
+    return r
+
+
+_RUN_STATE: dict[tuple[bool, tuple[int, ...]], tuple[bool, bool]] = {}
+"""(chows allowed, a run's counts) -> (complete as sets only, complete as sets and one pair)."""
+
+
+def _run_state(chows: bool, run: tuple[int, ...]) -> tuple[bool, bool]:
+    m = sum(run) % 3
+    ok = m != 1 and _completes(list(run), 0, len(run), chows, m == 2)
+    r = (ok and m == 0, ok and m == 2)
+    if len(_RUN_STATE) > _CAP:
+        _RUN_STATE.clear()
+    _RUN_STATE[(chows, run)] = r
     return r
 
 
