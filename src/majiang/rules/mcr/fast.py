@@ -354,9 +354,9 @@ def _run_info(lo: int, n: int, i: int, run: tuple[int, ...]) -> tuple[tuple, tup
 def _merge_summaries(u: tuple, t: tuple) -> tuple:
     """The :func:`_split_summary` of two splits of one suit on disjoint tiles, ``u`` below ``t``:
     sets concatenated (in tile order, as the sorted groups give them), pung counts added, the pair
-    of either, flags and-ed, the per-tile wait codes and melded-pung marks overlaid."""
+    of either, flags and-ed, the per-tile wait codes and melded-pung bits or-ed."""
     return (u[0] + t[0], u[1] + t[1], u[2] + t[2], u[3] + t[3], u[4] + t[4], u[5] + t[5],
-            u[6] if u[6] >= 0 else t[6], u[7] & t[7], tuple(map(max, u[8], t[8])), tuple(map(max, u[9], t[9])),
+            u[6] if u[6] >= 0 else t[6], u[7] & t[7], u[8] | t[8], u[9] | t[9],
             u[10] + t[10])
 
 
@@ -381,44 +381,45 @@ WAIT_NONE, WAIT_EDGE, WAIT_CLOSED, WAIT_SINGLE = 0, 1, 2, 3
 def _split_summary(lo: int, n: int, groups) -> tuple:
     """What the standard-shape detections need of one suit's split (``groups``; the suit's tiles
     are ``lo`` … ``lo + n - 1``), as :func:`sets_summary` gives it for a list of sets, plus per
-    tile of the suit (index ``tile - lo``) the wait code where that tile would sit as the winning
-    tile (edge over closed over single, as ``scoring._wait_fan``) and whether a pung it completes
-    on a discard is melded (no chow or pair of the split holds the tile: case 347 keeps 777m
-    concealed beside 789m); last, its sets as ``(first tile, 0 pung / 1 chow)``, sorted (the
-    tie-break order of arrangements)."""
+    tile of the suit (index ``j = tile - lo``) the wait code where that tile would sit as the
+    winning tile (edge over closed over single, as ``scoring._wait_fan``), packed two bits a tile
+    (``waits >> 2 * j & 3``), and whether a pung it completes on a discard is melded (no chow or
+    pair of the split holds the tile: case 347 keeps 777m concealed beside 789m), as bit ``j``;
+    last, its sets as ``(first tile, 0 pung / 1 chow)``, sorted (the tie-break order of
+    arrangements). Splits of disjoint tiles merge by or-ing the packed fields
+    (:func:`_merge_summaries`)."""
     chows = []
     pungs = []
     pair = -1
+    edge = closed = single = other = pung = 0  # bit masks over the suit's tiles; other: in a chow or the pair
     for kind, tiles in groups:
+        t = tiles[0]
+        j = t - lo
         if kind == CHOW:
-            chows.append(tiles[0])
-        elif kind == PUNG:
-            pungs.append(tiles[0])
-        else:
-            pair = tiles[0]
-    edge = [False] * n
-    closed = [False] * n
-    single = [False] * n
-    other = [False] * n  # in a chow or the pair
-    pung = [False] * n
-    for kind, tiles in groups:
-        j = tiles[0] - lo
-        if kind == CHOW:
-            other[j] = other[j + 1] = other[j + 2] = closed[j + 1] = True
-            r = tiles[0] % 9
+            chows.append(t)
+            other |= 7 << j
+            closed |= 2 << j
+            r = t % 9
             if r == 0:
-                edge[j + 2] = True  # the 3 of 123
+                edge |= 4 << j  # the 3 of 123
             elif r == 6:
-                edge[j] = True  # the 7 of 789
-        elif kind == PAIR:
-            other[j] = single[j] = True
+                edge |= 1 << j  # the 7 of 789
+        elif kind == PUNG:
+            pungs.append(t)
+            pung |= 1 << j
         else:
-            pung[j] = True
-    waits = [WAIT_EDGE if edge[j] else WAIT_CLOSED if closed[j] else WAIT_SINGLE if single[j] else WAIT_NONE
-             for j in range(n)]
-    exposed = [pung[j] and not other[j] for j in range(n)]
+            pair = t
+            other |= 1 << j
+            single |= 1 << j
+    closed &= ~edge
+    single &= ~(edge | closed)
+    waits = _SPREAD[edge] * WAIT_EDGE | _SPREAD[closed] * WAIT_CLOSED | _SPREAD[single] * WAIT_SINGLE
     sets = sorted([(t, 0) for t in pungs] + [(t, 1) for t in chows])  # for scoring._split_choices
-    return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed), tuple(sets))
+    return sets_summary(chows, pungs, pair) + (waits, pung & ~other, tuple(sets))
+
+
+_SPREAD = [sum(1 << 2 * j for j in range(9) if m >> j & 1) for m in range(512)]
+"""Bit ``j`` of ``m`` moved to bit ``2 * j`` (wait codes take two bits a tile)."""
 
 
 def sets_summary(chows: list[int], pungs: list[int], pair: int = -1) -> tuple:

@@ -513,7 +513,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         for g0, g1, g2, g3, a, b, c, d in arrangements:
             w = (a, b, c, d)[ws]
             concealed = hidden + a[5] + b[5] + c[5] + d[5]
-            if not self_drawn and w[9][off]:
+            if not self_drawn and w[9] >> off & 1:
                 concealed -= 1
             hits = FP.summary_hits(dc + a[0] + b[0] + c[0], dp + a[1] + b[1] + c[1], dw + d[2], dd + d[3],
                                    a[6] if a[6] >= 0 else b[6] if b[6] >= 0 else c[6] if c[6] >= 0 else d[6],
@@ -524,7 +524,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             hits += c[4]
             hits += d[4]
             hits += std_hits
-            wait = w[8][off]
+            wait = w[8] >> 2 * off & 3
             if wait:
                 if unique is None:
                     unique = _unique_standard_wait(hand, pre, win, ws, full, options, infos)
