@@ -547,9 +547,16 @@ def _thirteen_orphans(full: list[int]) -> list:
     if sum(orphans) != 14 or 0 in orphans:
         return []
     dup = _ORPHAN_TILES[orphans.index(2)]  # one of them twice
-    groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
-    groups.append((PAIR, (dup, dup)))
-    return [(F.THIRTEEN_ORPHANS, tuple(sorted(groups)))]
+    r = _THIRTEEN_ORPHANS.get(dup)
+    if r is None:
+        groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
+        groups.append((PAIR, (dup, dup)))
+        r = _THIRTEEN_ORPHANS[dup] = (F.THIRTEEN_ORPHANS, tuple(sorted(groups)))
+    return [r]
+
+
+_THIRTEEN_ORPHANS: dict[int, tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]] = {}
+"""The 十三幺 decomposition by the tile held twice (13 entries)."""
 
 
 def _honors_and_knitted(full: list[int]) -> list:

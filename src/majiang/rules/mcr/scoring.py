@@ -539,7 +539,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     decs = FP.special_decompositions_of(full, infos, nmelds)
     if not decs and not out:
         raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-    decs.sort(key=_tie_key)
+    if len(decs) > 1:
+        decs.sort(key=_tie_key)
     for shape, groups in decs:
         if shape == KNITTED_STRAIGHT:
             units = _units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn)
