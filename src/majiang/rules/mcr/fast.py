@@ -268,24 +268,18 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
         lo, part = key
         n = len(part)
         chows = lo < 27
-        mask = 0
+        held = 0  # bit j: tile lo + j held
         for j, c in enumerate(part):
             if c:
-                mask |= 1 << (lo + j)
+                held |= 1 << j
+        mask = held << lo
         flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
-        knit = 0
-        knit2 = 0
         if chows:
-            if not any(part[1:8]):
-                flags |= ORPHANS_ONLY
-            for a in range(3):
-                held = (part[a] > 0) + (part[a + 3] > 0) + (part[a + 6] > 0)
-                if held == 3:
-                    knit |= 1 << a
-                if held >= 2:
-                    knit2 |= 1 << a
+            flags |= _HELD_FLAGS[held]
+            knit, knit2 = _HELD_KNIT[held]
         else:
             flags |= ORPHANS_ONLY
+            knit = knit2 = 0
         # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
         runs: list | None = []
         pairs = 0
@@ -334,6 +328,13 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     return r
 
 
+_HELD_FLAGS = [0 if h & 0b011111110 else ORPHANS_ONLY for h in range(512)]
+"""By the bit mask of a suit's tiles held: ``ORPHANS_ONLY`` when only its 1 and 9 are."""
+_HELD_KNIT = [(sum(1 << a for a in range(3) if h >> a & h >> (a + 3) & h >> (a + 6) & 1),
+               sum(1 << a for a in range(3) if (h >> a & 1) + (h >> (a + 3) & 1) + (h >> (a + 6) & 1) >= 2))
+              for h in range(512)]
+"""By the bit mask of a suit's tiles held: the knitted rank triples held entirely, and those held
+at least two-thirds (bit 0: 147, 1: 258, 2: 369)."""
 _EMPTY_SUMMARIES: dict[int, tuple[tuple]] = {}
 """The summaries of an empty suit (its one split, no groups), by first tile."""
 _RUN_INFO: dict[tuple[int, tuple[int, ...]], tuple[tuple, tuple]] = {}

@@ -470,7 +470,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     nine_gates = False
     if not melds and win < 27:
         base = win - win % 9
-        nine_gates = pre[base:base + 9] == _NINE_GATES_T and sum(pre) == 13
+        nine_gates = pre[base] == 3 and pre[base:base + 9] == _NINE_GATES_T  # 13 tiles (checked above)
     # the hand-level detections of a standard or seven-pairs arrangement, kept per what they depend
     # on: the win conditions and kongs (_fixed_hits, packed) and the tile-set key (fast.tile_set_key)
     hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
