@@ -265,67 +265,71 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     summaries merged (:func:`_merge_summaries`)."""
     r = _SUIT_INFO.get(key)
     if r is None:
-        lo, part = key
-        n = len(part)
-        chows = lo < 27
-        held = 0  # bit j: tile lo + j held
-        for j, c in enumerate(part):
-            if c:
-                held |= 1 << j
-        mask = held << lo
-        flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
-        if chows:
-            flags |= _HELD_FLAGS[held]
-            knit, knit2 = _HELD_KNIT[held]
-        else:
-            flags |= ORPHANS_ONLY
-            knit = knit2 = 0
-        # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
-        runs: list | None = []
-        pairs = 0
-        i = 0
-        while i < n:
-            if not part[i]:
-                i += 1
-                continue
-            j = i + 1
-            if chows:
-                while j < n and part[j]:
-                    j += 1
-            run = part[i:j]
-            m = sum(run) % 3
-            if m == 1 or (m == 2 and pairs):
-                runs = None
-                break
-            pairs += m == 2
-            runs.append(_RUN_INFO.get((lo + i, run)) or _run_info(lo, n, i, run))
-            i = j
-        if runs is None:
-            splits: tuple = ()
-            summaries: tuple = ()
-        elif len(runs) == 1:
-            splits, summaries = runs[0]
-        elif not runs:
-            splits = (((), False),)
-            summaries = _EMPTY_SUMMARIES.get(lo) or _EMPTY_SUMMARIES.setdefault(lo, (_split_summary(lo, n, ()),))
-        else:
-            combos: list = [((), False, None)]
-            for rsplits, rsums in runs:
-                combos = [(g + h[0], p or h[1], t if u is None else _merge_summaries(u, t))
-                          for g, p, u in combos for h, t in zip(rsplits, rsums)]
-            merged = sorted(((tuple(sorted(g)), p), u) for g, p, u in combos)
-            splits = tuple(x for x, _ in merged)
-            summaries = tuple(u for _, u in merged)
-        # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
-        # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
-        # knitted rank triples with at least two of their three tiles
-        odd = part.count(1) + part.count(3)
-        inner = sum(part[1:8]) if chows else 0
-        extra = sum(part) - n + part.count(0)
         if len(_SUIT_INFO) > _CAP:
             _SUIT_INFO.clear()
-        r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
+        r = _SUIT_INFO[key] = _suit_info(*key)
     return r
+
+
+def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
+    """:func:`suit_info` computed."""
+    n = len(part)
+    chows = lo < 27
+    held = 0  # bit j: tile lo + j held
+    for j, c in enumerate(part):
+        if c:
+            held |= 1 << j
+    mask = held << lo
+    flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
+    if chows:
+        flags |= _HELD_FLAGS[held]
+        knit, knit2 = _HELD_KNIT[held]
+    else:
+        flags |= ORPHANS_ONLY
+        knit = knit2 = 0
+    # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
+    runs: list | None = []
+    pairs = 0
+    i = 0
+    while i < n:
+        if not part[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and part[j]:
+                j += 1
+        run = part[i:j]
+        m = sum(run) % 3
+        if m == 1 or (m == 2 and pairs):
+            runs = None
+            break
+        pairs += m == 2
+        runs.append(_RUN_INFO.get((lo + i, run)) or _run_info(lo, n, i, run))
+        i = j
+    if runs is None:
+        splits: tuple = ()
+        summaries: tuple = ()
+    elif len(runs) == 1:
+        splits, summaries = runs[0]
+    elif not runs:
+        splits = (((), False),)
+        summaries = _EMPTY_SUMMARIES.get(lo) or _EMPTY_SUMMARIES.setdefault(lo, (_split_summary(lo, n, ()),))
+    else:
+        combos: list = [((), False, None)]
+        for rsplits, rsums in runs:
+            combos = [(g + h[0], p or h[1], t if u is None else _merge_summaries(u, t))
+                      for g, p, u in combos for h, t in zip(rsplits, rsums)]
+        merged = sorted(((tuple(sorted(g)), p), u) for g, p, u in combos)
+        splits = tuple(x for x, _ in merged)
+        summaries = tuple(u for _, u in merged)
+    # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
+    # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
+    # knitted rank triples with at least two of their three tiles
+    odd = part.count(1) + part.count(3)
+    inner = sum(part[1:8]) if chows else 0
+    extra = sum(part) - n + part.count(0)
+    return (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
 
 
 _HELD_FLAGS = [0 if h & 0b011111110 else ORPHANS_ONLY for h in range(512)]
@@ -371,7 +375,7 @@ def suit_info_of(suit: int, part: bytes) -> tuple:
     table = SUIT_INFO_BY_BYTES[suit]
     if len(table) > _CAP:
         table.clear()
-    r = table[part] = suit_info((9 * suit, tuple(part)))
+    r = table[part] = _suit_info(9 * suit, tuple(part))
     return r
 
 

@@ -349,7 +349,6 @@ def _meld_unit_cached(m: Meld) -> Unit:
 
 _ORPHAN_COUNTS = itemgetter(0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _KNITTED_COUNTS = tuple(itemgetter(*arr) for arr in KNITTED_ARRANGEMENTS)
-_SUIT_INFO = FP._SUIT_INFO
 
 
 def _units_of(declared: list[Unit], groups, win: int, self_drawn: bool) -> list[Unit]:
