@@ -977,6 +977,14 @@ def _subsets(n: int) -> tuple[tuple[itemgetter, tuple[int, ...]], ...]:
     return r
 
 
+_SUBSET_POSITIONS = ((0, 1), (0, 1, 2), (0, 1), (0, 2), (1, 2), (0, 1, 2, 3), (0, 1, 2), (0, 1, 3), (0, 2, 3),
+                     (1, 2, 3), (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+"""The subsets :func:`combination_hits` tries, by number: of two sets (0), of three (1-4), of four
+(5-15); each the positions it takes, larger subsets first, in the order of ``combinations``."""
+_POSITIONS = (_SUBSET_POSITIONS, tuple(tuple(10 + i for i in idx) for idx in _SUBSET_POSITIONS))
+"""The positions of those subsets among chows (0-3) and among pungs (10-13)."""
+
+
 def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
     """The detections of :func:`~majiang.rules.mcr.fans.combinations_of_sets` among the chows
     (``pungs`` False) or the suited pungs (``pungs`` True) whose first tiles are ``sets``, in unit
@@ -988,13 +996,25 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     r = table.get(sets)
     if r is not None:
         return r
-    fans = _SET_FANS[pungs] or _set_fans(pungs)
-    off = 10 * pungs
+    get = (_SET_FANS[pungs] or _set_fans(pungs)).get
+    n = len(sets)
+    if n == 2:
+        subsets: tuple = ((get(sets), 0),)
+    elif n == 3:
+        a, b, c = sets
+        subsets = ((get(sets), 1), (get((a, b)), 2), (get((a, c)), 3), (get((b, c)), 4))
+    elif n == 4:
+        a, b, c, d = sets
+        subsets = ((get(sets), 5), (get((a, b, c)), 6), (get((a, b, d)), 7), (get((a, c, d)), 8),
+                   (get((b, c, d)), 9), (get((a, b)), 10), (get((a, c)), 11), (get((a, d)), 12),
+                   (get((b, c)), 13), (get((b, d)), 14), (get((c, d)), 15))
+    else:
+        subsets = tuple((get(g(sets)), idx) for g, idx in _subsets(n))
     out = []
-    for get, idx in _SUBSETS_BY_SIZE.get(len(sets)) or _subsets(len(sets)):
-        keys = fans.get(get(sets))
+    positions = _POSITIONS[pungs]
+    for keys, at in subsets:
         if keys is not None:
-            pos = idx if not off else tuple(off + i for i in idx)
+            pos = positions[at] if type(at) is int else tuple(10 * pungs + i for i in at)
             for k in keys:
                 out.append((k, pos))
     r = tuple(out)

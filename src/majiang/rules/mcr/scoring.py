@@ -440,12 +440,17 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 kong_tiles and (any(allc[t] for t in kong_tiles) or len(set(kong_tiles)) != len(kong_tiles))):
             hand.check(sets=4)
             _validate(hand, conditions)
-        dkey = (*decl_chows, -1, *decl_pungs)
-        decl = _DECLARED.get(dkey)
-        if decl is None:
-            if len(_DECLARED) > FP._CAP:
-                _DECLARED.clear()
-            decl = _DECLARED[dkey] = FP.sets_summary(decl_chows, decl_pungs)
+        # the declared sets' summary: of the chows and of the pungs, kept apart (fewer keys)
+        if decl_pungs:
+            dkey = tuple(decl_pungs)
+            decl = _DECLARED_PUNGS.get(dkey) or _declared(_DECLARED_PUNGS, dkey, [], decl_pungs)
+            if decl_chows:
+                dkey = tuple(decl_chows)
+                dc = _DECLARED_CHOWS.get(dkey) or _declared(_DECLARED_CHOWS, dkey, decl_chows, [])
+                decl = (dc[0], decl[1], decl[2], decl[3], decl[4], decl[5], -1, dc[7] & decl[7])
+        else:
+            dkey = tuple(decl_chows)
+            decl = _DECLARED_CHOWS.get(dkey) or _declared(_DECLARED_CHOWS, dkey, decl_chows, [])
     else:
         allc = full
         held = b
@@ -565,8 +570,17 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
 
 _CHOW_KIND, _PUNG_KIND, _CONCEALED_KONG_KIND = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
-_DECLARED: dict[tuple[int, ...], tuple] = {}
-""":func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
+_DECLARED_CHOWS: dict[tuple[int, ...], tuple] = {}
+""":func:`.fast.sets_summary` of declared chows by their first tiles (in meld order)."""
+_DECLARED_PUNGS: dict[tuple[int, ...], tuple] = {}
+""":func:`.fast.sets_summary` of declared pungs and kongs by their tiles (in meld order)."""
+
+
+def _declared(table: dict, key: tuple[int, ...], chows: list[int], pungs: list[int]) -> tuple:
+    if len(table) > FP._CAP:
+        table.clear()
+    r = table[key] = FP.sets_summary(chows, pungs)
+    return r
 _NO_SETS = FP.sets_summary([], [])
 _UP_TO_4 = bytes(range(5))
 """Counts 0-4: deleting them from a count vector as bytes leaves something iff a count is over 4."""
