@@ -1132,9 +1132,9 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
             hits.append((_TWO_DRAGON_PUNGS, ids))
     nchows = len(chows)
     if not nchows:
-        hits.append(_H["all_pungs"])
+        hits.append(_HIT_ALL_PUNGS)
         if flags & _EVEN_OK:
-            hits.append(_H["all_even_pungs"])
+            hits.append(_HIT_ALL_EVEN_PUNGS)
     elif nchows == 4 and pair < 27:
         if pair % 9 == 4:
             by_suit: dict[int, list[int]] = {}
@@ -1146,11 +1146,11 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
                 hits.append(_H["pure_terminal_chows"])
             if shapes == [[1, 7], [1, 7]] and ps not in by_suit:
                 hits.append(_H["three_suited_terminal_chows"])
-        hits.append(_H["all_chows"])
+        hits.append(_HIT_ALL_CHOWS)
     if flags & _OUTSIDE_OK:
-        hits.append(_H["outside_hand"])
+        hits.append(_HIT_OUTSIDE_HAND)
     if flags & _FIVES_OK:
-        hits.append(_H["all_fives"])
+        hits.append(_HIT_ALL_FIVES)
     if nchows >= 2:
         found = _CHOW_COMBOS.get(chows)
         hits += found if found is not None else combination_hits(chows, False)
@@ -1163,6 +1163,11 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
 
 
 _BIG_FOUR_WINDS = K["big_four_winds"]
+_HIT_ALL_PUNGS = _H["all_pungs"]
+_HIT_ALL_EVEN_PUNGS = _H["all_even_pungs"]
+_HIT_ALL_CHOWS = _H["all_chows"]
+_HIT_OUTSIDE_HAND = _H["outside_hand"]
+_HIT_ALL_FIVES = _H["all_fives"]
 _LITTLE_FOUR_WINDS = K["little_four_winds"]
 _BIG_THREE_WINDS = K["big_three_winds"]
 _PREVALENT_WIND = K["prevalent_wind"]

@@ -399,7 +399,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     # 和绝张 needs the other three copies in sight: a copy among the winner's concealed tiles is
     # not; three copies in the winner's own open melds are (the flag is implied, as PyMahjongGB).
     shown = 0
-    present = infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1]
+    i0, i1, i2, i3 = infos
+    present = i0[1] | i1[1] | i2[1] | i3[1]
     if melds:
         allc = list(full)  # every tile held or shown, kongs aside (四归一 counts outside kongs)
         decl_chows = []
@@ -493,15 +494,15 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
     # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
     # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
-    special = nmelds < 2 and bool((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
-                                  or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]])
+    special = nmelds < 2 and bool((not nmelds and i0[2] & i1[2] & i2[2] & i3[2])
+                                  or _KNIT_FULL[i0[3] << 6 | i1[3] << 3 | i2[3]])
     # standard arrangements: one per choice of a split in every suit, from the splits' summaries
     # (fast.summary_hits); the units are built only if the result's arrangement is read
-    s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
+    s0, s1, s2, s3 = i0[4], i1[4], i2[4], i3[4]
     if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
-        if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] == 1:
-            arrangements: Sequence = ((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0],
-                                       s0[0], s1[0], s2[0], s3[0]),)
+        x0, x1, x2, x3 = i0[0][0], i1[0][0], i2[0][0], i3[0][0]
+        if x0[1] + x1[1] + x2[1] + x3[1] == 1:
+            arrangements: Sequence = ((x0[0], x1[0], x2[0], x3[0], s0[0], s1[0], s2[0], s3[0]),)
         else:
             arrangements = ()
     else:
@@ -585,6 +586,7 @@ _NO_SETS = FP.sets_summary([], [])
 _UP_TO_4 = bytes(range(5))
 """Counts 0-4: deleting them from a count vector as bytes leaves something iff a count is over 4."""
 _TILE_HOG = _K["tile_hog"]
+_KNIT_FULL = FP.KNIT_FULL
 _POINTS = FP.POINTS
 
 
