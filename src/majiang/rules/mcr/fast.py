@@ -105,16 +105,26 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, in
             if COMBINES[f]:
                 if parent is None:
                     parent = {}
-                roots = []
-                for i in sets:
-                    while parent.get(i, i) != i:
-                        i = parent[i]
-                    roots.append(i)
-                if len(set(roots)) < len(roots):
-                    continue
-                r0 = roots[0]
-                for r in roots[1:]:
-                    parent[r] = r0
+                if len(sets) == 2:  # most combinations: the same test, without lists
+                    r0, r1 = sets
+                    while parent.get(r0, r0) != r0:
+                        r0 = parent[r0]
+                    while parent.get(r1, r1) != r1:
+                        r1 = parent[r1]
+                    if r0 == r1:
+                        continue
+                    parent[r1] = r0
+                else:
+                    roots = []
+                    for i in sets:
+                        while parent.get(i, i) != i:
+                            i = parent[i]
+                        roots.append(i)
+                    if len(set(roots)) < len(roots):
+                        continue
+                    r0 = roots[0]
+                    for r in roots[1:]:
+                        parent[r] = r0
             same = SAME[f]
             if same:
                 if covered is None:
@@ -275,10 +285,21 @@ def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
     """:func:`suit_info` computed."""
     n = len(part)
     chows = lo < 27
-    held = 0  # bit j: tile lo + j held
-    for j, c in enumerate(part):
-        if c:
-            held |= 1 << j
+    # the runs (tiles held without a gap; every honour its own), the tiles held (bit j: tile lo + j)
+    bounds = []
+    held = 0
+    i = 0
+    while i < n:
+        if not part[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and part[j]:
+                j += 1
+        bounds.append((i, j))
+        held |= ((1 << (j - i)) - 1) << i
+        i = j
     mask = held << lo
     flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
     if chows:
@@ -290,15 +311,7 @@ def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
     # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
     runs: list | None = []
     pairs = 0
-    i = 0
-    while i < n:
-        if not part[i]:
-            i += 1
-            continue
-        j = i + 1
-        if chows:
-            while j < n and part[j]:
-                j += 1
+    for i, j in bounds:
         run = part[i:j]
         m = sum(run) % 3
         if m == 1 or (m == 2 and pairs):
@@ -306,7 +319,6 @@ def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
             break
         pairs += m == 2
         runs.append(_RUN_INFO.get((lo + i, run)) or _run_info(lo, n, i, run))
-        i = j
     if runs is None:
         splits: tuple = ()
         summaries: tuple = ()
