@@ -185,6 +185,7 @@ def test_suit_adds_from_runs_equal_trying_every_tile(lo, faces):
         if m != 1 and FP._completes(c, 0, width, lo < 27, m == 2):
             want[fifth + (m == 2)].append(lo + j)
     FP._SUIT_ADDS.pop((lo, tuple(part)), None)
+    FP._ADDS_BY_COUNTS.pop((lo < 27, tuple(part)), None)
     assert FP._suit_adds(lo, tuple(part)) == tuple(tuple(x) for x in want)
 
 

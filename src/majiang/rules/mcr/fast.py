@@ -680,60 +680,73 @@ def _suit_adds(lo: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[i
     key = (lo, part)
     r = _SUIT_ADDS.get(key)
     if r is None:
-        chows = lo < 27
-        n = len(part)
-        runs = []
-        run_of = [-1] * n
-        i = 0
-        while i < n:
-            if not part[i]:
-                i += 1
-                continue
-            j = i + 1
-            if chows:
-                while j < n and part[j]:
-                    j += 1
-            for x in range(i, j):
-                run_of[x] = len(runs)
-            runs.append((i, j))
-            i = j
-        states = [_RUN_STATE.get((chows, part[i:j])) or _run_state(chows, part[i:j]) for i, j in runs]
-        open_runs = [k for k, st in enumerate(states) if not st[0]]  # not complete as sets only
-        # the tile must reach every open run but one that is complete with the pair: it lies in
-        # or beside a run that is neither complete as sets nor with a pair, else beside an open one
-        broken = [k for k in open_runs if not states[k][1]] or open_runs
-        found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
-        if len(broken) <= 2:
-            cands: set[int] = set()
-            for k in broken:
-                a, b = runs[k]
-                cands.update(range(max(a - 1, 0), min(b + 1, n)) if chows else range(a, b))
-            c = list(part)
-            for x in sorted(cands):
-                if c[x]:
-                    joined: tuple[int, ...] = (run_of[x],)
-                    a, b = runs[run_of[x]]
-                else:
-                    left = run_of[x - 1] if x else -1
-                    right = run_of[x + 1] if x + 1 < n else -1
-                    joined = tuple(k for k in (left, right) if k >= 0)
-                    a = runs[left][0] if left >= 0 else x
-                    b = runs[right][1] if right >= 0 else x + 1
-                fifth = 2 if c[x] >= 4 else 0
-                c[x] += 1
-                run = tuple(c[a:b])
-                c[x] -= 1
-                s0, s1 = _RUN_STATE.get((chows, run)) or _run_state(chows, run)
-                if not (s0 or s1):
-                    continue
-                rest = [k for k in open_runs if k not in joined]
-                if not rest:
-                    found[fifth if s0 else fifth + 1].append(lo + x)
-                elif len(rest) == 1 and s0 and states[rest[0]][1]:
-                    found[fifth + 1].append(lo + x)
+        rel = _ADDS_BY_COUNTS.get((lo < 27, part)) or _adds_by_counts(lo < 27, part)
+        r = rel if not lo else tuple(tuple(lo + j for j in x) for x in rel)
         if len(_SUIT_ADDS) > _CAP:
             _SUIT_ADDS.clear()
-        r = _SUIT_ADDS[key] = tuple(tuple(x) for x in found)  # type: ignore[assignment]
+        _SUIT_ADDS[key] = r
+    return r
+
+
+_ADDS_BY_COUNTS: dict[tuple[bool, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+""":func:`_suit_adds` of a suit's counts at its first tile 0 (the three suits share an entry)."""
+
+
+def _adds_by_counts(chows: bool, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """:data:`_ADDS_BY_COUNTS` computed: the tiles as indices in the part."""
+    n = len(part)
+    runs = []
+    run_of = [-1] * n
+    i = 0
+    while i < n:
+        if not part[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and part[j]:
+                j += 1
+        for x in range(i, j):
+            run_of[x] = len(runs)
+        runs.append((i, j))
+        i = j
+    states = [_RUN_STATE.get((chows, part[i:j])) or _run_state(chows, part[i:j]) for i, j in runs]
+    open_runs = [k for k, st in enumerate(states) if not st[0]]  # not complete as sets only
+    # the tile must reach every open run but one that is complete with the pair: it lies in
+    # or beside a run that is neither complete as sets nor with a pair, else beside an open one
+    broken = [k for k in open_runs if not states[k][1]] or open_runs
+    found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+    if len(broken) <= 2:
+        cands: set[int] = set()
+        for k in broken:
+            a, b = runs[k]
+            cands.update(range(max(a - 1, 0), min(b + 1, n)) if chows else range(a, b))
+        c = list(part)
+        for x in sorted(cands):
+            if c[x]:
+                joined: tuple[int, ...] = (run_of[x],)
+                a, b = runs[run_of[x]]
+            else:
+                left = run_of[x - 1] if x else -1
+                right = run_of[x + 1] if x + 1 < n else -1
+                joined = tuple(k for k in (left, right) if k >= 0)
+                a = runs[left][0] if left >= 0 else x
+                b = runs[right][1] if right >= 0 else x + 1
+            fifth = 2 if c[x] >= 4 else 0
+            c[x] += 1
+            run = tuple(c[a:b])
+            c[x] -= 1
+            s0, s1 = _RUN_STATE.get((chows, run)) or _run_state(chows, run)
+            if not (s0 or s1):
+                continue
+            rest = [k for k in open_runs if k not in joined]
+            if not rest:
+                found[fifth if s0 else fifth + 1].append(x)
+            elif len(rest) == 1 and s0 and states[rest[0]][1]:
+                found[fifth + 1].append(x)
+    if len(_ADDS_BY_COUNTS) > _CAP:
+        _ADDS_BY_COUNTS.clear()
+    r = _ADDS_BY_COUNTS[(chows, part)] = tuple(tuple(x) for x in found)
     return r
 
 
