@@ -9,12 +9,16 @@ tests. The scorer computes the same thing with less Python work:
   into sets and at most one pair, each with a summary (:func:`_split_summary`: chows, pungs, pair,
   flags, and per tile the wait it gives and whether a pung it completes on a discard is melded), so
   a standard arrangement is one choice of a split per suit; :func:`special_decompositions_of` adds
-  the special shapes only where the parts' flags allow them;
+  the special shapes only where the parts' flags allow them. A new part is made from its *runs*
+  (tiles held without a gap, which no chow crosses; kept per run with their splits' summaries,
+  :func:`_run_info`), so a hand never seen before mostly combines parts already worked out;
 * :func:`standard_waits` and the per-suit ``_SUIT_ADDS`` table: the tiles completing a standard
-  shape (for the unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special
-  shapes;
+  shape (for the unique-wait test of 边张 / 嵌张 / 单钓将), read from the runs' states
+  (:func:`_run_state`) and shared by the three suits (``_ADDS_BY_COUNTS``); :func:`special_win`
+  for the special shapes;
 * :func:`summary_hits` (from the summed summaries), :func:`tile_set_hits` (per the subset
-  predicates the tile-set fans ask), :func:`combination_hits` (per chow / pung tuple),
+  predicates the tile-set fans ask), :func:`combination_hits` (per chow / pung tuple, from
+  ``_SET_FANS``: the fan-forming tuples of two to four sets, a small table built once),
   :func:`knitted_hits`, :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one
   arrangement as ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan
   number`` so that sorting the pairs gives the order of ``select``;
@@ -25,8 +29,9 @@ The lazily filled tables are emptied when they reach :data:`_CAP` entries. The d
 (``tests/rules/test_mcr_oracle.py``) and the annotated cases check the scorer as a whole; when this
 module was written the fast and plain procedures agreed on every hand tried (over half a million
 random hands under all options and varied flags, plus malformed hands for the errors);
-``tests/rules/test_mcr_fast_path.py`` keeps comparing them, and checks the keys of the shared
-tables (tile-set predicates, combination positions).
+``tests/rules/test_mcr_fast_path.py`` keeps comparing them, and checks the shared tables against
+direct computation (tile-set predicates, combination positions and fans, splits, summaries and
+completing tiles from runs).
 """
 
 from __future__ import annotations
