@@ -273,7 +273,8 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     times; ``SINGLES``: none held twice or more; ``ORPHANS_ONLY``: terminals or honours only) and,
     for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely; the
     summaries of its splits (:func:`_split_summary`); counts for a cheap test of special shapes
-    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held).
+    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held); the
+    :func:`tile_set_key` of its tiles.
 
     The splits and their summaries are made from those of the part's runs (:func:`_run_info`,
     kept per run): a run's summary covers only its own tiles, so a split's summary is its runs'
@@ -346,7 +347,7 @@ def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
     odd = part.count(1) + part.count(3)
     inner = sum(part[1:8]) if chows else 0
     extra = sum(part) - n + part.count(0)
-    return (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
+    return (splits, mask, flags, knit, summaries, odd, inner, extra, knit2, tile_set_key(mask))
 
 
 _HELD_FLAGS = [0 if h & 0b011111110 else ORPHANS_ONLY for h in range(512)]
@@ -894,6 +895,12 @@ def _subset_bits(lo: int, n: int) -> list[int]:
 
 
 _SUB_M, _SUB_P, _SUB_S, _SUB_Z = _subset_bits(0, 9), _subset_bits(9, 9), _subset_bits(18, 9), _subset_bits(27, 7)
+
+
+_PRESENCE_BITS = 0b11111 << 9
+"""The bits of :func:`tile_set_key` that tell which suits, winds and dragons are present (the
+others tell which ``_SUBSETS`` hold every tile present). The key of a union of tile sets is the
+and of their keys' other bits and the or of these."""
 
 
 def tile_set_key(present: int) -> int:

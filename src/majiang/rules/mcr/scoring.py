@@ -290,7 +290,9 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
         for e in evaluated:
             if e[0] > best[0]:
                 best = e
-    return _result(best, flowers, options, conditions)
+    total, counted, shape, units, melds, g0, g1, g2, g3, win, self_drawn, per_suit = best  # _result, inline
+    return _new_result(McrResult, (counted, total + flowers, flowers, shape, units if units is None else tuple(units),
+                                   options, conditions, melds, g0, g1, g2, g3, win, self_drawn, per_suit))
 
 
 def score_arrangements(hand: Hand, conditions: WinConditions,
@@ -385,7 +387,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     win = hand.win_tile
     if win is None or win == WILD:
         _validate(hand, conditions)
-    pre = hand.counts  # a tuple
+    pre = hand._counts  # Hand.counts (a tuple), read without the property on this hot path
     full = list(pre)
     full[win] += 1
     melds = hand.melds
@@ -401,6 +403,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     shown = 0
     i0, i1, i2, i3 = infos
     present = i0[1] | i1[1] | i2[1] | i3[1]
+    tk_and = i0[9] & i1[9] & i2[9] & i3[9]  # fast.tile_set_key of the tiles present, from the parts'
+    tk_or = i0[9] | i1[9] | i2[9] | i3[9]
     if melds:
         allc = list(full)  # every tile held or shown, kongs aside (四归一 counts outside kongs)
         decl_chows = []
@@ -416,12 +420,18 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 allc[t + 1] += 1
                 allc[t + 2] += 1
                 present |= 7 << t
+                k = _CHOW_TSK[t]
+                tk_and &= k
+                tk_or |= k
                 open_melds += 1
                 if t <= win <= t + 2:
                     shown += 1
             else:
                 decl_pungs.append(t)
                 present |= 1 << t
+                k = _PUNG_TSK[t]
+                tk_and &= k
+                tk_or |= k
                 if kind is _PUNG_KIND:
                     allc[t] += 3
                     open_melds += 1
@@ -481,7 +491,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
             | conditions.last_wall_tile << 11 | conditions.kong_replacement << 12 | robbing << 13
             | last_of_kind << 14 | options.melded_concealed_kong_pair << 15)
-    skey = hkey << 16 | FP.tile_set_key(present)
+    skey = hkey << 16 | (tk_and & ~_PRESENCE_BITS) | (tk_or & _PRESENCE_BITS)
     std_hits = _STD_HITS.get(skey)
     if std_hits is None:
         std_hits = _STD_HITS[skey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
@@ -587,6 +597,10 @@ _UP_TO_4 = bytes(range(5))
 """Counts 0-4: deleting them from a count vector as bytes leaves something iff a count is over 4."""
 _TILE_HOG = _K["tile_hog"]
 _KNIT_FULL = FP.KNIT_FULL
+_PRESENCE_BITS = FP._PRESENCE_BITS
+_CHOW_TSK = [FP.tile_set_key(7 << t) if t < 27 and t % 9 < 7 else 0 for t in range(34)]
+_PUNG_TSK = [FP.tile_set_key(1 << t) for t in range(34)]
+""":func:`.fast.tile_set_key` of a declared chow's / pung's tiles by its first tile."""
 _POINTS = FP.POINTS
 
 
