@@ -119,3 +119,96 @@ def test_suit_state_agrees_with_enumerating_the_splits(lo, faces, fifth):
         FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
     FP._SUIT_STATE.pop((lo, part), None)
     assert FP._suit_state(lo, part) == (any(not p for _, p in splits), any(p for _, p in splits))
+
+
+@pytest.mark.parametrize("pungs", [False, True], ids=["chows", "pungs"])
+def test_set_fans_table_holds_every_fan_forming_multiset(pungs):
+    """fast._SET_FANS is built from the multisets that can form a fan (pairs; three or four sets
+    of one suit; three sets of three suits): every multiset of two to four sets, in any order,
+    must look up the fans that fans._chow_fans / fans._pung_fans give it."""
+    from itertools import combinations_with_replacement
+
+    from majiang.rules.mcr import fans as F
+    from majiang.rules.mcr import fast as FP
+
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    table = FP._set_fans(pungs)
+    kinds = [t for t in range(27) if pungs or t % 9 < 7]
+    formed = 0
+    for n in (2, 3, 4):
+        for combo in combinations_with_replacement(kinds, n):
+            want = tuple(FP.OKEY[f] for f in fans_of([(t // 9, t % 9 + 1) for t in combo]))
+            assert table.get(combo, ()) == want, combo
+            assert table.get(combo[::-1], ()) == want, combo
+            formed += bool(want)
+    assert formed > 100 and formed * 2 < len(table)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=14))
+def test_suit_splits_from_runs_equal_enumerating_the_whole_suit(lo, faces):
+    """fast._suit_decomps combines the splits of the suit's runs (no chow crosses an empty face);
+    enumerating the whole suit at once (fast._enum_suit) must give the same splits."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for f in faces:
+        if part[f % width] < 4:
+            part[f % width] += 1
+    part = tuple(part)
+    splits: set = set()
+    if sum(part) % 3 != 1:
+        FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
+    FP._SUIT_DECOMP.pop((lo, part), None)
+    assert FP._suit_decomps(lo, part) == tuple(sorted(splits))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=13))
+def test_suit_adds_from_runs_equal_trying_every_tile(lo, faces):
+    """fast._suit_adds reads the completing tiles from the part's runs; adding each tile to the
+    whole suit and searching for a split (fast._completes) must give the same four lists."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for f in faces:
+        if part[f % width] < 4:
+            part[f % width] += 1
+    want: tuple[list[int], ...] = ([], [], [], [])
+    for j in range(width):
+        fifth = 2 if part[j] == 4 else 0
+        c = list(part)
+        c[j] += 1
+        m = sum(c) % 3
+        if m != 1 and FP._completes(c, 0, width, lo < 27, m == 2):
+            want[fifth + (m == 2)].append(lo + j)
+    FP._SUIT_ADDS.pop((lo, tuple(part)), None)
+    FP._ADDS_BY_COUNTS.pop((lo < 27, tuple(part)), None)
+    assert FP._suit_adds(lo, tuple(part)) == tuple(tuple(x) for x in want)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.sampled_from([0, 9, 18, 27]), st.lists(st.integers(0, 8), max_size=14), st.integers(0, 8))
+def test_suit_info_from_runs_equals_summarising_every_split(lo, faces, centre):
+    """fast.suit_info merges the kept splits and summaries of the part's runs; enumerating the
+    whole suit's splits (fast._enum_suit) and summarising each (fast._split_summary) must give the
+    same splits and summaries. Half the faces gather near ``centre`` so that splits are common."""
+    from majiang.rules.mcr import fast as FP
+
+    width = 7 if lo == 27 else 9
+    part = [0] * width
+    for k, f in enumerate(faces):
+        f = f % width if k % 2 else min(width - 1, max(0, centre + f % 3 - 1))
+        if part[f] < 4:
+            part[f] += 1
+    part = tuple(part)
+    splits: set = set()
+    if sum(part) % 3 != 1:
+        FP._enum_suit([0] * lo + list(part), lo, lo + width, lo < 27, True, [], splits)
+    want = tuple(sorted(splits))
+    FP._SUIT_INFO.pop((lo, part), None)
+    info = FP.suit_info((lo, part))
+    assert info[0] == want
+    assert info[4] == tuple(FP._split_summary(lo, width, groups) for groups, _ in want)

@@ -9,12 +9,16 @@ tests. The scorer computes the same thing with less Python work:
   into sets and at most one pair, each with a summary (:func:`_split_summary`: chows, pungs, pair,
   flags, and per tile the wait it gives and whether a pung it completes on a discard is melded), so
   a standard arrangement is one choice of a split per suit; :func:`special_decompositions_of` adds
-  the special shapes only where the parts' flags allow them;
+  the special shapes only where the parts' flags allow them. A new part is made from its *runs*
+  (tiles held without a gap, which no chow crosses; kept per run with their splits' summaries,
+  :func:`_run_info`), so a hand never seen before mostly combines parts already worked out;
 * :func:`standard_waits` and the per-suit ``_SUIT_ADDS`` table: the tiles completing a standard
-  shape (for the unique-wait test of 边张 / 嵌张 / 单钓将); :func:`special_win` for the special
-  shapes;
+  shape (for the unique-wait test of 边张 / 嵌张 / 单钓将), read from the runs' states
+  (:func:`_run_state`) and shared by the three suits (``_ADDS_BY_COUNTS``); :func:`special_win`
+  for the special shapes;
 * :func:`summary_hits` (from the summed summaries), :func:`tile_set_hits` (per the subset
-  predicates the tile-set fans ask), :func:`combination_hits` (per chow / pung tuple),
+  predicates the tile-set fans ask), :func:`combination_hits` (per chow / pung tuple, from
+  ``_SET_FANS``: the fan-forming tuples of two to four sets, a small table built once),
   :func:`knitted_hits`, :func:`special_hits` (七对, 十三幺, 全不靠): the detections of one
   arrangement as ``(order key, sets)`` pairs, where the order key is ``(100 - points) * 100 + fan
   number`` so that sorting the pairs gives the order of ``select``;
@@ -25,13 +29,14 @@ The lazily filled tables are emptied when they reach :data:`_CAP` entries. The d
 (``tests/rules/test_mcr_oracle.py``) and the annotated cases check the scorer as a whole; when this
 module was written the fast and plain procedures agreed on every hand tried (over half a million
 random hands under all options and varied flags, plus malformed hands for the errors);
-``tests/rules/test_mcr_fast_path.py`` keeps comparing them, and checks the keys of the shared
-tables (tile-set predicates, combination positions).
+``tests/rules/test_mcr_fast_path.py`` keeps comparing them, and checks the shared tables against
+direct computation (tile-set predicates, combination positions and fans, splits, summaries and
+completing tiles from runs).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement, permutations, product
 from operator import itemgetter
 
 from majiang.analysis import shapes as sh
@@ -105,16 +110,26 @@ def select_counts(hits: list[tuple[int, tuple[int, ...]]]) -> tuple[dict[int, in
             if COMBINES[f]:
                 if parent is None:
                     parent = {}
-                roots = []
-                for i in sets:
-                    while parent.get(i, i) != i:
-                        i = parent[i]
-                    roots.append(i)
-                if len(set(roots)) < len(roots):
-                    continue
-                r0 = roots[0]
-                for r in roots[1:]:
-                    parent[r] = r0
+                if len(sets) == 2:  # most combinations: the same test, without lists
+                    r0, r1 = sets
+                    while parent.get(r0, r0) != r0:
+                        r0 = parent[r0]
+                    while parent.get(r1, r1) != r1:
+                        r1 = parent[r1]
+                    if r0 == r1:
+                        continue
+                    parent[r1] = r0
+                else:
+                    roots = []
+                    for i in sets:
+                        while parent.get(i, i) != i:
+                            i = parent[i]
+                        roots.append(i)
+                    if len(set(roots)) < len(roots):
+                        continue
+                    r0 = roots[0]
+                    for r in roots[1:]:
+                        parent[r] = r0
             same = SAME[f]
             if same:
                 if covered is None:
@@ -185,17 +200,63 @@ def _enum_suit(c: list[int], lo: int, hi: int, chows: bool, pair_ok: bool,
 
 def _suit_decomps(lo: int, part: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]:
     """Every split of one suit's tiles (``part`` = its counts, first tile ``lo``) into sets and at
-    most one pair: ``(groups, has pair)``, sorted."""
+    most one pair: ``(groups, has pair)``, sorted. Made from the splits of its runs (tiles held
+    without a gap; every honour is a run of its own), which no chow crosses: a run of 3k+1 tiles
+    has none, two runs of 3k+2 would need two pairs; else every choice of one split per run is
+    one (:func:`_run_splits`)."""
     key = (lo, part)
     r = _SUIT_DECOMP.get(key)
     if r is None:
-        c = [0] * lo + list(part)
-        found: set = set()
-        if sum(part) % 3 != 1:
-            _enum_suit(c, lo, lo + len(part), lo < 27, True, [], found)
+        chows = lo < 27
+        runs = []
+        pairs = 0
+        i = 0
+        n = len(part)
+        while i < n:
+            if not part[i]:
+                i += 1
+                continue
+            j = i + 1
+            if chows:
+                while j < n and part[j]:
+                    j += 1
+            run = part[i:j]
+            m = sum(run) % 3
+            if m == 1 or (m == 2 and pairs):
+                runs = None
+                break
+            pairs += m == 2
+            runs.append(_RUN_SPLITS.get((lo + i, run)) or _run_splits(lo + i, run, chows))
+            i = j
+        if runs is None:
+            r = ()
+        elif len(runs) == 1:
+            r = runs[0]
+        elif not runs:
+            r = (((), False),)
+        else:
+            combos: list = [((), False)]
+            for splits in runs:
+                combos = [(g + h, p or q) for g, p in combos for h, q in splits]
+            r = tuple(sorted((tuple(sorted(g)), p) for g, p in combos))
         if len(_SUIT_DECOMP) > _CAP:
             _SUIT_DECOMP.clear()
-        r = _SUIT_DECOMP[key] = tuple(sorted(found))  # a tuple: the garbage collector can leave it
+        _SUIT_DECOMP[key] = r
+    return r
+
+
+_RUN_SPLITS: dict[tuple[int, tuple[int, ...]], tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]] = {}
+"""A run of tiles (first tile, counts) -> its splits into sets and at most one pair, as
+:func:`_suit_decomps` gives them (possibly none)."""
+
+
+def _run_splits(first: int, run: tuple[int, ...], chows: bool
+                ) -> tuple[tuple[tuple[tuple[str, tuple[int, ...]], ...], bool], ...]:
+    found: set = set()
+    _enum_suit([0] * first + list(run), first, first + len(run), chows, True, [], found)
+    if len(_RUN_SPLITS) > _CAP:
+        _RUN_SPLITS.clear()
+    r = _RUN_SPLITS[(first, run)] = tuple(sorted(found))  # a tuple: the garbage collector can leave it
     return r
 
 
@@ -212,37 +273,114 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     times; ``SINGLES``: none held twice or more; ``ORPHANS_ONLY``: terminals or honours only) and,
     for a suit, which knitted rank triples (bit 0: 147, 1: 258, 2: 369) it holds entirely; the
     summaries of its splits (:func:`_split_summary`); counts for a cheap test of special shapes
-    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held)."""
+    (odd counts, non-orphan tiles, copies beyond the first, triples two-thirds held); the
+    :func:`tile_set_key` of its tiles.
+
+    The splits and their summaries are made from those of the part's runs (:func:`_run_info`,
+    kept per run): a run's summary covers only its own tiles, so a split's summary is its runs'
+    summaries merged (:func:`_merge_summaries`)."""
     r = _SUIT_INFO.get(key)
     if r is None:
-        lo, part = key
-        mask = 0
-        for j, n in enumerate(part):
-            if n:
-                mask |= 1 << (lo + j)
-        flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
-        knit = 0
-        if lo < 27:
-            if not any(part[1:8]):
-                flags |= ORPHANS_ONLY
-            for a in range(3):
-                if part[a] and part[a + 3] and part[a + 6]:
-                    knit |= 1 << a
-        else:
-            flags |= ORPHANS_ONLY
-        splits = _suit_decomps(lo, part)
-        summaries = tuple(_split_summary(lo, len(part), groups) for groups, _ in splits)
-        # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
-        # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
-        # knitted rank triples with at least two of their three tiles
-        odd = sum(n & 1 for n in part)
-        inner = sum(part[1:8]) if lo < 27 else 0
-        extra = sum(n - 1 for n in part if n > 1)
-        knit2 = sum(1 << a for a in range(3) if lo < 27 and (part[a] > 0) + (part[a + 3] > 0) + (part[a + 6] > 0) >= 2)
         if len(_SUIT_INFO) > _CAP:
             _SUIT_INFO.clear()
-        r = _SUIT_INFO[key] = (splits, mask, flags, knit, summaries, odd, inner, extra, knit2)
+        r = _SUIT_INFO[key] = _suit_info(*key)
     return r
+
+
+def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
+    """:func:`suit_info` computed."""
+    n = len(part)
+    chows = lo < 27
+    # the runs (tiles held without a gap; every honour its own), the tiles held (bit j: tile lo + j)
+    bounds = []
+    held = 0
+    i = 0
+    while i < n:
+        if not part[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and part[j]:
+                j += 1
+        bounds.append((i, j))
+        held |= ((1 << (j - i)) - 1) << i
+        i = j
+    mask = held << lo
+    flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
+    if chows:
+        flags |= _HELD_FLAGS[held]
+        knit, knit2 = _HELD_KNIT[held]
+    else:
+        flags |= ORPHANS_ONLY
+        knit = knit2 = 0
+    # the runs' splits and summaries; none when a run has 3k+1 tiles or two runs need a pair
+    runs: list | None = []
+    pairs = 0
+    for i, j in bounds:
+        run = part[i:j]
+        m = sum(run) % 3
+        if m == 1 or (m == 2 and pairs):
+            runs = None
+            break
+        pairs += m == 2
+        runs.append(_RUN_INFO.get((lo + i, run)) or _run_info(lo, n, i, run))
+    if runs is None:
+        splits: tuple = ()
+        summaries: tuple = ()
+    elif len(runs) == 1:
+        splits, summaries = runs[0]
+    elif not runs:
+        splits = (((), False),)
+        summaries = _EMPTY_SUMMARIES.get(lo) or _EMPTY_SUMMARIES.setdefault(lo, (_split_summary(lo, n, ()),))
+    else:
+        combos: list = [((), False, None)]
+        for rsplits, rsums in runs:
+            combos = [(g + h[0], p or h[1], t if u is None else _merge_summaries(u, t))
+                      for g, p, u in combos for h, t in zip(rsplits, rsums)]
+        merged = sorted(((tuple(sorted(g)), p), u) for g, p, u in combos)
+        splits = tuple(x for x, _ in merged)
+        summaries = tuple(u for _, u in merged)
+    # for the cheap test of a special shape one tile away (scoring._special_near): tiles held an
+    # odd number of times, tiles neither terminal nor honour, copies beyond the first, and the
+    # knitted rank triples with at least two of their three tiles
+    odd = part.count(1) + part.count(3)
+    inner = sum(part[1:8]) if chows else 0
+    extra = sum(part) - n + part.count(0)
+    return (splits, mask, flags, knit, summaries, odd, inner, extra, knit2, tile_set_key(mask))
+
+
+_HELD_FLAGS = [0 if h & 0b011111110 else ORPHANS_ONLY for h in range(512)]
+"""By the bit mask of a suit's tiles held: ``ORPHANS_ONLY`` when only its 1 and 9 are."""
+_HELD_KNIT = [(sum(1 << a for a in range(3) if h >> a & h >> (a + 3) & h >> (a + 6) & 1),
+               sum(1 << a for a in range(3) if (h >> a & 1) + (h >> (a + 3) & 1) + (h >> (a + 6) & 1) >= 2))
+              for h in range(512)]
+"""By the bit mask of a suit's tiles held: the knitted rank triples held entirely, and those held
+at least two-thirds (bit 0: 147, 1: 258, 2: 369)."""
+_EMPTY_SUMMARIES: dict[int, tuple[tuple]] = {}
+"""The summaries of an empty suit (its one split, no groups), by first tile."""
+_RUN_INFO: dict[tuple[int, tuple[int, ...]], tuple[tuple, tuple]] = {}
+"""A run (first tile, counts) -> its splits (:func:`_run_splits`) and their summaries
+(:func:`_split_summary` over the run's suit)."""
+
+
+def _run_info(lo: int, n: int, i: int, run: tuple[int, ...]) -> tuple[tuple, tuple]:
+    """:data:`_RUN_INFO` of the run at ``lo + i`` in the suit of ``n`` tiles from ``lo``."""
+    splits = _RUN_SPLITS.get((lo + i, run)) or _run_splits(lo + i, run, lo < 27)
+    r = (splits, tuple(_split_summary(lo, n, groups) for groups, _ in splits))
+    if len(_RUN_INFO) > _CAP:
+        _RUN_INFO.clear()
+    _RUN_INFO[(lo + i, run)] = r
+    return r
+
+
+def _merge_summaries(u: tuple, t: tuple) -> tuple:
+    """The :func:`_split_summary` of two splits of one suit on disjoint tiles, ``u`` below ``t``:
+    sets concatenated (in tile order, as the sorted groups give them), pung counts added, the pair
+    of either, flags and-ed, the per-tile wait codes and melded-pung bits or-ed."""
+    return (u[0] + t[0], u[1] + t[1], u[2] + t[2], u[3] + t[3], u[4] + t[4], u[5] + t[5],
+            u[6] if u[6] >= 0 else t[6], u[7] & t[7], u[8] | t[8], u[9] | t[9],
+            u[10] + t[10])
 
 
 SUIT_INFO_BY_BYTES: tuple[dict[bytes, tuple], ...] = ({}, {}, {}, {})
@@ -255,7 +393,7 @@ def suit_info_of(suit: int, part: bytes) -> tuple:
     table = SUIT_INFO_BY_BYTES[suit]
     if len(table) > _CAP:
         table.clear()
-    r = table[part] = suit_info((9 * suit, tuple(part)))
+    r = table[part] = _suit_info(9 * suit, tuple(part))
     return r
 
 
@@ -266,44 +404,45 @@ WAIT_NONE, WAIT_EDGE, WAIT_CLOSED, WAIT_SINGLE = 0, 1, 2, 3
 def _split_summary(lo: int, n: int, groups) -> tuple:
     """What the standard-shape detections need of one suit's split (``groups``; the suit's tiles
     are ``lo`` … ``lo + n - 1``), as :func:`sets_summary` gives it for a list of sets, plus per
-    tile of the suit (index ``tile - lo``) the wait code where that tile would sit as the winning
-    tile (edge over closed over single, as ``scoring._wait_fan``) and whether a pung it completes
-    on a discard is melded (no chow or pair of the split holds the tile: case 347 keeps 777m
-    concealed beside 789m); last, its sets as ``(first tile, 0 pung / 1 chow)``, sorted (the
-    tie-break order of arrangements)."""
+    tile of the suit (index ``j = tile - lo``) the wait code where that tile would sit as the
+    winning tile (edge over closed over single, as ``scoring._wait_fan``), packed two bits a tile
+    (``waits >> 2 * j & 3``), and whether a pung it completes on a discard is melded (no chow or
+    pair of the split holds the tile: case 347 keeps 777m concealed beside 789m), as bit ``j``;
+    last, its sets as ``(first tile, 0 pung / 1 chow)``, sorted (the tie-break order of
+    arrangements). Splits of disjoint tiles merge by or-ing the packed fields
+    (:func:`_merge_summaries`)."""
     chows = []
     pungs = []
     pair = -1
+    edge = closed = single = other = pung = 0  # bit masks over the suit's tiles; other: in a chow or the pair
     for kind, tiles in groups:
+        t = tiles[0]
+        j = t - lo
         if kind == CHOW:
-            chows.append(tiles[0])
-        elif kind == PUNG:
-            pungs.append(tiles[0])
-        else:
-            pair = tiles[0]
-    edge = [False] * n
-    closed = [False] * n
-    single = [False] * n
-    other = [False] * n  # in a chow or the pair
-    pung = [False] * n
-    for kind, tiles in groups:
-        j = tiles[0] - lo
-        if kind == CHOW:
-            other[j] = other[j + 1] = other[j + 2] = closed[j + 1] = True
-            r = tiles[0] % 9
+            chows.append(t)
+            other |= 7 << j
+            closed |= 2 << j
+            r = t % 9
             if r == 0:
-                edge[j + 2] = True  # the 3 of 123
+                edge |= 4 << j  # the 3 of 123
             elif r == 6:
-                edge[j] = True  # the 7 of 789
-        elif kind == PAIR:
-            other[j] = single[j] = True
+                edge |= 1 << j  # the 7 of 789
+        elif kind == PUNG:
+            pungs.append(t)
+            pung |= 1 << j
         else:
-            pung[j] = True
-    waits = [WAIT_EDGE if edge[j] else WAIT_CLOSED if closed[j] else WAIT_SINGLE if single[j] else WAIT_NONE
-             for j in range(n)]
-    exposed = [pung[j] and not other[j] for j in range(n)]
+            pair = t
+            other |= 1 << j
+            single |= 1 << j
+    closed &= ~edge
+    single &= ~(edge | closed)
+    waits = _SPREAD[edge] * WAIT_EDGE | _SPREAD[closed] * WAIT_CLOSED | _SPREAD[single] * WAIT_SINGLE
     sets = sorted([(t, 0) for t in pungs] + [(t, 1) for t in chows])  # for scoring._split_choices
-    return sets_summary(chows, pungs, pair) + (tuple(waits), tuple(exposed), tuple(sets))
+    return sets_summary(chows, pungs, pair) + (waits, pung & ~other, tuple(sets))
+
+
+_SPREAD = [sum(1 << 2 * j for j in range(9) if m >> j & 1) for m in range(512)]
+"""Bit ``j`` of ``m`` moved to bit ``2 * j`` (wait codes take two bits a tile)."""
 
 
 def sets_summary(chows: list[int], pungs: list[int], pair: int = -1) -> tuple:
@@ -431,9 +570,16 @@ def _thirteen_orphans(full: list[int]) -> list:
     if sum(orphans) != 14 or 0 in orphans:
         return []
     dup = _ORPHAN_TILES[orphans.index(2)]  # one of them twice
-    groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
-    groups.append((PAIR, (dup, dup)))
-    return [(F.THIRTEEN_ORPHANS, tuple(sorted(groups)))]
+    r = _THIRTEEN_ORPHANS.get(dup)
+    if r is None:
+        groups = [(SINGLE, (t,)) for t in _ORPHAN_TILES if t != dup]
+        groups.append((PAIR, (dup, dup)))
+        r = _THIRTEEN_ORPHANS[dup] = (F.THIRTEEN_ORPHANS, tuple(sorted(groups)))
+    return [r]
+
+
+_THIRTEEN_ORPHANS: dict[int, tuple[str, tuple[tuple[str, tuple[int, ...]], ...]]] = {}
+"""The 十三幺 decomposition by the tile held twice (13 entries)."""
 
 
 def _honors_and_knitted(full: list[int]) -> list:
@@ -532,24 +678,95 @@ def _completes(c: list[int], i: int, hi: int, chows: bool, pair: bool) -> bool:
 def _suit_adds(lo: int, part: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...],
                                                      tuple[int, ...]]:
     """Tiles completing one suit's part as sets only and as sets plus a pair; then the same for
-    tiles already held four times (a fifth copy, complete in form only)."""
+    tiles already held four times (a fifth copy, complete in form only). From the part's runs
+    (:func:`_suit_decomps`): a tile joins one run, or links the two beside it, or stands alone
+    (never complete); the part is complete when every run is complete as sets, but for one that
+    may hold the pair (:func:`_run_state`, kept per run), so only tiles in or beside the runs
+    that are not are tried."""
     key = (lo, part)
     r = _SUIT_ADDS.get(key)
     if r is None:
-        found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
-        c = list(part)
-        for j in range(len(part)):
-            fifth = 2 if c[j] >= 4 else 0
-            c[j] += 1
-            s0, s1 = _suit_state(lo, tuple(c))
-            c[j] -= 1
-            if s0:
-                found[fifth].append(lo + j)
-            if s1:
-                found[fifth + 1].append(lo + j)
+        rel = _ADDS_BY_COUNTS.get((lo < 27, part)) or _adds_by_counts(lo < 27, part)
+        r = rel if not lo else tuple(tuple(lo + j for j in x) for x in rel)
         if len(_SUIT_ADDS) > _CAP:
             _SUIT_ADDS.clear()
-        r = _SUIT_ADDS[key] = tuple(tuple(x) for x in found)  # type: ignore[assignment]
+        _SUIT_ADDS[key] = r
+    return r
+
+
+_ADDS_BY_COUNTS: dict[tuple[bool, tuple[int, ...]], tuple[tuple[int, ...], ...]] = {}
+""":func:`_suit_adds` of a suit's counts at its first tile 0 (the three suits share an entry)."""
+
+
+def _adds_by_counts(chows: bool, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """:data:`_ADDS_BY_COUNTS` computed: the tiles as indices in the part."""
+    n = len(part)
+    runs = []
+    run_of = [-1] * n
+    i = 0
+    while i < n:
+        if not part[i]:
+            i += 1
+            continue
+        j = i + 1
+        if chows:
+            while j < n and part[j]:
+                j += 1
+        for x in range(i, j):
+            run_of[x] = len(runs)
+        runs.append((i, j))
+        i = j
+    states = [_RUN_STATE.get((chows, part[i:j])) or _run_state(chows, part[i:j]) for i, j in runs]
+    open_runs = [k for k, st in enumerate(states) if not st[0]]  # not complete as sets only
+    # the tile must reach every open run but one that is complete with the pair: it lies in
+    # or beside a run that is neither complete as sets nor with a pair, else beside an open one
+    broken = [k for k in open_runs if not states[k][1]] or open_runs
+    found: tuple[list[int], list[int], list[int], list[int]] = ([], [], [], [])
+    if len(broken) <= 2:
+        cands: set[int] = set()
+        for k in broken:
+            a, b = runs[k]
+            cands.update(range(max(a - 1, 0), min(b + 1, n)) if chows else range(a, b))
+        c = list(part)
+        for x in sorted(cands):
+            if c[x]:
+                joined: tuple[int, ...] = (run_of[x],)
+                a, b = runs[run_of[x]]
+            else:
+                left = run_of[x - 1] if x else -1
+                right = run_of[x + 1] if x + 1 < n else -1
+                joined = tuple(k for k in (left, right) if k >= 0)
+                a = runs[left][0] if left >= 0 else x
+                b = runs[right][1] if right >= 0 else x + 1
+            fifth = 2 if c[x] >= 4 else 0
+            c[x] += 1
+            run = tuple(c[a:b])
+            c[x] -= 1
+            s0, s1 = _RUN_STATE.get((chows, run)) or _run_state(chows, run)
+            if not (s0 or s1):
+                continue
+            rest = [k for k in open_runs if k not in joined]
+            if not rest:
+                found[fifth if s0 else fifth + 1].append(x)
+            elif len(rest) == 1 and s0 and states[rest[0]][1]:
+                found[fifth + 1].append(x)
+    if len(_ADDS_BY_COUNTS) > _CAP:
+        _ADDS_BY_COUNTS.clear()
+    r = _ADDS_BY_COUNTS[(chows, part)] = tuple(tuple(x) for x in found)
+    return r
+
+
+_RUN_STATE: dict[tuple[bool, tuple[int, ...]], tuple[bool, bool]] = {}
+"""(chows allowed, a run's counts) -> (complete as sets only, complete as sets and one pair)."""
+
+
+def _run_state(chows: bool, run: tuple[int, ...]) -> tuple[bool, bool]:
+    m = sum(run) % 3
+    ok = m != 1 and _completes(list(run), 0, len(run), chows, m == 2)
+    r = (ok and m == 0, ok and m == 2)
+    if len(_RUN_STATE) > _CAP:
+        _RUN_STATE.clear()
+    _RUN_STATE[(chows, run)] = r
     return r
 
 
@@ -680,6 +897,12 @@ def _subset_bits(lo: int, n: int) -> list[int]:
 _SUB_M, _SUB_P, _SUB_S, _SUB_Z = _subset_bits(0, 9), _subset_bits(9, 9), _subset_bits(18, 9), _subset_bits(27, 7)
 
 
+_PRESENCE_BITS = 0b11111 << 9
+"""The bits of :func:`tile_set_key` that tell which suits, winds and dragons are present (the
+others tell which ``_SUBSETS`` hold every tile present). The key of a union of tile sets is the
+and of their keys' other bits and the or of these."""
+
+
 def tile_set_key(present: int) -> int:
     """What the tile-set fans depend on, for the tiles present (bit mask over 0-33), in 14 bits:
     which ``_SUBSETS`` hold them all, which suits are present, whether winds and dragons are."""
@@ -746,8 +969,57 @@ def _tile_set_hits_of(present: int, pairs_or_standard: bool) -> tuple[tuple[int,
 _CHOW_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _PUNG_COMBOS: dict[tuple[int, ...], tuple[tuple[int, tuple[int, ...]], ...]] = {}
 _COMBOS = (_CHOW_COMBOS, _PUNG_COMBOS)
-_SORTED_COMBOS: tuple[dict, dict] = ({}, {})
-"""combination_hits of sorted set tuples (at most 4 of 21 chows or 27 pungs: a bounded table)."""
+_SET_FANS: tuple[dict[tuple[int, ...], tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = ({}, {})
+"""Per kind (chows, suited pungs): the order keys of ``fans._chow_fans`` / ``fans._pung_fans`` of
+two to four sets given by their first tiles in any order, for the tuples that form a fan only
+(:func:`_set_fans`: a small closed table, built once)."""
+
+
+def _set_fans(pungs: bool) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """:data:`_SET_FANS` of one kind, built on first use (about ten milliseconds): every pair of
+    sets, every three or four sets of one suit (of different tiles for pungs) and every three sets
+    of three suits (the only ones that can form a fan of three or four sets, as ``fans._chow_fans``
+    and ``fans._pung_fans`` read; ``tests/rules/test_mcr_fast_path.py`` checks every multiset of up
+    to four sets against them) is given to the fans function; each one forming a fan is kept
+    under all its orders."""
+    table = _SET_FANS[pungs]
+    if table:
+        return table
+    fans_of = F._pung_fans if pungs else F._chow_fans
+    kinds = [t for t in range(27) if pungs or t % 9 < 7]
+    suits = [[t for t in kinds if t // 9 == s] for s in range(3)]
+    groups = [combinations_with_replacement(kinds, 2), product(*suits)]
+    same = combinations if pungs else combinations_with_replacement  # no two pungs of one tile form a fan
+    groups += [same(suit, n) for suit in suits for n in (3, 4)]
+    for group in groups:
+        for combo in group:
+            fans = fans_of([(t // 9, t % 9 + 1) for t in combo])
+            if fans:
+                keys = tuple(OKEY[f] for f in fans)
+                for order in set(permutations(combo)):
+                    table[order] = keys
+    return table
+
+
+_SUBSETS_BY_SIZE: dict[int, tuple[tuple[itemgetter, tuple[int, ...]], ...]] = {}
+"""Per number of sets n: each subset of two to four of them (larger first, then in the order of
+``itertools.combinations``) as a getter of its sets and its positions."""
+
+
+def _subsets(n: int) -> tuple[tuple[itemgetter, tuple[int, ...]], ...]:
+    r = _SUBSETS_BY_SIZE.get(n)
+    if r is None:
+        r = _SUBSETS_BY_SIZE[n] = tuple((itemgetter(*idx), idx) for k in range(min(4, n), 1, -1)
+                                        for idx in combinations(range(n), k))
+    return r
+
+
+_SUBSET_POSITIONS = ((0, 1), (0, 1, 2), (0, 1), (0, 2), (1, 2), (0, 1, 2, 3), (0, 1, 2), (0, 1, 3), (0, 2, 3),
+                     (1, 2, 3), (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+"""The subsets :func:`combination_hits` tries, by number: of two sets (0), of three (1-4), of four
+(5-15); each the positions it takes, larger subsets first, in the order of ``combinations``."""
+_POSITIONS = (_SUBSET_POSITIONS, tuple(tuple(10 + i for i in idx) for idx in _SUBSET_POSITIONS))
+"""The positions of those subsets among chows (0-3) and among pungs (10-13)."""
 
 
 def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tuple[int, ...]], ...]:
@@ -755,57 +1027,37 @@ def combination_hits(sets: tuple[int, ...], pungs: bool) -> tuple[tuple[int, tup
     (``pungs`` False) or the suited pungs (``pungs`` True) whose first tiles are ``sets``, in unit
     order. A detection's sets are given as positions (chows 0-3, pungs 10-13), not unit indices:
     only the combination fans look at them (account-once, never across chows and pungs), and the
-    map is order-preserving, so :func:`select_counts` counts the same."""
+    map is order-preserving, so :func:`select_counts` counts the same. Kept per ``sets``; a new
+    tuple costs one look-up per subset in :data:`_SET_FANS`."""
     table = _COMBOS[pungs]
     r = table.get(sets)
     if r is not None:
         return r
-    # the detections of the same sets in sorted order, kept, with their positions mapped back:
-    # the same (fan, positions) pairs as computed on ``sets`` directly
-    key = tuple(sorted(sets))
-    base = _SORTED_COMBOS[pungs].get(key)
-    if base is None:
-        out = []
-        pos = [(10 * pungs + p, t) for p, t in enumerate(key)]
-        for n in range(min(4, len(pos)), 1, -1):
-            for combo in combinations(pos, n):
-                for f in _fans_of_sets(tuple(t for _, t in combo), pungs):
-                    out.append((OKEY[f], tuple(i for i, _ in combo)))
-        base = _SORTED_COMBOS[pungs][key] = tuple(out)
-    if key == sets:
-        r = base
+    get = (_SET_FANS[pungs] or _set_fans(pungs)).get
+    n = len(sets)
+    if n == 2:
+        subsets: tuple = ((get(sets), 0),)
+    elif n == 3:
+        a, b, c = sets
+        subsets = ((get(sets), 1), (get((a, b)), 2), (get((a, c)), 3), (get((b, c)), 4))
+    elif n == 4:
+        a, b, c, d = sets
+        subsets = ((get(sets), 5), (get((a, b, c)), 6), (get((a, b, d)), 7), (get((a, c, d)), 8),
+                   (get((b, c, d)), 9), (get((a, b)), 10), (get((a, c)), 11), (get((a, d)), 12),
+                   (get((b, c)), 13), (get((b, d)), 14), (get((c, d)), 15))
     else:
-        at = tuple(sorted(range(len(sets)), key=sets.__getitem__))  # at[i]: where the i-th smallest set is
-        remap = _REMAPS.get((pungs, at))
-        if remap is None:
-            remap = _REMAPS[(pungs, at)] = {}
-        r = tuple((k, remap.get(ids) or _remap(remap, ids, at, 10 * pungs)) for k, ids in base)
+        subsets = tuple((get(g(sets)), idx) for g, idx in _subsets(n))
+    out = []
+    positions = _POSITIONS[pungs]
+    for keys, at in subsets:
+        if keys is not None:
+            pos = positions[at] if type(at) is int else tuple(10 * pungs + i for i in at)
+            for k in keys:
+                out.append((k, pos))
+    r = tuple(out)
     if len(table) > _CAP:
         table.clear()
     table[sets] = r
-    return r
-
-
-_REMAPS: dict[tuple[bool, tuple[int, ...]], dict[tuple[int, ...], tuple[int, ...]]] = {}
-"""Per permutation of at most four sets: positions in sorted order -> positions in unit order."""
-
-
-def _remap(remap: dict, ids: tuple[int, ...], at: tuple[int, ...], off: int) -> tuple[int, ...]:
-    r = remap[ids] = tuple(sorted(off + at[i - off] for i in ids))
-    return r
-
-
-_SETS_FANS: dict[tuple[tuple[int, ...], bool], list[int]] = {}
-
-
-def _fans_of_sets(tiles: tuple[int, ...], pungs: bool) -> list[int]:
-    """``fans._chow_fans`` / ``fans._pung_fans`` of the chows / pungs with these (sorted) first
-    tiles, kept (at most 4 sets of 21 or 27 kinds: a small table)."""
-    key = (tiles, pungs)
-    r = _SETS_FANS.get(key)
-    if r is None:
-        fans_of = F._pung_fans if pungs else F._chow_fans
-        r = _SETS_FANS[key] = fans_of([(t // 9, t % 9 + 1) for t in tiles])
     return r
 
 
@@ -917,9 +1169,9 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
             hits.append((_TWO_DRAGON_PUNGS, ids))
     nchows = len(chows)
     if not nchows:
-        hits.append(_H["all_pungs"])
+        hits.append(_HIT_ALL_PUNGS)
         if flags & _EVEN_OK:
-            hits.append(_H["all_even_pungs"])
+            hits.append(_HIT_ALL_EVEN_PUNGS)
     elif nchows == 4 and pair < 27:
         if pair % 9 == 4:
             by_suit: dict[int, list[int]] = {}
@@ -931,11 +1183,11 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
                 hits.append(_H["pure_terminal_chows"])
             if shapes == [[1, 7], [1, 7]] and ps not in by_suit:
                 hits.append(_H["three_suited_terminal_chows"])
-        hits.append(_H["all_chows"])
+        hits.append(_HIT_ALL_CHOWS)
     if flags & _OUTSIDE_OK:
-        hits.append(_H["outside_hand"])
+        hits.append(_HIT_OUTSIDE_HAND)
     if flags & _FIVES_OK:
-        hits.append(_H["all_fives"])
+        hits.append(_HIT_ALL_FIVES)
     if nchows >= 2:
         found = _CHOW_COMBOS.get(chows)
         hits += found if found is not None else combination_hits(chows, False)
@@ -948,6 +1200,11 @@ def summary_hits(chows: tuple[int, ...], suited_pungs: tuple[int, ...], winds: t
 
 
 _BIG_FOUR_WINDS = K["big_four_winds"]
+_HIT_ALL_PUNGS = _H["all_pungs"]
+_HIT_ALL_EVEN_PUNGS = _H["all_even_pungs"]
+_HIT_ALL_CHOWS = _H["all_chows"]
+_HIT_OUTSIDE_HAND = _H["outside_hand"]
+_HIT_ALL_FIVES = _H["all_fives"]
 _LITTLE_FOUR_WINDS = K["little_four_winds"]
 _BIG_THREE_WINDS = K["big_three_winds"]
 _PREVALENT_WIND = K["prevalent_wind"]

@@ -290,7 +290,9 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
         for e in evaluated:
             if e[0] > best[0]:
                 best = e
-    return _result(best, flowers, options, conditions)
+    total, counted, shape, units, melds, g0, g1, g2, g3, win, self_drawn, per_suit = best  # _result, inline
+    return _new_result(McrResult, (counted, total + flowers, flowers, shape, units if units is None else tuple(units),
+                                   options, conditions, melds, g0, g1, g2, g3, win, self_drawn, per_suit))
 
 
 def score_arrangements(hand: Hand, conditions: WinConditions,
@@ -349,7 +351,6 @@ def _meld_unit_cached(m: Meld) -> Unit:
 
 _ORPHAN_COUNTS = itemgetter(0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
 _KNITTED_COUNTS = tuple(itemgetter(*arr) for arr in KNITTED_ARRANGEMENTS)
-_SUIT_INFO = FP._SUIT_INFO
 
 
 def _units_of(declared: list[Unit], groups, win: int, self_drawn: bool) -> list[Unit]:
@@ -386,7 +387,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     win = hand.win_tile
     if win is None or win == WILD:
         _validate(hand, conditions)
-    pre = hand.counts  # a tuple
+    pre = hand._counts  # Hand.counts (a tuple), read without the property on this hot path
     full = list(pre)
     full[win] += 1
     melds = hand.melds
@@ -400,7 +401,10 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     # 和绝张 needs the other three copies in sight: a copy among the winner's concealed tiles is
     # not; three copies in the winner's own open melds are (the flag is implied, as PyMahjongGB).
     shown = 0
-    present = infos[0][1] | infos[1][1] | infos[2][1] | infos[3][1]
+    i0, i1, i2, i3 = infos
+    present = i0[1] | i1[1] | i2[1] | i3[1]
+    tk_and = i0[9] & i1[9] & i2[9] & i3[9]  # fast.tile_set_key of the tiles present, from the parts'
+    tk_or = i0[9] | i1[9] | i2[9] | i3[9]
     if melds:
         allc = list(full)  # every tile held or shown, kongs aside (四归一 counts outside kongs)
         decl_chows = []
@@ -416,12 +420,18 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 allc[t + 1] += 1
                 allc[t + 2] += 1
                 present |= 7 << t
+                k = _CHOW_TSK[t]
+                tk_and &= k
+                tk_or |= k
                 open_melds += 1
                 if t <= win <= t + 2:
                     shown += 1
             else:
                 decl_pungs.append(t)
                 present |= 1 << t
+                k = _PUNG_TSK[t]
+                tk_and &= k
+                tk_or |= k
                 if kind is _PUNG_KIND:
                     allc[t] += 3
                     open_melds += 1
@@ -441,12 +451,17 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
                 kong_tiles and (any(allc[t] for t in kong_tiles) or len(set(kong_tiles)) != len(kong_tiles))):
             hand.check(sets=4)
             _validate(hand, conditions)
-        dkey = (*decl_chows, -1, *decl_pungs)
-        decl = _DECLARED.get(dkey)
-        if decl is None:
-            if len(_DECLARED) > FP._CAP:
-                _DECLARED.clear()
-            decl = _DECLARED[dkey] = FP.sets_summary(decl_chows, decl_pungs)
+        # the declared sets' summary: of the chows and of the pungs, kept apart (fewer keys)
+        if decl_pungs:
+            dkey = tuple(decl_pungs)
+            decl = _DECLARED_PUNGS.get(dkey) or _declared(_DECLARED_PUNGS, dkey, [], decl_pungs)
+            if decl_chows:
+                dkey = tuple(decl_chows)
+                dc = _DECLARED_CHOWS.get(dkey) or _declared(_DECLARED_CHOWS, dkey, decl_chows, [])
+                decl = (dc[0], decl[1], decl[2], decl[3], decl[4], decl[5], -1, dc[7] & decl[7])
+        else:
+            dkey = tuple(decl_chows)
+            decl = _DECLARED_CHOWS.get(dkey) or _declared(_DECLARED_CHOWS, dkey, decl_chows, [])
     else:
         allc = full
         held = b
@@ -470,13 +485,13 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     nine_gates = False
     if not melds and win < 27:
         base = win - win % 9
-        nine_gates = pre[base:base + 9] == _NINE_GATES_T and sum(pre) == 13
+        nine_gates = pre[base] == 3 and pre[base:base + 9] == _NINE_GATES_T  # 13 tiles (checked above)
     # the hand-level detections of a standard or seven-pairs arrangement, kept per what they depend
     # on: the win conditions and kongs (_fixed_hits, packed) and the tile-set key (fast.tile_set_key)
     hkey = (nine_gates | melded << 1 | hidden << 4 | open_melds << 7 | self_drawn << 10
             | conditions.last_wall_tile << 11 | conditions.kong_replacement << 12 | robbing << 13
             | last_of_kind << 14 | options.melded_concealed_kong_pair << 15)
-    skey = hkey << 16 | FP.tile_set_key(present)
+    skey = hkey << 16 | (tk_and & ~_PRESENCE_BITS) | (tk_or & _PRESENCE_BITS)
     std_hits = _STD_HITS.get(skey)
     if std_hits is None:
         std_hits = _STD_HITS[skey] = _base_hits(hkey) + FP.tile_set_hits(present, True)
@@ -489,15 +504,15 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
     # a special shape needs: no melds and seven pairs' even counts, all tiles different (全不靠)
     # or terminals and honours only (十三幺); or at most one meld and a whole knitted straight
-    special = nmelds < 2 and bool((not nmelds and infos[0][2] & infos[1][2] & infos[2][2] & infos[3][2])
-                                  or FP.KNIT_FULL[infos[0][3] << 6 | infos[1][3] << 3 | infos[2][3]])
+    special = nmelds < 2 and bool((not nmelds and i0[2] & i1[2] & i2[2] & i3[2])
+                                  or _KNIT_FULL[i0[3] << 6 | i1[3] << 3 | i2[3]])
     # standard arrangements: one per choice of a split in every suit, from the splits' summaries
     # (fast.summary_hits); the units are built only if the result's arrangement is read
-    s0, s1, s2, s3 = infos[0][4], infos[1][4], infos[2][4], infos[3][4]
+    s0, s1, s2, s3 = i0[4], i1[4], i2[4], i3[4]
     if len(s0) == 1 and len(s1) == 1 and len(s2) == 1 and len(s3) == 1:
-        if infos[0][0][0][1] + infos[1][0][0][1] + infos[2][0][0][1] + infos[3][0][0][1] == 1:
-            arrangements: Sequence = ((infos[0][0][0][0], infos[1][0][0][0], infos[2][0][0][0], infos[3][0][0][0],
-                                       s0[0], s1[0], s2[0], s3[0]),)
+        x0, x1, x2, x3 = i0[0][0], i1[0][0], i2[0][0], i3[0][0]
+        if x0[1] + x1[1] + x2[1] + x3[1] == 1:
+            arrangements: Sequence = ((x0[0], x1[0], x2[0], x3[0], s0[0], s1[0], s2[0], s3[0]),)
         else:
             arrangements = ()
     else:
@@ -513,7 +528,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
         for g0, g1, g2, g3, a, b, c, d in arrangements:
             w = (a, b, c, d)[ws]
             concealed = hidden + a[5] + b[5] + c[5] + d[5]
-            if not self_drawn and w[9][off]:
+            if not self_drawn and w[9] >> off & 1:
                 concealed -= 1
             hits = FP.summary_hits(dc + a[0] + b[0] + c[0], dp + a[1] + b[1] + c[1], dw + d[2], dd + d[3],
                                    a[6] if a[6] >= 0 else b[6] if b[6] >= 0 else c[6] if c[6] >= 0 else d[6],
@@ -524,7 +539,7 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
             hits += c[4]
             hits += d[4]
             hits += std_hits
-            wait = w[8][off]
+            wait = w[8] >> 2 * off & 3
             if wait:
                 if unique is None:
                     unique = _unique_standard_wait(hand, pre, win, ws, full, options, infos)
@@ -539,7 +554,8 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
     decs = FP.special_decompositions_of(full, infos, nmelds)
     if not decs and not out:
         raise McrNotWinningError(f"{hand} is not a winning MCR hand")
-    decs.sort(key=_tie_key)
+    if len(decs) > 1:
+        decs.sort(key=_tie_key)
     for shape, groups in decs:
         if shape == KNITTED_STRAIGHT:
             units = _units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn)
@@ -565,12 +581,26 @@ def _evaluate(hand: Hand, conditions: WinConditions, options: McrOptions) -> tup
 
 
 _CHOW_KIND, _PUNG_KIND, _CONCEALED_KONG_KIND = MeldKind.CHOW, MeldKind.PUNG, MeldKind.CONCEALED_KONG
-_DECLARED: dict[tuple[int, ...], tuple] = {}
-""":func:`.fast.sets_summary` of declared melds by their chows' and pungs' tiles (-1 between)."""
+_DECLARED_CHOWS: dict[tuple[int, ...], tuple] = {}
+""":func:`.fast.sets_summary` of declared chows by their first tiles (in meld order)."""
+_DECLARED_PUNGS: dict[tuple[int, ...], tuple] = {}
+""":func:`.fast.sets_summary` of declared pungs and kongs by their tiles (in meld order)."""
+
+
+def _declared(table: dict, key: tuple[int, ...], chows: list[int], pungs: list[int]) -> tuple:
+    if len(table) > FP._CAP:
+        table.clear()
+    r = table[key] = FP.sets_summary(chows, pungs)
+    return r
 _NO_SETS = FP.sets_summary([], [])
 _UP_TO_4 = bytes(range(5))
 """Counts 0-4: deleting them from a count vector as bytes leaves something iff a count is over 4."""
 _TILE_HOG = _K["tile_hog"]
+_KNIT_FULL = FP.KNIT_FULL
+_PRESENCE_BITS = FP._PRESENCE_BITS
+_CHOW_TSK = [FP.tile_set_key(7 << t) if t < 27 and t % 9 < 7 else 0 for t in range(34)]
+_PUNG_TSK = [FP.tile_set_key(1 << t) for t in range(34)]
+""":func:`.fast.tile_set_key` of a declared chow's / pung's tiles by its first tile."""
 _POINTS = FP.POINTS
 
 
