@@ -22,7 +22,7 @@ figures) and plays only the missing games; different parameters are refused.
 
 Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
 this run over ``seconds``, the time after the executor started; ``startup_seconds`` is Ray's
-``ray.init``), and per bot name
+``ray.init`` and its workers' start: each imports majiang and builds the common tables first), and per bot name
 (over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
 of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
 of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
@@ -172,6 +172,14 @@ def _warm(spec: str) -> None:
     resolve(spec).scorer_object()
 
 
+def _warm_worker(spec: str) -> int:
+    """:func:`_warm` in a Ray worker; returns its process id."""
+    import os
+
+    _warm(spec)
+    return os.getpid()
+
+
 def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
                  fn: Callable[..., list[GameSummary]] = play_chunk) -> None:
     """Run ``fn`` (:func:`play_chunk`) on every chunk; a pool broken by a dead worker is replaced and
@@ -197,7 +205,7 @@ def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callab
 
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
              done: Callable[[list[GameSummary]], None]) -> float:
-    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` took (0 if Ray was running)."""
+    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took."""
     try:
         import ray
     except ImportError:
@@ -210,8 +218,11 @@ def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | N
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True
-    startup = time.perf_counter() - t0
     try:
+        # start the workers and let each import majiang and build the common tables before the
+        # clock runs (as the process pool's workers inherit them): Ray's start-up, not game speed
+        ray.get([ray.remote(_warm_worker).remote(job[0]) for _ in range(workers)])
+        startup = time.perf_counter() - t0
         remote = ray.remote(max_retries=3)(play_chunk)
         refs = [remote.remote(*job[:3], c, job[3]) for c in chunks]
         while refs:
