@@ -287,13 +287,11 @@ def suit_info(key: tuple[int, tuple[int, ...]]) -> tuple:
     return r
 
 
-def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
-    """:func:`suit_info` computed."""
+def _runs(part: tuple[int, ...], chows: bool) -> list[tuple[int, int]]:
+    """The runs of a suit part as ``(start, end)`` index pairs: tiles held without a gap, which no
+    chow crosses (``chows=False``, honours: every tile held is its own run)."""
+    out = []
     n = len(part)
-    chows = lo < 27
-    # the runs (tiles held without a gap; every honour its own), the tiles held (bit j: tile lo + j)
-    bounds = []
-    held = 0
     i = 0
     while i < n:
         if not part[i]:
@@ -303,9 +301,20 @@ def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
         if chows:
             while j < n and part[j]:
                 j += 1
-        bounds.append((i, j))
-        held |= ((1 << (j - i)) - 1) << i
+        out.append((i, j))
         i = j
+    return out
+
+
+def _suit_info(lo: int, part: tuple[int, ...]) -> tuple:
+    """:func:`suit_info` computed."""
+    n = len(part)
+    chows = lo < 27
+    # the runs (tiles held without a gap; every honour its own), the tiles held (bit j: tile lo + j)
+    bounds = _runs(part, chows)
+    held = 0
+    for i, j in bounds:
+        held |= ((1 << (j - i)) - 1) << i
     mask = held << lo
     flags = (EVEN if not (1 in part or 3 in part) else 0) | (SINGLES if max(part) <= 1 else 0)
     if chows:
@@ -701,21 +710,11 @@ _ADDS_BY_COUNTS: dict[tuple[bool, tuple[int, ...]], tuple[tuple[int, ...], ...]]
 def _adds_by_counts(chows: bool, part: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """:data:`_ADDS_BY_COUNTS` computed: the tiles as indices in the part."""
     n = len(part)
-    runs = []
+    runs = _runs(part, chows)
     run_of = [-1] * n
-    i = 0
-    while i < n:
-        if not part[i]:
-            i += 1
-            continue
-        j = i + 1
-        if chows:
-            while j < n and part[j]:
-                j += 1
+    for k, (i, j) in enumerate(runs):
         for x in range(i, j):
-            run_of[x] = len(runs)
-        runs.append((i, j))
-        i = j
+            run_of[x] = k
     states = [_RUN_STATE.get((chows, part[i:j])) or _run_state(chows, part[i:j]) for i, j in runs]
     open_runs = [k for k, st in enumerate(states) if not st[0]]  # not complete as sets only
     # the tile must reach every open run but one that is complete with the pair: it lies in
