@@ -732,8 +732,8 @@ def score(hand: str, rules_spec: str, win_tile: str | None, self_drawn: bool | N
     """Score one winning HAND: the pattern table (English and Chinese names, points, count) and the total.
 
     \b
-    HAND: declared melds in brackets, then the concealed tiles (the winning tile among them), and
-    --win-tile names the winning tile. Tiles: 1-9 with m (characters), p (dots), s (bamboo);
+    HAND: declared melds in brackets, then the concealed tiles, with the winning tile among them or
+    left out; --win-tile names the winning tile. Tiles: 1-9 with m (characters), p (dots), s (bamboo);
     z: 1-4 East South West North, 5 White, 6 Green, 7 Red; * a wildcard.
       majiang score "[peng 666z] [chi 123m] 11m234p567s" --win-tile 7s --rules wenzhou
       majiang score "[kong-concealed 7777s] 123m456m789m 55p" --win-tile 5p --self-drawn
