@@ -241,17 +241,7 @@ class HandTable:
         self.kong_seat: int | None = None
         self.last_discard = False
         self.answers: dict[int, Action | None] = {}
-        self._legal_cache: dict[int, list[Action]] = {}
-        self._score_cache: dict[tuple, ScoreResult | None] = {}
-        # Win gates (see _gate): per seat, {tile taken out of the hand or None: bool}; emptied
-        # whenever that seat's concealed tiles change (_touch).
-        self._gates: list[dict[int | None, bool]] = [{} for _ in range(4)]
-        # What Match.view reuses, each reset where its source changes: per-seat sorted hand tuples
-        # (_touch), the melds as each seat sees them (_melds_changed), flowers and rivers as tuples.
-        self._hand_t: list[tuple[int, ...] | None] = [None] * 4
-        self._melds_seen: list[tuple | None] = [None] * 4
-        self._flowers_t: tuple | None = None
-        self._rivers_t: tuple | None = None
+        self.clear_caches()
         self.result: HandResult | None = None
         self._deal()
 
@@ -342,6 +332,22 @@ class HandTable:
         if r is None:
             r = self._rivers_t = tuple(map(tuple, self.rivers))
         return f, r
+
+    def clear_caches(self) -> None:
+        """Forget everything derived from the state: legal actions, scores, win gates and the
+        tuples views reuse. Called at the start, and by whoever sets the state from outside
+        (:mod:`majiang.rl.batched` copies its arrays into a table before the engine scores a win)."""
+        self._legal_cache: dict[int, list[Action]] = {}
+        self._score_cache: dict[tuple, ScoreResult | None] = {}
+        # Win gates (see _gate): per seat, {tile taken out of the hand or None: bool}; emptied
+        # whenever that seat's concealed tiles change (_touch).
+        self._gates: list[dict[int | None, bool]] = [{} for _ in range(4)]
+        # What Match.view reuses, each reset where its source changes: per-seat sorted hand tuples
+        # (_touch), the melds as each seat sees them (_melds_changed), flowers and rivers as tuples.
+        self._hand_t: list[tuple[int, ...] | None] = [None] * 4
+        self._melds_seen: list[tuple | None] = [None] * 4
+        self._flowers_t: tuple | None = None
+        self._rivers_t: tuple | None = None
 
     def _touch(self, seat: int) -> None:
         """``seat``'s concealed tiles changed: forget what was derived from them."""

@@ -506,7 +506,7 @@ class BatchedCore:
     def _sync(self, i: int):
         """An engine HandTable of row ``i``'s hand brought up to date with the arrays (before scoring).
         Built afresh each time from the hand's wall, so none of the table's caches outlives the state
-        it was derived from; the caches known to depend on the state are cleared as well."""
+        it was derived from; the engine's caches are cleared as well (``HandTable.clear_caches``)."""
         from majiang.engine.table import HandTable
 
         t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
@@ -530,13 +530,7 @@ class BatchedCore:
         t.discards_made = self.discards_made[i].tolist()
         t.last_draw = [None if x < 0 else x for x in self.last_draw[i].tolist()]
         t.last_discard = bool(self.last_discard[i])
-        t._gates = [{} for _ in range(4)]
-        t._hand_t = [None] * 4
-        t._score_cache = {}
-        t._melds_seen = [None] * 4
-        t._flowers_t = None
-        t._rivers_t = None
-        t._legal_cache = {}
+        t.clear_caches()
         return t
 
     def _candidates(self, x: np.ndarray) -> np.ndarray:
