@@ -19,7 +19,7 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.engine import RuleSet
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError
-from majiang.rl.core import Shaping, Table, info_of
+from majiang.rl.core import Shaping, Table, info_of, render
 
 AGENTS = [f"seat_{i}" for i in range(4)]
 
@@ -108,11 +108,7 @@ class MajiangAEC(AECEnv):
             self.render()
 
     def render(self) -> str | None:
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.table, self.render_mode)
 
     def close(self) -> None:
         pass
@@ -175,11 +171,7 @@ class MajiangParallel(ParallelEnv):
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> str | None:
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.table, self.render_mode)
 
     def close(self) -> None:
         pass

@@ -219,6 +219,16 @@ class Table:
         return "\n".join(lines)
 
 
+def render(table: Table, render_mode: str | None) -> str | None:
+    """The environments' ``render()``: the table in text (:meth:`Table.render_text`), printed and
+    ``None`` when ``render_mode == "human"``, else returned."""
+    text = table.render_text()
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> tuple[int, int]:
     from majiang.rl.observations import num_planes
 

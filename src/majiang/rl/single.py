@@ -25,7 +25,7 @@ from majiang.errors import MajiangError
 from majiang.players import make_bot
 from majiang.rl.actions import ActionIndexError
 from majiang.rl.aec import _spaces
-from majiang.rl.core import Shaping, Table, info_of
+from majiang.rl.core import Shaping, Table, info_of, render
 
 
 class LearnerDriver:
@@ -157,11 +157,7 @@ class SingleAgentEnv(gym.Env):
         return self._obs(), reward, self._over, False, info_of(self.table, self.seat)
 
     def render(self) -> str | None:
-        text = self.table.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.table, self.render_mode)
 
     def action_masks(self) -> np.ndarray:
         """The current mask as booleans (the name sb3-contrib's MaskablePPO looks for)."""

@@ -210,16 +210,7 @@ def _suit_decomps(lo: int, part: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str
         chows = lo < 27
         runs = []
         pairs = 0
-        i = 0
-        n = len(part)
-        while i < n:
-            if not part[i]:
-                i += 1
-                continue
-            j = i + 1
-            if chows:
-                while j < n and part[j]:
-                    j += 1
+        for i, j in _runs(part, chows):
             run = part[i:j]
             m = sum(run) % 3
             if m == 1 or (m == 2 and pairs):
@@ -227,7 +218,6 @@ def _suit_decomps(lo: int, part: tuple[int, ...]) -> tuple[tuple[tuple[tuple[str
                 break
             pairs += m == 2
             runs.append(_RUN_SPLITS.get((lo + i, run)) or _run_splits(lo + i, run, chows))
-            i = j
         if runs is None:
             r = ()
         elif len(runs) == 1:
