@@ -437,3 +437,36 @@ def test_docs_list_every_plane_and_action_range() -> None:
         assert describe_index(first).startswith(what.replace("exposed kong", "exposed-kong")
                                                 .replace("concealed kong", "concealed-kong")
                                                 .replace("added kong", "added-kong").replace("declare ready", "ready"))
+
+
+@pytest.mark.parametrize("rules, seed", [("mcr", 17), ("taiwan", 24)])
+def test_aec_rewards_and_infos_follow_the_engine(rules: str, seed: int) -> None:
+    """Over a three-hand episode of random legal play (seeds whose second hand is won and paid, so a
+    paid step is followed by unpaid ones), after every step each agent's info is what
+    ``info_of`` reads from the table, the step's rewards are the settlement of the hand that ended
+    with it (zero otherwise), and the rewards sum to the match's final scores (the engine's
+    settlement, zero-sum)."""
+    from majiang.rl.core import info_of
+
+    e = rl.env(rules, analysis=False, hands=3)
+    e.reset(seed=seed)
+    rng = random.Random(5)
+    total = {a: 0.0 for a in rl.AGENTS}
+    results_seen = 0
+    for agent in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        if term or trunc:
+            e.step(None)
+            continue
+        e.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        m = e.table.match
+        ended = m.results[results_seen:]
+        results_seen = len(m.results)
+        for i, a in enumerate(rl.AGENTS):
+            want = sum(r.deltas[i] for r in ended)
+            assert e.rewards[a] == want
+            total[a] += e.rewards[a]
+            assert e.infos[a] == info_of(e.table, i)
+    assert results_seen == 3 and any(e.table.match.results[1].deltas)
+    assert [total[a] for a in rl.AGENTS] == list(e.table.match.scores)
+    assert sum(total.values()) == 0

@@ -22,6 +22,7 @@ from majiang.rl.actions import ACTION_SIZE, ActionIndexError
 from majiang.rl.core import Shaping, Table, info_of, render
 
 AGENTS = [f"seat_{i}" for i in range(4)]
+_SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -75,10 +76,12 @@ class MajiangAEC(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: info_of(self.table, i) for i, a in enumerate(self.agents)}
+        self._info_hands = 0
+        self._paid = False
         self.agent_selection = AGENTS[self.table.to_act()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = int(agent[-1])
+        seat = _SEAT[agent]
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
 
     def step(self, action: Any) -> None:
@@ -86,23 +89,35 @@ class MajiangAEC(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = int(agent[-1])
+        seat = _SEAT[agent]
         if action is None:
             raise ActionIndexError(f"{agent} is live: give an action index (None is for finished agents)")
         self._cumulative_rewards[agent] = 0.0
         r = self.table.step_sparse(seat, int(action))
         rewards = self.rewards
-        for i, a in enumerate(AGENTS):
-            rewards[a] = 0.0 if r is None else float(r[i])
+        if r is not None:
+            for i, a in enumerate(AGENTS):
+                rewards[a] = float(r[i])
+            self._paid = True
+        elif self._paid:  # the rewards of the step before are cleared once
+            for a in AGENTS:
+                rewards[a] = 0.0
+            self._paid = False
         pending = self.table.pending()
         if not pending:  # the episode is over
             for a in self.agents:
                 self.terminations[a] = True
-        m = self.table.match
-        seed, hands = self.table.game_seed, len(m.results)
-        for a in self.agents:
-            self.infos[a] = {"game_seed": seed, "hands": hands, "awaited": int(a[-1]) in pending}
-        self._accumulate_rewards()
+        seed, hands = self.table.game_seed, len(self.table.match.results)
+        infos = self.infos
+        if hands != self._info_hands:  # a new hand: fresh info dicts
+            self._info_hands = hands
+            for i, a in enumerate(AGENTS):
+                infos[a] = {"game_seed": seed, "hands": hands, "awaited": i in pending}
+        else:  # the usual step: only "awaited" moves
+            for i, a in enumerate(AGENTS):
+                infos[a]["awaited"] = i in pending
+        if self._paid:
+            self._accumulate_rewards()
         self.agent_selection = AGENTS[pending[0]] if pending else self.agents[0]
         if self.render_mode == "human":
             self.render()
