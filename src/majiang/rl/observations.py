@@ -28,6 +28,7 @@ from majiang.analysis.win import _specials
 from majiang.analysis.wildcards import split_counts
 from majiang.engine import Phase, PlayerView, RuleSet
 from majiang.errors import MajiangError
+from majiang.rl import kernels
 from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES
 from majiang.tiles import NUM_KINDS, WHITE
 
@@ -635,6 +636,20 @@ class Encoder:
         self.shape = (self.planes, NUM_KINDS)
         self._an = _Analysis(rules)
         self._total = len(rules.tile_set)
+        self._kernel: tuple | bool | None = None  # kernels.shape_flags once decided; False: the Python path
+        if name == "majiang-v1":
+            s0 = self.offsets["shanten"][0]
+            assert [self.offsets[k][0] for k in _ANALYSIS_PLANES] == list(range(s0, s0 + 5))
+
+    def _kernel_flags(self) -> tuple | bool:
+        """The compiled kernel's shape flags (:mod:`majiang.rl.kernels`) if it fills this encoder's
+        analysis planes for hands without wildcards, else False (no numba, or shapes ``_Fast`` does
+        not take). Decided on first use (it imports numba)."""
+        k = self._kernel
+        if k is None:
+            k = self._kernel = (kernels.shape_flags(self._an.shapes)
+                                if self._an.fast is not None and kernels.available() else False)
+        return k
 
     def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
                out: np.ndarray | None = None) -> np.ndarray:
@@ -729,6 +744,11 @@ class Encoder:
         if total % 3 == 0:
             return
         if w == 0 and an.fast is not None:
+            if wf is None and total <= kernels.MAX_TILES and self._kernel_flags():
+                if not kernels.analyse_rows(np.array(counts, dtype=np.int8)[None], np.array([phase == "turn"]),
+                                            np.array(unseen, dtype=np.int8)[None], out[None], o["shanten"][0],
+                                            _COL, self._kernel)[0]:
+                    return
             self._analyse_fast(out, phase, counts, nat, total, unseen, wf)
             return
         now = an.full(nat, w)
@@ -864,6 +884,7 @@ class Encoder:
 
 
 _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
+_ANALYSIS_PLANES = ("shanten", "discard_best", "discard_useful", "waits", "useful")  # consecutive
 
 
 class _Seat:

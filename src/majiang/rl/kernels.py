@@ -1,0 +1,543 @@
+"""The ``majiang-v1`` hand-analysis planes (shanten, discard_best, discard_useful, waits, useful) in
+compiled code (numba), for hands without wildcards.
+
+The Python path (:meth:`majiang.rl.observations.Encoder._analyse` and its ``_Fast`` class) stays the
+reference and the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment
+variable ``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly.
+Tests compare the two plane by plane (tests/rl/test_rl_kernels.py).
+
+What is computed (RULES.md §9, shanten; the shapes are the rule set's with the knitted ones left
+out, as ``observations._Analysis`` does; only shapes that :meth:`observations._Fast.usable` takes:
+the standard shape plus any of seven pairs, thirteen orphans, eight pairs, ``wilds_win``):
+
+* **The standard shape** through per-group *used-vectors*: for a group's counts (a suit's nine
+  faces, the honours' seven), ``U[2*m + p]`` is the most natural tiles that at most ``m`` sets
+  (m = 0..5) and at most ``p`` pairs (p = 0/1) can cover, each face used at most four times --
+  exactly :data:`majiang.analysis.tables.USED` / ``HONOR_USED``. A hand's shanten with ``n`` sets
+  to make is ``max(3n + 1 - best, -1)``, ``best`` the max-plus combination of its four groups'
+  vectors at ``n`` sets and one pair (``tables.best_used``). A one-tile change touches one group:
+  its vector is looked up again and combined with the other three precombined.
+* **Tables**: dense arrays indexed by the group's base-5 code ``sum(c[i] * 5**i)`` (the code
+  ``majiang.rl.batched.suit_tables`` uses): ``(5**9, 12)`` int8 for suits, ``(5**7, 12)`` for the
+  honours. An entry is computed the first time a hand needs it (a dynamic programme over the
+  group's faces, a few microseconds) and kept for the process, so nothing is built at import; a
+  flag array marks the computed entries.
+
+  The suit programme walks the nine faces with two padding faces before (chows may start there)
+  and after (they close the chows) and a state of (chows started two faces back 0-2, one face back
+  0-2, pair placed, sets so far); at each face it may start 0-2 identical chows, one pung and the
+  pair, covering ``min(uses, count)`` naturals, with at most four uses of a face. That is
+  ``tables._block_used`` run over the whole suit instead of block by block; the two agree because
+  no chow reaches across two empty faces, the cap of four uses never binds on the empty faces
+  around a block (at most four chows from one block reach them), and so the cap is applied where
+  the block programme applies it and can bind: held faces and single empty faces inside a block.
+  A test compares the arrays with ``tables.USED`` / ``HONOR_USED``.
+* **Special shapes** from six counts of the hand (pairs with a quad as two, odd counts, faces held
+  twice or more, faces held once, orphan faces held, orphan faces held twice or more), moved by one
+  tile at a time, as ``win._specials`` reads them with no wildcard.
+
+Planes (docs/rl.md, ``majiang-v1``), written at the layout's column of each tile:
+
+* 3k+2 hands: ``shanten`` (scalar, /8); on the turn, ``discard_best`` = 1 on each held tile whose
+  discard leaves the lowest shanten, ``discard_useful`` = the unseen copies of the draws that then
+  lower it, /34.
+* 3k+1 hands: ``shanten``; ``useful`` = unseen copies / 4 on each tile whose draw lowers it;
+  ``waits`` = 1 on those tiles when the hand is ready (shanten 0).
+* 3k hands: nothing.
+
+The planes are written into an observation array that the caller has zeroed where the Python path
+would not write (the ``shanten`` plane is written whole).
+"""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from majiang.errors import MajiangError
+
+_KERNELS = ("_fill", "_comb", "_std", "_row", "_face", "_change", "_spec", "_two_others", "_rows")
+"""The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
+_STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
+
+
+def available() -> bool:
+    """True when the compiled kernel can be used. The first call imports numba (about 0.7 s) and
+    wraps the kernel functions; with numba missing, or the environment variable ``MAJIANG_NUMBA=0``,
+    it is False and the callers keep the Python path."""
+    if not _STATE:
+        ok = os.environ.get("MAJIANG_NUMBA", "1") != "0"
+        if ok:
+            try:
+                import numba
+            except ImportError:  # pragma: no cover - exercised where numba is absent
+                ok = False
+        if ok:
+            g = globals()
+            for name in _KERNELS:
+                g[name] = numba.njit(cache=True)(g[name])
+        _STATE.append(ok)
+    return _STATE[0]
+
+
+MAX_TILES = 17
+"""The most concealed tiles a hand may have here (a 16-tile rule set's hand with its draw)."""
+
+_ORPHAN = np.zeros(34, dtype=np.int8)
+_ORPHAN[[0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]] = 1
+_GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
+_P5 = np.array([5 ** (t - 9 * (t // 9)) if t < 27 else 5 ** (t - 27) for t in range(34)], dtype=np.int64)
+
+
+# --------------------------------------------------------------------------------- group tables
+def _fill(g: int, key: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray) -> None:
+    """Compute the used-vector of group ``g`` (0-2 a suit, 3 the honours) with code ``key`` into its
+    table row (``su``/``hu``; ``sd``/``hd`` = 1 once done)."""
+    c = np.zeros(13, dtype=np.int64)  # two padding faces, the faces, two padding faces
+    raw = np.full(12, -1, dtype=np.int64)
+    if g == 3:
+        cur = np.full(12, -1, dtype=np.int64)  # [2*m + p], exactly m pungs and p pairs
+        cur[0] = 0
+        k = key
+        for f in range(7):
+            n = k % 5
+            k //= 5
+            if n == 0:
+                continue
+            pung = n if n < 3 else 3
+            pair = n if n < 2 else 2
+            nxt = cur.copy()
+            for m in range(6):
+                for p in range(2):
+                    v = cur[2 * m + p]
+                    if v < 0:
+                        continue
+                    if m < 5 and v + pung > nxt[2 * (m + 1) + p]:
+                        nxt[2 * (m + 1) + p] = v + pung
+                    if p == 0 and v + pair > nxt[2 * m + 1]:
+                        nxt[2 * m + 1] = v + pair
+            cur = nxt
+        raw[:] = cur
+    else:
+        k = key
+        for f in range(9):
+            c[2 + f] = k % 5
+            k //= 5
+        # state j = ((a * 3 + b) * 2 + p) * 6 + m: a, b chows started two / one face back, p pair, m sets
+        cur = np.full(108, -1, dtype=np.int64)
+        nxt = np.full(108, -1, dtype=np.int64)
+        cur[0] = 0
+        for i in range(11):  # faces 0..10 of the padded suit; chows start at any of them
+            ci = c[i]
+            capped = ci > 0 or (i >= 3 and i <= 9 and c[i - 1] > 0 and c[i + 1] > 0)
+            nxt[:] = -1
+            for a in range(3):
+                for b in range(3):
+                    for p in range(2):
+                        base = ((a * 3 + b) * 2 + p) * 6
+                        for m in range(6):
+                            v = cur[base + m]
+                            if v < 0:
+                                continue
+                            for kk in range(3):
+                                for t in range(2):
+                                    if t and ci == 0:
+                                        break
+                                    m2 = m + kk + t
+                                    if m2 > 5:
+                                        break
+                                    for q in range(2 - p):
+                                        if q and ci == 0:
+                                            break
+                                        u = a + b + kk + 3 * t + 2 * q
+                                        if capped and u > 4:
+                                            break
+                                        gain = u if u < ci else ci
+                                        j2 = ((b * 3 + kk) * 2 + (p | q)) * 6 + m2
+                                        if v + gain > nxt[j2]:
+                                            nxt[j2] = v + gain
+            cur, nxt = nxt, cur
+        for j in range(108):  # the two closing faces: every open chow ends, covering nothing
+            v = cur[j]
+            m = j % 6
+            p = (j // 6) % 2
+            if v > raw[2 * m + p]:
+                raw[2 * m + p] = v
+    # at most m sets and at most p pairs (more sets or a pair never cover fewer: they may be wild-only)
+    for p in range(2):
+        for m in range(1, 6):
+            if raw[2 * (m - 1) + p] > raw[2 * m + p]:
+                raw[2 * m + p] = raw[2 * (m - 1) + p]
+    for m in range(6):
+        if raw[2 * m] > raw[2 * m + 1]:
+            raw[2 * m + 1] = raw[2 * m]
+    if g == 3:
+        for i in range(12):
+            hu[key, i] = raw[i]
+        hd[key] = 1
+    else:
+        for i in range(12):
+            su[key, i] = raw[i]
+        sd[key] = 1
+
+
+class _Tables:
+    """The process's group tables (allocated on first use; entries filled on demand)."""
+
+    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def get(cls) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        if cls.arrays is None:
+            cls.arrays = (np.empty((5 ** 9, 12), dtype=np.int8), np.zeros(5 ** 9, dtype=np.uint8),
+                          np.empty((5 ** 7, 12), dtype=np.int8), np.zeros(5 ** 7, dtype=np.uint8))
+        return cls.arrays
+
+
+def used_vector(group: int, counts) -> tuple[int, ...]:
+    """The 12 numbers ``U[2*m + p]`` of one group (``group`` 0-2 a suit of 9 counts, 3 the honours'
+    7 counts): the most naturals at most m sets and p pairs cover (see the module doc)."""
+    width = 7 if group == 3 else 9
+    if len(counts) != width or any(not 0 <= int(x) <= 4 for x in counts):
+        raise MajiangError(f"a group needs {width} counts of 0-4, got {list(counts)!r}")
+    key = sum(int(x) * 5 ** i for i, x in enumerate(counts))
+    available()  # compiled when numba is there; plain Python (slow but the same) otherwise
+    su, sd, hu, hd = _Tables.get()
+    if not (hd if group == 3 else sd)[key]:
+        _fill(group, key, su, sd, hu, hd)
+    return tuple(int(v) for v in (hu if group == 3 else su)[key])
+
+
+# ------------------------------------------------------------------------------------ analysis
+def _comb(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:
+    """``z`` = the max-plus combination of two used-vectors (at most one pair in all; m <= 5), as
+    ``tables.combine_used``."""
+    for m in range(6):
+        z0 = 0
+        z1 = 0
+        for i in range(m + 1):
+            j = m - i
+            v = x[2 * i] + y[2 * j]
+            if v > z0:
+                z0 = v
+            v = x[2 * i + 1] + y[2 * j]
+            if v > z1:
+                z1 = v
+            v = x[2 * i] + y[2 * j + 1]
+            if v > z1:
+                z1 = v
+        z[2 * m] = z0
+        z[2 * m + 1] = z1 if z1 > z0 else z0
+
+
+def _std(x: np.ndarray, o: np.ndarray, n: int) -> int:
+    """The standard shape's shanten of a hand with ``n`` sets to make, from one group's vector ``x``
+    and the other three's ``o`` (``tables.best_used``, then ``3n + 1 - best``, at least -1)."""
+    best = 0
+    for i in range(n + 1):
+        j = n - i
+        v = x[2 * i + 1] + o[2 * j]
+        if v > best:
+            best = v
+        v = x[2 * i] + o[2 * j + 1]
+        if v > best:
+            best = v
+    s = 3 * n + 1 - best
+    return s if s > -1 else -1
+
+
+def _row(g: int, key: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray,
+         x: np.ndarray) -> None:
+    """``x`` = the used-vector of group ``g`` with code ``key`` (computed first if new)."""
+    if g == 3:
+        if not hd[key]:
+            _fill(3, key, su, sd, hu, hd)
+        for i in range(12):
+            x[i] = hu[key, i]
+    else:
+        if not sd[key]:
+            _fill(g, key, su, sd, hu, hd)
+        for i in range(12):
+            x[i] = su[key, i]
+
+
+def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
+    """Add (``sign`` = 1) or take away (-1) one face holding ``c`` tiles from the special shapes'
+    counts ``st``: pairs with a quad as two, odd counts, faces held twice or more, faces held once,
+    orphan faces held, orphan faces held twice or more (``observations._stats``)."""
+    if c == 0:
+        return
+    st[0] += sign * (c >> 1)
+    st[1] += sign * (c & 1)
+    if c >= 2:
+        st[2] += sign
+        if orphan:
+            st[5] += sign
+    else:
+        st[3] += sign
+    if orphan:
+        st[4] += sign
+
+
+def _change(st: np.ndarray, c: int, d: int, orphan: int) -> None:
+    """Move a face from ``c`` to ``c + d`` tiles in ``st`` (see :func:`_face`)."""
+    _face(st, c, orphan, -1)
+    _face(st, c + d, orphan, 1)
+
+
+def _spec(total: int, st: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int) -> int:
+    """The special shapes' shanten of a hand of ``total`` naturals and no wildcard (``win._specials``):
+    99 where none applies."""
+    best = 99
+    if wwin == 1 and total % 3 == 1:  # ready for a wildcard draw
+        best = 0
+    top = 3 * (total // 3) + 1
+    if eight and (total == 16 or total == 17):
+        pairs = st[0]
+        p = pairs if pairs < 8 else 8
+        singles = st[1] + 2 * (pairs - p)
+        rest = 9 - p
+        used = 2 * p + (singles if singles < rest else rest)
+        v = top - used
+        if v < -1:
+            v = -1
+        if v < best:
+            best = v
+    if total == 13 or total == 14:
+        if sev:
+            if quad2:
+                pairs = st[0]
+                odd = st[1]
+            else:
+                pairs = st[2]
+                odd = st[3]
+            if pairs > 7:
+                pairs = 7
+            rest = 7 - pairs
+            used = 2 * pairs + (odd if odd < rest else rest)
+            if top - used < best:
+                best = top - used if top - used > -1 else -1
+        if orph:
+            used = st[4] + (1 if st[5] > 0 else 0)
+            if top - used < best:
+                best = top - used if top - used > -1 else -1
+    return best
+
+
+def _two_others(g: int, h: int):
+    """The two groups other than ``g`` and ``h``."""
+    a = -1
+    b = -1
+    for i in range(4):
+        if i != g and i != h:
+            if a < 0:
+                a = i
+            else:
+                b = i
+    return a, b
+
+
+def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
+          col: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+          su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray,
+          group: np.ndarray, p5: np.ndarray, orphan: np.ndarray, skipped: np.ndarray) -> int:
+    """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
+    A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
+    marked in ``skipped``; returns how many."""
+    nrows = counts.shape[0]
+    keys = np.zeros(4, dtype=np.int64)
+    V = np.zeros((4, 12), dtype=np.int64)   # each group's vector
+    O = np.zeros((4, 12), dtype=np.int64)   # the other three combined, per group
+    P = np.zeros((4, 4, 12), dtype=np.int64)  # two groups combined
+    Vg = np.zeros(12, dtype=np.int64)
+    Oh = np.zeros(12, dtype=np.int64)
+    X = np.zeros(12, dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    disc = np.zeros(34, dtype=np.int64)
+    special = sev + orph + eight > 0 or wwin == 1
+    nskip = 0
+    for row in range(nrows):
+        cnt = counts[row]
+        total = 0
+        bad = False
+        for t in range(34):
+            v = cnt[t]
+            if v < 0 or v > 4:
+                bad = True
+            total += v
+        if bad or total > MAX_TILES:
+            skipped[row] = 1
+            nskip += 1
+            continue
+        if total % 3 == 0:
+            continue
+        for g in range(4):
+            keys[g] = 0
+        for t in range(34):
+            keys[group[t]] += cnt[t] * p5[t]
+        for g in range(4):
+            k = keys[g]
+            if g == 3:
+                if not hd[k]:
+                    _fill(3, k, su, sd, hu, hd)
+                for i in range(12):
+                    V[g, i] = hu[k, i]
+            else:
+                if not sd[k]:
+                    _fill(g, k, su, sd, hu, hd)
+                for i in range(12):
+                    V[g, i] = su[k, i]
+        # pair combinations and each group's complement
+        for g in range(4):
+            for h in range(g + 1, 4):
+                _comb(V[g], V[h], P[g, h])
+                P[h, g, :] = P[g, h]
+        _comb(V[1], P[2, 3], O[0])
+        _comb(V[0], P[2, 3], O[1])
+        _comb(V[3], P[0, 1], O[2])
+        _comb(V[2], P[0, 1], O[3])
+        n = total // 3
+        now = _std(V[3], O[3], n)
+        if special:
+            for i in range(6):
+                st[i] = 0
+            for t in range(34):
+                _face(st, cnt[t], orphan[t], 1)
+            if now > -1:
+                sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+                if sp < now:
+                    now = sp
+        o = out[row]
+        for t in range(34):
+            o[s0, t] = now / 8.0
+        if total % 3 == 2:
+            if not turn[row]:
+                continue
+            n1 = (total - 1) // 3
+            best = 99
+            for x in range(34):
+                if cnt[x] == 0:
+                    continue
+                g = group[x]
+                k = keys[g] - p5[x]
+                _row(g, k, su, sd, hu, hd, X)
+                s = _std(X, O[g], n1)
+                if special and s > -1:
+                    _change(st, cnt[x], -1, orphan[x])
+                    sp = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+                    _change(st, cnt[x] - 1, 1, orphan[x])
+                    if sp < s:
+                        s = sp
+                disc[x] = s
+                if s < best:
+                    best = s
+            for x in range(34):
+                if cnt[x] == 0 or disc[x] != best:
+                    continue
+                o[s0 + 1, col[x]] = 1.0
+                g = group[x]
+                kx = keys[g] - p5[x]
+                _row(g, kx, su, sd, hu, hd, Vg)
+                if special:
+                    _change(st, cnt[x], -1, orphan[x])
+                cnt[x] -= 1
+                tot = 0
+                for h in range(4):
+                    if h == g:
+                        kh = kx
+                        for i in range(12):
+                            Oh[i] = O[g, i]
+                    else:
+                        kh = keys[h]
+                        a, b = _two_others(g, h)
+                        _comb(Vg, P[a, b], Oh)
+                    lo = 9 * h
+                    hi = 34 if h == 3 else lo + 9
+                    for y in range(lo, hi):
+                        cy = cnt[y]
+                        if cy >= 4:
+                            continue
+                        _row(h, kh + p5[y], su, sd, hu, hd, X)
+                        s = _std(X, Oh, n)
+                        if special and s >= best:
+                            _change(st, cy, 1, orphan[y])
+                            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+                            _change(st, cy + 1, -1, orphan[y])
+                            if sp < s:
+                                s = sp
+                        if s < best:
+                            tot += unseen[row, y]
+                if special:
+                    _change(st, cnt[x], 1, orphan[x])
+                cnt[x] += 1
+                o[s0 + 2, col[x]] = tot / 34.0
+        else:
+            n2 = (total + 1) // 3
+            for y in range(34):
+                cy = cnt[y]
+                if cy >= 4:
+                    continue
+                g = group[y]
+                _row(g, keys[g] + p5[y], su, sd, hu, hd, X)
+                s = _std(X, O[g], n2)
+                if special and s >= now:
+                    _change(st, cy, 1, orphan[y])
+                    sp = _spec(total + 1, st, sev, quad2, orph, eight, wwin)
+                    _change(st, cy + 1, -1, orphan[y])
+                    if sp < s:
+                        s = sp
+                if s < now:
+                    u = unseen[row, y]
+                    if u:
+                        o[s0 + 4, col[y]] = u / 4.0
+                    if now == 0:
+                        o[s0 + 3, col[y]] = 1.0
+    return nskip
+
+
+_I8 = np.int8
+
+
+def shape_flags(shapes) -> tuple[int, int, int, int, int]:
+    """The kernel's reading of a :class:`~majiang.analysis.ShapeRules`: ``(seven_pairs,
+    quad_as_two_pairs, thirteen_orphans, eight_pairs, wilds_win)``. Raises :class:`MajiangError` for
+    shapes it does not compute (no standard shape, 不搭, the knitted shapes)."""
+    if not shapes.standard or shapes.unconnected or shapes.honors_and_knitted or shapes.knitted_straight:
+        raise MajiangError(f"the analysis kernel takes the standard shape with seven pairs, thirteen orphans, "
+                           f"eight pairs or wilds_win only, not {shapes!r}")
+    return (int(shapes.seven_pairs), int(shapes.quad_as_two_pairs), int(shapes.thirteen_orphans),
+            int(shapes.eight_pairs), int(shapes.wilds_win))
+
+
+def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, first: int,
+                 col: np.ndarray, flags: tuple[int, int, int, int, int]) -> np.ndarray:
+    """Fill the analysis planes of many observations at once.
+
+    Args:
+        counts: ``(n, 34)`` concealed counts in our tile order, no wildcards (each 0-4).
+        turn: ``(n,)`` true where the row's seat is on its turn (``discard_best`` and
+            ``discard_useful`` are filled only then).
+        unseen: ``(n, 34)`` copies of each tile the seat cannot see (our tile order).
+        out: ``(n, C, 34)`` float32 observations; planes ``first .. first + 4`` are ``shanten``,
+            ``discard_best``, ``discard_useful``, ``waits``, ``useful`` (zero where not written).
+        first: the ``shanten`` plane's index.
+        col: ``(34,)`` the layout column of each tile.
+        flags: :func:`shape_flags` of the analysis shapes.
+
+    Returns the ``(n,)`` bool array of rows left alone (a count outside 0-4, more than
+    :data:`MAX_TILES` tiles): the caller computes those the Python way.
+    """
+    if not available():
+        raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
+    c = np.ascontiguousarray(counts, dtype=_I8)
+    if c is counts:
+        c = c.copy()  # the kernel moves counts while it works
+    skipped = np.zeros(len(c), dtype=np.uint8)
+    su, sd, hu, hd = _Tables.get()
+    _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
+          np.ascontiguousarray(col, dtype=np.int64), *flags, su, sd, hu, hd, _GROUP, _P5, _ORPHAN, skipped)
+    return skipped.view(bool)
+
+
+__all__ = ["MAX_TILES", "available", "analyse_rows", "shape_flags", "used_vector"]
