@@ -57,7 +57,8 @@ import numpy as np
 
 from majiang.errors import MajiangError
 
-_KERNELS = ("_fill", "_comb", "_std", "_row", "_face", "_change", "_spec", "_two_others", "_rows")
+_KERNELS = ("_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_face", "_change", "_spec", "_special_draws",
+            "_two_others", "_rows")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 
@@ -210,56 +211,112 @@ def used_vector(group: int, counts) -> tuple[int, ...]:
 
 
 # ------------------------------------------------------------------------------------ analysis
-def _comb(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> None:
-    """``z`` = the max-plus combination of two used-vectors (at most one pair in all; m <= 5), as
-    ``tables.combine_used``."""
+# Scratch rows of the analysis (one (16, 12) array, W): each group's vector (0-3), the other three
+# groups combined per group (4-7), two groups combined (8-13, see _pair), the changed group's vector
+# after a discard (14), another group's complement after that discard (15), a lone tile (16: it covers
+# itself as a partial set or pair), all four groups combined (17).
+_V, _O, _PAIRS, _VG, _OH, _LONE, _ALL = 0, 4, 8, 14, 15, 16, 17
+
+
+def _pair(a: int, b: int) -> int:
+    """W's row of groups ``a`` and ``b`` combined (a != b)."""
+    if a > b:
+        a, b = b, a
+    return _PAIRS + a * (7 - a) // 2 + b - a - 1
+
+
+def _comb(w: np.ndarray, i: int, j: int, k: int) -> None:
+    """Row ``k`` of ``w`` = the max-plus combination of rows ``i`` and ``j`` (at most one pair in
+    all; m <= 5), as ``tables.combine_used``."""
     for m in range(6):
         z0 = 0
         z1 = 0
-        for i in range(m + 1):
-            j = m - i
-            v = x[2 * i] + y[2 * j]
+        for a in range(m + 1):
+            b = m - a
+            v = w[i, 2 * a] + w[j, 2 * b]
             if v > z0:
                 z0 = v
-            v = x[2 * i + 1] + y[2 * j]
+            v = w[i, 2 * a + 1] + w[j, 2 * b]
             if v > z1:
                 z1 = v
-            v = x[2 * i] + y[2 * j + 1]
+            v = w[i, 2 * a] + w[j, 2 * b + 1]
             if v > z1:
                 z1 = v
-        z[2 * m] = z0
-        z[2 * m + 1] = z1 if z1 > z0 else z0
+        w[k, 2 * m] = z0
+        w[k, 2 * m + 1] = z1 if z1 > z0 else z0
 
 
-def _std(x: np.ndarray, o: np.ndarray, n: int) -> int:
-    """The standard shape's shanten of a hand with ``n`` sets to make, from one group's vector ``x``
-    and the other three's ``o`` (``tables.best_used``, then ``3n + 1 - best``, at least -1)."""
+def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
+    """The standard shape's shanten of a hand with ``n`` sets to make, from one group's vector (row
+    ``i`` of ``t``: a table or ``w``) and the other three groups' (row ``o`` of ``w``):
+    ``tables.best_used``, then ``3n + 1 - best``, at least -1."""
     best = 0
-    for i in range(n + 1):
-        j = n - i
-        v = x[2 * i + 1] + o[2 * j]
+    for a in range(n + 1):
+        b = n - a
+        v = t[i, 2 * a + 1] + w[o, 2 * b]
         if v > best:
             best = v
-        v = x[2 * i] + o[2 * j + 1]
+        v = t[i, 2 * a] + w[o, 2 * b + 1]
         if v > best:
             best = v
     s = 3 * n + 1 - best
     return s if s > -1 else -1
 
 
-def _row(g: int, key: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray,
-         x: np.ndarray) -> None:
-    """``x`` = the used-vector of group ``g`` with code ``key`` (computed first if new)."""
+def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray,
+          hd: np.ndarray) -> int:
+    """:func:`_std` for group ``g``'s table entry ``key`` (computed first if new)."""
     if g == 3:
         if not hd[key]:
             _fill(3, key, su, sd, hu, hd)
-        for i in range(12):
-            x[i] = hu[key, i]
+        return _std(hu, key, w, o, n)
+    if not sd[key]:
+        _fill(g, key, su, sd, hu, hd)
+    return _std(su, key, w, o, n)
+
+
+def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray,
+          hd: np.ndarray) -> None:
+    """Row ``i`` of ``w`` = group ``g``'s table entry ``key`` (computed first if new)."""
+    if g == 3:
+        if not hd[key]:
+            _fill(3, key, su, sd, hu, hd)
+        for j in range(12):
+            w[i, j] = hu[key, j]
     else:
         if not sd[key]:
             _fill(g, key, su, sd, hu, hd)
-        for i in range(12):
-            x[i] = su[key, i]
+        for j in range(12):
+            w[i, j] = su[key, j]
+
+
+def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, cnt: np.ndarray,
+           su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray, p5: np.ndarray) -> np.int64:
+    """Bit ``y`` set for each tile ``y`` of group ``g`` (counts ``cnt``, code ``key``; the other
+    groups combined in row ``o`` of ``w``) held fewer than four times whose draw brings the standard
+    shape's shanten below ``s`` (``n`` sets to make after the draw).
+
+    A tile with no held tile of its group within two faces (an honour: not held) would stand alone:
+    its group's vector is the group's combined with a lone tile's, the same for every such tile, so
+    they all lower the shanten or none does (``iso``, worked out once by the caller)."""
+    lo = 9 * g
+    hi = 34 if g == 3 else lo + 9
+    mask = np.int64(0)
+    for y in range(lo, hi):
+        c = cnt[y]
+        if c >= 4:
+            continue
+        near = c > 0
+        if not near and g < 3:
+            f = y - lo
+            near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
+                    or (f <= 6 and cnt[y + 2] > 0))
+        if near:
+            if _stdk(g, key + p5[y], w, o, n, su, sd, hu, hd) < s:
+                mask |= np.int64(1) << y
+        elif iso:
+            mask |= np.int64(1) << y
+    return mask
 
 
 def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
@@ -325,6 +382,27 @@ def _spec(total: int, st: np.ndarray, sev: int, quad2: int, orph: int, eight: in
     return best
 
 
+def _special_draws(mask: np.int64, cnt: np.ndarray, st: np.ndarray, total: int, s: int, cls: np.ndarray,
+                   orphan: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int) -> np.int64:
+    """``mask`` plus the tiles (held fewer than four times; counts ``cnt``, special counts ``st``)
+    whose draw brings a special shape below ``s`` (``total`` tiles after the draw). A draw moves the
+    special counts by its count and whether it is an orphan only: one test per such class."""
+    for i in range(10):
+        cls[i] = -1
+    for y in range(34):
+        c = cnt[y]
+        if c >= 4 or (mask >> y) & 1:
+            continue
+        k = 2 * c + orphan[y]
+        if cls[k] < 0:
+            _change(st, c, 1, orphan[y])
+            cls[k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < s else 0
+            _change(st, c + 1, -1, orphan[y])
+        if cls[k]:
+            mask |= np.int64(1) << y
+    return mask
+
+
 def _two_others(g: int, h: int):
     """The two groups other than ``g`` and ``h``."""
     a = -1
@@ -347,14 +425,16 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     marked in ``skipped``; returns how many."""
     nrows = counts.shape[0]
     keys = np.zeros(4, dtype=np.int64)
-    V = np.zeros((4, 12), dtype=np.int64)   # each group's vector
-    O = np.zeros((4, 12), dtype=np.int64)   # the other three combined, per group
-    P = np.zeros((4, 4, 12), dtype=np.int64)  # two groups combined
-    Vg = np.zeros(12, dtype=np.int64)
-    Oh = np.zeros(12, dtype=np.int64)
-    X = np.zeros(12, dtype=np.int64)
+    W = np.zeros((18, 12), dtype=np.int64)  # see _V .. _ALL
+    for i in range(1, 12):
+        W[_LONE, i] = 1
     st = np.zeros(6, dtype=np.int64)
     disc = np.zeros(34, dtype=np.int64)
+    spd = np.zeros(34, dtype=np.int64)  # the special shapes' shanten after each discard
+    cg = np.zeros(34, dtype=np.int64)  # per best-discard vector seen: its group, vector, useful draws
+    cv = np.zeros((34, 12), dtype=np.int64)
+    cm = np.zeros(34, dtype=np.int64)
+    cls = np.zeros(10, dtype=np.int64)  # special shapes: per (count, orphan) class of a draw, lowers or not
     special = sev + orph + eight > 0 or wwin == 1
     nskip = 0
     for row in range(nrows):
@@ -377,37 +457,26 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
         for t in range(34):
             keys[group[t]] += cnt[t] * p5[t]
         for g in range(4):
-            k = keys[g]
-            if g == 3:
-                if not hd[k]:
-                    _fill(3, k, su, sd, hu, hd)
-                for i in range(12):
-                    V[g, i] = hu[k, i]
-            else:
-                if not sd[k]:
-                    _fill(g, k, su, sd, hu, hd)
-                for i in range(12):
-                    V[g, i] = su[k, i]
+            _load(g, keys[g], W, _V + g, su, sd, hu, hd)
         # pair combinations and each group's complement
         for g in range(4):
             for h in range(g + 1, 4):
-                _comb(V[g], V[h], P[g, h])
-                P[h, g, :] = P[g, h]
-        _comb(V[1], P[2, 3], O[0])
-        _comb(V[0], P[2, 3], O[1])
-        _comb(V[3], P[0, 1], O[2])
-        _comb(V[2], P[0, 1], O[3])
+                _comb(W, _V + g, _V + h, _pair(g, h))
+        _comb(W, _V + 1, _pair(2, 3), _O)
+        _comb(W, _V + 0, _pair(2, 3), _O + 1)
+        _comb(W, _V + 3, _pair(0, 1), _O + 2)
+        _comb(W, _V + 2, _pair(0, 1), _O + 3)
         n = total // 3
-        now = _std(V[3], O[3], n)
+        now = _std(W, _V + 3, W, _O + 3, n)
+        sp = 99
         if special:
             for i in range(6):
                 st[i] = 0
             for t in range(34):
                 _face(st, cnt[t], orphan[t], 1)
-            if now > -1:
-                sp = _spec(total, st, sev, quad2, orph, eight, wwin)
-                if sp < now:
-                    now = sp
+            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+            if sp < now:
+                now = sp
         o = out[row]
         for t in range(34):
             o[s0, t] = now / 8.0
@@ -420,74 +489,79 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 if cnt[x] == 0:
                     continue
                 g = group[x]
-                k = keys[g] - p5[x]
-                _row(g, k, su, sd, hu, hd, X)
-                s = _std(X, O[g], n1)
-                if special and s > -1:
+                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, sd, hu, hd)
+                spd[x] = 99
+                if special:
                     _change(st, cnt[x], -1, orphan[x])
-                    sp = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+                    spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
                     _change(st, cnt[x] - 1, 1, orphan[x])
-                    if sp < s:
-                        s = sp
+                    if spd[x] < s:
+                        s = spd[x]
                 disc[x] = s
                 if s < best:
                     best = s
+            ncache = 0
             for x in range(34):
                 if cnt[x] == 0 or disc[x] != best:
                     continue
                 o[s0 + 1, col[x]] = 1.0
                 g = group[x]
                 kx = keys[g] - p5[x]
-                _row(g, kx, su, sd, hu, hd, Vg)
-                if special:
-                    _change(st, cnt[x], -1, orphan[x])
+                _load(g, kx, W, _VG, su, sd, hu, hd)
                 cnt[x] -= 1
-                tot = 0
-                for h in range(4):
-                    if h == g:
-                        kh = kx
+                # the standard shape's useful draws outside group g depend on g's vector only: shared
+                # by the best discards that leave the same vector
+                hit = -1
+                for c in range(ncache):
+                    if cg[c] == g:
+                        same = True
                         for i in range(12):
-                            Oh[i] = O[g, i]
-                    else:
-                        kh = keys[h]
-                        a, b = _two_others(g, h)
-                        _comb(Vg, P[a, b], Oh)
-                    lo = 9 * h
-                    hi = 34 if h == 3 else lo + 9
-                    for y in range(lo, hi):
-                        cy = cnt[y]
-                        if cy >= 4:
+                            if cv[c, i] != W[_VG, i]:
+                                same = False
+                                break
+                        if same:
+                            hit = c
+                            break
+                if hit >= 0:
+                    mask = cm[hit]
+                    iso = (mask >> 63) & 1 == 1
+                    mask &= ~(np.int64(1) << 63)
+                else:
+                    _comb(W, _VG, _O + g, _ALL)
+                    iso = _std(W, _LONE, W, _ALL, n) < best
+                    mask = np.int64(0)
+                    for h in range(4):
+                        if h == g:
                             continue
-                        _row(h, kh + p5[y], su, sd, hu, hd, X)
-                        s = _std(X, Oh, n)
-                        if special and s >= best:
-                            _change(st, cy, 1, orphan[y])
-                            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
-                            _change(st, cy + 1, -1, orphan[y])
-                            if sp < s:
-                                s = sp
-                        if s < best:
-                            tot += unseen[row, y]
-                if special:
+                        a, b = _two_others(g, h)
+                        _comb(W, _VG, _pair(a, b), _OH)
+                        mask |= _below(h, keys[h], W, _OH, n, best, iso, cnt, su, sd, hu, hd, p5)
+                    cg[ncache] = g
+                    cv[ncache, :] = W[_VG]
+                    cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
+                    ncache += 1
+                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, sd, hu, hd, p5)
+                if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
+                    _change(st, cnt[x] + 1, -1, orphan[x])
+                    mask = _special_draws(mask, cnt, st, total, best, cls, orphan, sev, quad2, orph, eight, wwin)
                     _change(st, cnt[x], 1, orphan[x])
                 cnt[x] += 1
+                tot = 0
+                for y in range(34):
+                    if (mask >> y) & 1:
+                        tot += unseen[row, y]
                 o[s0 + 2, col[x]] = tot / 34.0
         else:
             n2 = (total + 1) // 3
+            _comb(W, _V + 3, _O + 3, _ALL)
+            iso = _std(W, _LONE, W, _ALL, n2) < now
+            mask = np.int64(0)
+            for g in range(4):
+                mask |= _below(g, keys[g], W, _O + g, n2, now, iso, cnt, su, sd, hu, hd, p5)
+            if special and sp - 1 < now:
+                mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
             for y in range(34):
-                cy = cnt[y]
-                if cy >= 4:
-                    continue
-                g = group[y]
-                _row(g, keys[g] + p5[y], su, sd, hu, hd, X)
-                s = _std(X, O[g], n2)
-                if special and s >= now:
-                    _change(st, cy, 1, orphan[y])
-                    sp = _spec(total + 1, st, sev, quad2, orph, eight, wwin)
-                    _change(st, cy + 1, -1, orphan[y])
-                    if sp < s:
-                        s = sp
-                if s < now:
+                if (mask >> y) & 1:
                     u = unseen[row, y]
                     if u:
                         o[s0 + 4, col[y]] = u / 4.0
