@@ -20,8 +20,8 @@ the standard shape plus any of seven pairs, thirteen orphans, eight pairs, ``wil
 * **Tables**: dense arrays indexed by the group's base-5 code ``sum(c[i] * 5**i)`` (the code
   ``majiang.rl.batched.suit_tables`` uses): ``(5**9, 12)`` int8 for suits, ``(5**7, 12)`` for the
   honours. An entry is computed the first time a hand needs it (a dynamic programme over the
-  group's faces, a few microseconds) and kept for the process, so nothing is built at import; a
-  flag array marks the computed entries.
+  group's faces, a few microseconds) and kept for the process, so nothing is built at import (a
+  first number of -1 marks an entry not computed yet).
 
   The suit programme walks the nine faces with two padding faces before (chows may start there)
   and after (they close the chows) and a state of (chows started two faces back 0-2, one face back
@@ -92,9 +92,10 @@ _P5 = np.array([5 ** (t - 9 * (t // 9)) if t < 27 else 5 ** (t - 27) for t in ra
 
 
 # --------------------------------------------------------------------------------- group tables
-def _fill(g: int, key: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray) -> None:
+def _fill(g: int, key: int, su: np.ndarray, hu: np.ndarray) -> None:
     """Compute the used-vector of group ``g`` (0-2 a suit, 3 the honours) with code ``key`` into its
-    table row (``su``/``hu``; ``sd``/``hd`` = 1 once done)."""
+    table row (``su``/``hu``; a row whose first number is -1 is not computed yet: once computed it is
+    0, no sets covering nothing)."""
     c = np.zeros(13, dtype=np.int64)  # two padding faces, the faces, two padding faces
     raw = np.full(12, -1, dtype=np.int64)
     if g == 3:
@@ -176,23 +177,22 @@ def _fill(g: int, key: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: 
     if g == 3:
         for i in range(12):
             hu[key, i] = raw[i]
-        hd[key] = 1
     else:
         for i in range(12):
             su[key, i] = raw[i]
-        sd[key] = 1
 
 
 class _Tables:
     """The process's group tables (allocated on first use; entries filled on demand)."""
 
-    arrays: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
+    arrays: tuple[np.ndarray, np.ndarray] | None = None
 
     @classmethod
-    def get(cls) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def get(cls) -> tuple[np.ndarray, np.ndarray]:
+        """``(suits, honours)``: ``(5**9, 12)`` and ``(5**7, 12)`` int8, -1 where not computed yet
+        (23 MB and 0.9 MB, written once at first use: about 10 ms)."""
         if cls.arrays is None:
-            cls.arrays = (np.empty((5 ** 9, 12), dtype=np.int8), np.zeros(5 ** 9, dtype=np.uint8),
-                          np.empty((5 ** 7, 12), dtype=np.int8), np.zeros(5 ** 7, dtype=np.uint8))
+            cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
         return cls.arrays
 
 
@@ -204,9 +204,9 @@ def used_vector(group: int, counts) -> tuple[int, ...]:
         raise MajiangError(f"a group needs {width} counts of 0-4, got {list(counts)!r}")
     key = sum(int(x) * 5 ** i for i, x in enumerate(counts))
     available()  # compiled when numba is there; plain Python (slow but the same) otherwise
-    su, sd, hu, hd = _Tables.get()
-    if not (hd if group == 3 else sd)[key]:
-        _fill(group, key, su, sd, hu, hd)
+    su, hu = _Tables.get()
+    if (hu if group == 3 else su)[key, 0] < 0:
+        _fill(group, key, su, hu)
     return tuple(int(v) for v in (hu if group == 3 else su)[key])
 
 
@@ -214,8 +214,8 @@ def used_vector(group: int, counts) -> tuple[int, ...]:
 # Scratch rows of the analysis (one (16, 12) array, W): each group's vector (0-3), the other three
 # groups combined per group (4-7), two groups combined (8-13, see _pair), the changed group's vector
 # after a discard (14), another group's complement after that discard (15), a lone tile (16: it covers
-# itself as a partial set or pair), all four groups combined (17).
-_V, _O, _PAIRS, _VG, _OH, _LONE, _ALL = 0, 4, 8, 14, 15, 16, 17
+# itself as a partial set or pair), all four groups combined (17), thresholds (18, see _below).
+_V, _O, _PAIRS, _VG, _OH, _LONE, _ALL, _TH = 0, 4, 8, 14, 15, 16, 17, 18
 
 
 def _pair(a: int, b: int) -> int:
@@ -225,10 +225,10 @@ def _pair(a: int, b: int) -> int:
     return _PAIRS + a * (7 - a) // 2 + b - a - 1
 
 
-def _comb(w: np.ndarray, i: int, j: int, k: int) -> None:
+def _comb(w: np.ndarray, i: int, j: int, k: int, top: int) -> None:
     """Row ``k`` of ``w`` = the max-plus combination of rows ``i`` and ``j`` (at most one pair in
-    all; m <= 5), as ``tables.combine_used``."""
-    for m in range(6):
+    all), as ``tables.combine_used``, for m = 0..top sets (the entries read later)."""
+    for m in range(top + 1):
         z0 = 0
         z1 = 0
         for a in range(m + 1):
@@ -263,35 +263,33 @@ def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
     return s if s > -1 else -1
 
 
-def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray,
-          hd: np.ndarray) -> int:
+def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, hu: np.ndarray) -> int:
     """:func:`_std` for group ``g``'s table entry ``key`` (computed first if new)."""
     if g == 3:
-        if not hd[key]:
-            _fill(3, key, su, sd, hu, hd)
+        if hu[key, 0] < 0:
+            _fill(3, key, su, hu)
         return _std(hu, key, w, o, n)
-    if not sd[key]:
-        _fill(g, key, su, sd, hu, hd)
+    if su[key, 0] < 0:
+        _fill(g, key, su, hu)
     return _std(su, key, w, o, n)
 
 
-def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, sd: np.ndarray, hu: np.ndarray,
-          hd: np.ndarray) -> None:
+def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, hu: np.ndarray) -> None:
     """Row ``i`` of ``w`` = group ``g``'s table entry ``key`` (computed first if new)."""
     if g == 3:
-        if not hd[key]:
-            _fill(3, key, su, sd, hu, hd)
+        if hu[key, 0] < 0:
+            _fill(3, key, su, hu)
         for j in range(12):
             w[i, j] = hu[key, j]
     else:
-        if not sd[key]:
-            _fill(g, key, su, sd, hu, hd)
+        if su[key, 0] < 0:
+            _fill(g, key, su, hu)
         for j in range(12):
             w[i, j] = su[key, j]
 
 
 def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, cnt: np.ndarray,
-           su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray, p5: np.ndarray) -> np.int64:
+           su: np.ndarray, hu: np.ndarray, p5: np.ndarray) -> np.int64:
     """Bit ``y`` set for each tile ``y`` of group ``g`` (counts ``cnt``, code ``key``; the other
     groups combined in row ``o`` of ``w``) held fewer than four times whose draw brings the standard
     shape's shanten below ``s`` (``n`` sets to make after the draw).
@@ -299,6 +297,13 @@ def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, c
     A tile with no held tile of its group within two faces (an honour: not held) would stand alone:
     its group's vector is the group's combined with a lone tile's, the same for every such tile, so
     they all lower the shanten or none does (``iso``, worked out once by the caller)."""
+    if s <= -1:
+        return np.int64(0)
+    # below s <=> the most naturals covered exceeds need: some a has x1[a] > t1[a] or x0[a] > t0[a]
+    need = 3 * n + 1 - s
+    for a in range(n + 1):
+        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
+        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
     lo = 9 * g
     hi = 34 if g == 3 else lo + 9
     mask = np.int64(0)
@@ -312,8 +317,22 @@ def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, c
             near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
                     or (f <= 6 and cnt[y + 2] > 0))
         if near:
-            if _stdk(g, key + p5[y], w, o, n, su, sd, hu, hd) < s:
+            k = key + p5[y]
+            if g == 3:
+                if hu[k, 0] < 0:
+                    _fill(3, k, su, hu)
+                t = hu
+            else:
+                if su[k, 0] < 0:
+                    _fill(g, k, su, hu)
+                t = su
+            if need < 0:
                 mask |= np.int64(1) << y
+                continue
+            for a in range(n + 1):
+                if t[k, 2 * a + 1] > w[_TH, 2 * a + 1] or t[k, 2 * a] > w[_TH, 2 * a]:
+                    mask |= np.int64(1) << y
+                    break
         elif iso:
             mask |= np.int64(1) << y
     return mask
@@ -418,14 +437,14 @@ def _two_others(g: int, h: int):
 
 def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
           col: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
-          su: np.ndarray, sd: np.ndarray, hu: np.ndarray, hd: np.ndarray,
+          su: np.ndarray, hu: np.ndarray,
           group: np.ndarray, p5: np.ndarray, orphan: np.ndarray, skipped: np.ndarray) -> int:
     """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
     A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
     marked in ``skipped``; returns how many."""
     nrows = counts.shape[0]
     keys = np.zeros(4, dtype=np.int64)
-    W = np.zeros((18, 12), dtype=np.int64)  # see _V .. _ALL
+    W = np.zeros((19, 12), dtype=np.int64)  # see _V .. _TH
     for i in range(1, 12):
         W[_LONE, i] = 1
     st = np.zeros(6, dtype=np.int64)
@@ -457,15 +476,22 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
         for t in range(34):
             keys[group[t]] += cnt[t] * p5[t]
         for g in range(4):
-            _load(g, keys[g], W, _V + g, su, sd, hu, hd)
-        # pair combinations and each group's complement
-        for g in range(4):
-            for h in range(g + 1, 4):
-                _comb(W, _V + g, _V + h, _pair(g, h))
-        _comb(W, _V + 1, _pair(2, 3), _O)
-        _comb(W, _V + 0, _pair(2, 3), _O + 1)
-        _comb(W, _V + 3, _pair(0, 1), _O + 2)
-        _comb(W, _V + 2, _pair(0, 1), _O + 3)
+            _load(g, keys[g], W, _V + g, su, hu)
+        # each group's complement (through the pairs 0+1 and 2+3); the other pairs on the turn
+        top = (total + 1) // 3  # the most sets any hand below has to make
+        ist = total % 3 == 2 and turn[row]
+        _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
+        if ist or total % 3 == 1:
+            _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
+            _comb(W, _V + 1, _pair(2, 3), _O, top)
+            _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
+            _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
+        _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
+        if ist:
+            for g in range(3):
+                for h in range(g + 1, 4):
+                    if (g, h) != (0, 1) and (g, h) != (2, 3):
+                        _comb(W, _V + g, _V + h, _pair(g, h), top)
         n = total // 3
         now = _std(W, _V + 3, W, _O + 3, n)
         sp = 99
@@ -489,7 +515,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 if cnt[x] == 0:
                     continue
                 g = group[x]
-                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, sd, hu, hd)
+                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
                 spd[x] = 99
                 if special:
                     _change(st, cnt[x], -1, orphan[x])
@@ -507,7 +533,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 o[s0 + 1, col[x]] = 1.0
                 g = group[x]
                 kx = keys[g] - p5[x]
-                _load(g, kx, W, _VG, su, sd, hu, hd)
+                _load(g, kx, W, _VG, su, hu)
                 cnt[x] -= 1
                 # the standard shape's useful draws outside group g depend on g's vector only: shared
                 # by the best discards that leave the same vector
@@ -527,20 +553,20 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                     iso = (mask >> 63) & 1 == 1
                     mask &= ~(np.int64(1) << 63)
                 else:
-                    _comb(W, _VG, _O + g, _ALL)
+                    _comb(W, _VG, _O + g, _ALL, top)
                     iso = _std(W, _LONE, W, _ALL, n) < best
                     mask = np.int64(0)
                     for h in range(4):
                         if h == g:
                             continue
                         a, b = _two_others(g, h)
-                        _comb(W, _VG, _pair(a, b), _OH)
-                        mask |= _below(h, keys[h], W, _OH, n, best, iso, cnt, su, sd, hu, hd, p5)
+                        _comb(W, _VG, _pair(a, b), _OH, top)
+                        mask |= _below(h, keys[h], W, _OH, n, best, iso, cnt, su, hu, p5)
                     cg[ncache] = g
                     cv[ncache, :] = W[_VG]
                     cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
                     ncache += 1
-                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, sd, hu, hd, p5)
+                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
                 if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
                     _change(st, cnt[x] + 1, -1, orphan[x])
                     mask = _special_draws(mask, cnt, st, total, best, cls, orphan, sev, quad2, orph, eight, wwin)
@@ -553,11 +579,11 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 o[s0 + 2, col[x]] = tot / 34.0
         else:
             n2 = (total + 1) // 3
-            _comb(W, _V + 3, _O + 3, _ALL)
+            _comb(W, _V + 3, _O + 3, _ALL, top)
             iso = _std(W, _LONE, W, _ALL, n2) < now
             mask = np.int64(0)
             for g in range(4):
-                mask |= _below(g, keys[g], W, _O + g, n2, now, iso, cnt, su, sd, hu, hd, p5)
+                mask |= _below(g, keys[g], W, _O + g, n2, now, iso, cnt, su, hu, p5)
             if special and sp - 1 < now:
                 mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
             for y in range(34):
@@ -608,9 +634,9 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     if c is counts:
         c = c.copy()  # the kernel moves counts while it works
     skipped = np.zeros(len(c), dtype=np.uint8)
-    su, sd, hu, hd = _Tables.get()
+    su, hu = _Tables.get()
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
-          np.ascontiguousarray(col, dtype=np.int64), *flags, su, sd, hu, hd, _GROUP, _P5, _ORPHAN, skipped)
+          np.ascontiguousarray(col, dtype=np.int64), *flags, su, hu, _GROUP, _P5, _ORPHAN, skipped)
     return skipped.view(bool)
 
 
