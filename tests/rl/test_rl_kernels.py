@@ -26,7 +26,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("numba")
 pytest.importorskip("pettingzoo")
 
-from hypothesis import given, settings  # noqa: E402
+from hypothesis import example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 import majiang.rl as rl  # noqa: E402
@@ -124,6 +124,7 @@ def _hand(pieces: list[tuple[int, int]], size: int) -> list[int]:
 @settings(max_examples=300, deadline=None)
 @given(pieces=_PIECES, size=st.sampled_from([1, 2, 4, 5, 7, 8, 10, 11, 13, 14, 13, 14, 16, 17, 9]),
        seen=st.lists(st.integers(0, 4), min_size=34, max_size=34), turn=st.booleans())
+@example(pieces=[(0, 0)] * 4 + [(0, 1), (2, 1), (2, 2), (2, 3), (2, 5)], size=17, seen=[0] * 34, turn=True)
 def test_kernel_planes_equal_the_python_path(shapes, pieces, size: int, seen: list[int], turn: bool) -> None:
     counts = _hand(pieces, size)
     unseen = [max(0, 4 - counts[t] - seen[t]) for t in range(34)]

@@ -478,7 +478,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
         for g in range(4):
             _load(g, keys[g], W, _V + g, su, hu)
         # each group's complement (through the pairs 0+1 and 2+3); the other pairs on the turn
-        top = (total + 1) // 3  # the most sets any hand below has to make
+        top = (total + 1) // 3 if total % 3 == 1 else total // 3  # the most sets a hand below makes (<= 5)
         ist = total % 3 == 2 and turn[row]
         _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
         if ist or total % 3 == 1:
