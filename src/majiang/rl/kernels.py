@@ -57,7 +57,7 @@ import numpy as np
 
 from majiang.errors import MajiangError
 
-_KERNELS = ("_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_face", "_change", "_spec", "_special_draws",
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_face", "_change", "_spec", "_special_draws",
             "_two_others", "_rows")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
@@ -92,12 +92,76 @@ _P5 = np.array([5 ** (t - 9 * (t // 9)) if t < 27 else 5 ** (t - 27) for t in ra
 
 
 # --------------------------------------------------------------------------------- group tables
+def _close(raw: np.ndarray) -> None:
+    """At most m sets and at most p pairs (more sets or a pair never cover fewer: they may be
+    wild-only): the running maximum over m, then over p."""
+    for p in range(2):
+        for m in range(1, 6):
+            if raw[2 * (m - 1) + p] > raw[2 * m + p]:
+                raw[2 * m + p] = raw[2 * (m - 1) + p]
+    for m in range(6):
+        if raw[2 * m] > raw[2 * m + 1]:
+            raw[2 * m + 1] = raw[2 * m]
+
+
+def _block(key: int, su: np.ndarray) -> None:
+    """The suit programme (see the module doc) over the nine faces of code ``key``, into ``su[key]``;
+    run for a suit whose tiles form one block starting at face 0 (see :func:`_fill`)."""
+    c = np.zeros(13, dtype=np.int64)  # two padding faces, the faces, two padding faces
+    raw = np.full(12, -1, dtype=np.int64)
+    k = key
+    for f in range(9):
+        c[2 + f] = k % 5
+        k //= 5
+    # state j = ((a * 3 + b) * 2 + p) * 6 + m: a, b chows started two / one face back, p pair, m sets
+    cur = np.full(108, -1, dtype=np.int64)
+    nxt = np.full(108, -1, dtype=np.int64)
+    cur[0] = 0
+    for i in range(11):  # faces 0..10 of the padded suit; chows start at any of them
+        ci = c[i]
+        capped = ci > 0 or (i >= 3 and i <= 9 and c[i - 1] > 0 and c[i + 1] > 0)
+        nxt[:] = -1
+        for a in range(3):
+            for b in range(3):
+                for p in range(2):
+                    base = ((a * 3 + b) * 2 + p) * 6
+                    for m in range(6):
+                        v = cur[base + m]
+                        if v < 0:
+                            continue
+                        for kk in range(3):
+                            for t in range(2):
+                                if t and ci == 0:
+                                    break
+                                m2 = m + kk + t
+                                if m2 > 5:
+                                    break
+                                for q in range(2 - p):
+                                    if q and ci == 0:
+                                        break
+                                    u = a + b + kk + 3 * t + 2 * q
+                                    if capped and u > 4:
+                                        break
+                                    gain = u if u < ci else ci
+                                    j2 = ((b * 3 + kk) * 2 + (p | q)) * 6 + m2
+                                    if v + gain > nxt[j2]:
+                                        nxt[j2] = v + gain
+        cur, nxt = nxt, cur
+    for j in range(108):  # the two closing faces: every open chow ends, covering nothing
+        v = cur[j]
+        m = j % 6
+        p = (j // 6) % 2
+        if v > raw[2 * m + p]:
+            raw[2 * m + p] = v
+    _close(raw)
+    for i in range(12):
+        su[key, i] = raw[i]
+
+
 def _fill(g: int, key: int, su: np.ndarray, hu: np.ndarray) -> None:
     """Compute the used-vector of group ``g`` (0-2 a suit, 3 the honours) with code ``key`` into its
     table row (``su``/``hu``; a row whose first number is -1 is not computed yet: once computed it is
     0, no sets covering nothing)."""
-    c = np.zeros(13, dtype=np.int64)  # two padding faces, the faces, two padding faces
-    raw = np.full(12, -1, dtype=np.int64)
     if g == 3:
         cur = np.full(12, -1, dtype=np.int64)  # [2*m + p], exactly m pungs and p pairs
         cur[0] = 0
@@ -120,66 +184,72 @@ def _fill(g: int, key: int, su: np.ndarray, hu: np.ndarray) -> None:
                     if p == 0 and v + pair > nxt[2 * m + 1]:
                         nxt[2 * m + 1] = v + pair
             cur = nxt
-        raw[:] = cur
-    else:
-        k = key
-        for f in range(9):
-            c[2 + f] = k % 5
-            k //= 5
-        # state j = ((a * 3 + b) * 2 + p) * 6 + m: a, b chows started two / one face back, p pair, m sets
-        cur = np.full(108, -1, dtype=np.int64)
-        nxt = np.full(108, -1, dtype=np.int64)
-        cur[0] = 0
-        for i in range(11):  # faces 0..10 of the padded suit; chows start at any of them
-            ci = c[i]
-            capped = ci > 0 or (i >= 3 and i <= 9 and c[i - 1] > 0 and c[i + 1] > 0)
-            nxt[:] = -1
-            for a in range(3):
-                for b in range(3):
-                    for p in range(2):
-                        base = ((a * 3 + b) * 2 + p) * 6
-                        for m in range(6):
-                            v = cur[base + m]
-                            if v < 0:
-                                continue
-                            for kk in range(3):
-                                for t in range(2):
-                                    if t and ci == 0:
-                                        break
-                                    m2 = m + kk + t
-                                    if m2 > 5:
-                                        break
-                                    for q in range(2 - p):
-                                        if q and ci == 0:
-                                            break
-                                        u = a + b + kk + 3 * t + 2 * q
-                                        if capped and u > 4:
-                                            break
-                                        gain = u if u < ci else ci
-                                        j2 = ((b * 3 + kk) * 2 + (p | q)) * 6 + m2
-                                        if v + gain > nxt[j2]:
-                                            nxt[j2] = v + gain
-            cur, nxt = nxt, cur
-        for j in range(108):  # the two closing faces: every open chow ends, covering nothing
-            v = cur[j]
-            m = j % 6
-            p = (j // 6) % 2
-            if v > raw[2 * m + p]:
-                raw[2 * m + p] = v
-    # at most m sets and at most p pairs (more sets or a pair never cover fewer: they may be wild-only)
-    for p in range(2):
-        for m in range(1, 6):
-            if raw[2 * (m - 1) + p] > raw[2 * m + p]:
-                raw[2 * m + p] = raw[2 * (m - 1) + p]
-    for m in range(6):
-        if raw[2 * m] > raw[2 * m + 1]:
-            raw[2 * m + 1] = raw[2 * m]
-    if g == 3:
+        _close(cur)
         for i in range(12):
-            hu[key, i] = raw[i]
-    else:
-        for i in range(12):
-            su[key, i] = raw[i]
+            hu[key, i] = cur[i]
+        return
+    c = np.zeros(13, dtype=np.int64)
+    k = key
+    for f in range(9):
+        c[2 + f] = k % 5
+        k //= 5
+    # blocks (faces separated by two or more empty faces; no chow spans such a gap) are
+    # independent: a suit of several blocks, or of one block not at face 0, combines the entries
+    # of its blocks moved to face 0 (a chow may reach past the suit's ends, so a block's vector
+    # does not depend on where it lies), and only a block at face 0 runs the programme
+    nb = 0
+    first = -1
+    f = 0
+    while f < 9:
+        if c[2 + f] == 0:
+            f += 1
+            continue
+        start = f
+        while f < 9 and (c[2 + f] > 0 or (f + 1 < 9 and c[3 + f] > 0)):
+            f += 1
+        if nb == 0:
+            first = start
+        nb += 1
+        if nb > 1 or start > 0:
+            break
+    if nb <= 1 and first <= 0:
+        _block(key, su)
+        return
+    acc = np.zeros(12, dtype=np.int64)
+    tmp = np.zeros(12, dtype=np.int64)
+    f = 0
+    while f < 9:
+        if c[2 + f] == 0:
+            f += 1
+            continue
+        kb = 0
+        pw = 1
+        while f < 9 and (c[2 + f] > 0 or (f + 1 < 9 and c[3 + f] > 0)):
+            kb += c[2 + f] * pw
+            pw *= 5
+            f += 1
+        if su[kb, 0] < 0:
+            _block(kb, su)
+        for m in range(6):
+            z0 = 0
+            z1 = 0
+            for a in range(m + 1):
+                b = m - a
+                v = acc[2 * a] + su[kb, 2 * b]
+                if v > z0:
+                    z0 = v
+                v = acc[2 * a + 1] + su[kb, 2 * b]
+                if v > z1:
+                    z1 = v
+                v = acc[2 * a] + su[kb, 2 * b + 1]
+                if v > z1:
+                    z1 = v
+            tmp[2 * m] = z0
+            tmp[2 * m + 1] = z1 if z1 > z0 else z0
+        acc[:] = tmp
+    for i in range(12):
+        su[key, i] = acc[i]
+    return
 
 
 class _Tables:
