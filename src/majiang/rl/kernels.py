@@ -57,7 +57,8 @@ import numpy as np
 
 from majiang.errors import MajiangError
 
-_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_face", "_change", "_spec", "_special_draws",
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_draws", "_lower",
+            "_face", "_change", "_spec", "_special_draws",
             "_two_others", "_rows")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
@@ -408,6 +409,67 @@ def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, c
     return mask
 
 
+def _draws(g: int, key: int, cnt: np.ndarray, su: np.ndarray, hu: np.ndarray, p5: np.ndarray, d: np.ndarray,
+           yy: np.ndarray, j: int) -> tuple:
+    """The draws of group ``g`` (code ``key``, counts ``cnt``) that could join its tiles, from row
+    ``j`` of ``d`` (their vectors) and ``yy`` (their tiles): a held tile below four copies, or a
+    suited tile within two faces of a held one. Returns ``(rows written, bits of the other tiles
+    held fewer than four times)``: those would stand alone (see :func:`_below`)."""
+    lo = 9 * g
+    hi = 34 if g == 3 else lo + 9
+    lone = np.int64(0)
+    j0 = j
+    for y in range(lo, hi):
+        c = cnt[y]
+        if c >= 4:
+            continue
+        near = c > 0
+        if not near and g < 3:
+            f = y - lo
+            near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
+                    or (f <= 6 and cnt[y + 2] > 0))
+        if near:
+            k = key + p5[y]
+            if g == 3:
+                if hu[k, 0] < 0:
+                    _fill(3, k, su, hu)
+                for i in range(12):
+                    d[j, i] = hu[k, i]
+            else:
+                if su[k, 0] < 0:
+                    _fill(g, k, su, hu)
+                for i in range(12):
+                    d[j, i] = su[k, i]
+            yy[j] = y
+            j += 1
+        else:
+            lone |= np.int64(1) << y
+    return j - j0, lone
+
+
+def _lower(d: np.ndarray, yy: np.ndarray, j0: int, nj: int, w: np.ndarray, o: int, n: int, s: int) -> np.int64:
+    """Bits of the tiles ``yy[j0 .. j0 + nj - 1]`` whose group vectors (rows of ``d``), combined with
+    the other groups' (row ``o`` of ``w``), bring the standard shape's shanten below ``s`` (``n``
+    sets to make)."""
+    if s <= -1:
+        return np.int64(0)
+    need = 3 * n + 1 - s  # below s <=> more than need naturals covered
+    mask = np.int64(0)
+    if need < 0:
+        for j in range(j0, j0 + nj):
+            mask |= np.int64(1) << yy[j]
+        return mask
+    for a in range(n + 1):
+        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
+        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
+    for j in range(j0, j0 + nj):
+        for a in range(n + 1):
+            if d[j, 2 * a + 1] > w[_TH, 2 * a + 1] or d[j, 2 * a] > w[_TH, 2 * a]:
+                mask |= np.int64(1) << yy[j]
+                break
+    return mask
+
+
 def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
     """Add (``sign`` = 1) or take away (-1) one face holding ``c`` tiles from the special shapes'
     counts ``st``: pairs with a quad as two, odd counts, faces held twice or more, faces held once,
@@ -524,6 +586,11 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     cv = np.zeros((34, 12), dtype=np.int64)
     cm = np.zeros(34, dtype=np.int64)
     cls = np.zeros(10, dtype=np.int64)  # special shapes: per (count, orphan) class of a draw, lowers or not
+    D = np.zeros((34, 12), dtype=np.int64)  # per group, the vectors after each draw that could join it
+    yy = np.zeros(34, dtype=np.int64)  # their tiles
+    dj = np.zeros(4, dtype=np.int64)  # each group's first row in D
+    dn = np.zeros(4, dtype=np.int64)  # and count
+    lone = np.zeros(4, dtype=np.int64)  # each group's tiles that would stand alone (bits)
     special = sev + orph + eight > 0 or wwin == 1
     nskip = 0
     for row in range(nrows):
@@ -597,9 +664,17 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 if s < best:
                     best = s
             ncache = 0
+            drawn = False
             for x in range(34):
                 if cnt[x] == 0 or disc[x] != best:
                     continue
+                if not drawn:  # the draws of each group as the hand stands (before any discard)
+                    drawn = True
+                    j = 0
+                    for h in range(4):
+                        dj[h] = j
+                        dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
+                        j += dn[h]
                 o[s0 + 1, col[x]] = 1.0
                 g = group[x]
                 kx = keys[g] - p5[x]
@@ -631,7 +706,9 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                             continue
                         a, b = _two_others(g, h)
                         _comb(W, _VG, _pair(a, b), _OH, top)
-                        mask |= _below(h, keys[h], W, _OH, n, best, iso, cnt, su, hu, p5)
+                        mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
+                        if iso:
+                            mask |= lone[h]
                     cg[ncache] = g
                     cv[ncache, :] = W[_VG]
                     cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
@@ -652,8 +729,13 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
             _comb(W, _V + 3, _O + 3, _ALL, top)
             iso = _std(W, _LONE, W, _ALL, n2) < now
             mask = np.int64(0)
+            j = 0
             for g in range(4):
-                mask |= _below(g, keys[g], W, _O + g, n2, now, iso, cnt, su, hu, p5)
+                nj, ln = _draws(g, keys[g], cnt, su, hu, p5, D, yy, j)
+                mask |= _lower(D, yy, j, nj, W, _O + g, n2, now)
+                if iso:
+                    mask |= ln
+                j += nj
             if special and sp - 1 < now:
                 mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
             for y in range(34):
