@@ -1037,8 +1037,7 @@ class BatchedCore:
         if enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
-                todo = np.flatnonzero(kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], _COL,
-                                                           flags))
+                todo = np.flatnonzero(kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags))
             else:
                 todo = range(n)
             phases = ("turn", "claim", "rob", "end")

@@ -56,10 +56,11 @@ import os
 import numpy as np
 
 from majiang.errors import MajiangError
+from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_draws", "_lower",
             "_face", "_change", "_spec", "_special_draws",
-            "_two_others", "_rows")
+            "_two_others", "_rows", "_one")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 
@@ -90,6 +91,7 @@ _ORPHAN = np.zeros(34, dtype=np.int8)
 _ORPHAN[[0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]] = 1
 _GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
 _P5 = np.array([5 ** (t - 9 * (t // 9)) if t < 27 else 5 ** (t - 27) for t in range(34)], dtype=np.int64)
+_LAYOUT_COL = np.array(COLUMN_OF, dtype=np.int64)  # our tile -> its column in the observation
 
 
 # --------------------------------------------------------------------------------- group tables
@@ -568,12 +570,13 @@ def _two_others(g: int, h: int):
 
 
 def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
-          col: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+          sev: int, quad2: int, orph: int, eight: int, wwin: int,
           su: np.ndarray, hu: np.ndarray,
-          group: np.ndarray, p5: np.ndarray, orphan: np.ndarray, skipped: np.ndarray) -> int:
+          skipped: np.ndarray) -> int:
     """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
     A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
     marked in ``skipped``; returns how many."""
+    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
     keys = np.zeros(4, dtype=np.int64)
     W = np.zeros((19, 12), dtype=np.int64)  # see _V .. _TH
@@ -763,7 +766,7 @@ def shape_flags(shapes) -> tuple[int, int, int, int, int]:
 
 
 def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, first: int,
-                 col: np.ndarray, flags: tuple[int, int, int, int, int]) -> np.ndarray:
+                 flags: tuple[int, int, int, int, int]) -> np.ndarray:
     """Fill the analysis planes of many observations at once.
 
     Args:
@@ -771,10 +774,10 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
         turn: ``(n,)`` true where the row's seat is on its turn (``discard_best`` and
             ``discard_useful`` are filled only then).
         unseen: ``(n, 34)`` copies of each tile the seat cannot see (our tile order).
-        out: ``(n, C, 34)`` float32 observations; planes ``first .. first + 4`` are ``shanten``,
+        out: ``(n, C, 34)`` float32 observations (columns in the layout's order,
+            :data:`majiang.rl.actions.COLUMN_OF`); planes ``first .. first + 4`` are ``shanten``,
             ``discard_best``, ``discard_useful``, ``waits``, ``useful`` (zero where not written).
         first: the ``shanten`` plane's index.
-        col: ``(34,)`` the layout column of each tile.
         flags: :func:`shape_flags` of the analysis shapes.
 
     Returns the ``(n,)`` bool array of rows left alone (a count outside 0-4, more than
@@ -782,14 +785,34 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     """
     if not available():
         raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
-    c = np.ascontiguousarray(counts, dtype=_I8)
-    if c is counts:
-        c = c.copy()  # the kernel moves counts while it works
+    c = np.array(counts, dtype=_I8)  # a copy: the kernel moves counts while it works
     skipped = np.zeros(len(c), dtype=np.uint8)
     su, hu = _Tables.get()
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
-          np.ascontiguousarray(col, dtype=np.int64), *flags, su, hu, _GROUP, _P5, _ORPHAN, skipped)
+          *flags, su, hu, skipped)
     return skipped.view(bool)
 
 
-__all__ = ["MAX_TILES", "available", "analyse_rows", "shape_flags", "used_vector"]
+def _one(both: np.ndarray, turn: int, out: np.ndarray, s0: int, sev: int, quad2: int, orph: int, eight: int,
+         wwin: int, su: np.ndarray, hu: np.ndarray) -> int:
+    """:func:`_rows` for one row: ``both`` = its counts and unseen counts ``(2, 34)``, ``out`` its
+    ``(C, 34)`` observation."""
+    t = np.empty(1, dtype=np.int8)
+    t[0] = turn
+    skipped = np.zeros(1, dtype=np.uint8)
+    return _rows(both[0:1], t, both[1:2], out.reshape((1, out.shape[0], out.shape[1])), s0, sev, quad2, orph, eight,
+                 wwin, su, hu, skipped)
+
+
+def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
+                flags: tuple[int, int, int, int, int]) -> bool:
+    """:func:`analyse_rows` for one observation ``out`` ``(C, 34)`` (C-contiguous float32), its
+    counts and unseen counts given as sequences of 34 (our tile order). Returns False if it left
+    the row alone (see :func:`analyse_rows`), True once the planes are filled. Lighter on the call
+    than :func:`analyse_rows` (the AEC environments' path)."""
+    su, hu = _Tables.get()
+    both = np.array((counts, unseen), dtype=_I8)
+    return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
+
+
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "used_vector"]

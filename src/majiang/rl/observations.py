@@ -738,17 +738,17 @@ class Encoder:
     def _analyse(self, out: np.ndarray, phase: str, wf: int | None, counts: Sequence[int],
                  unseen: Sequence[int]) -> None:
         o = self.offsets
+        # without wildcards, the compiled kernel (majiang.rl.kernels) when numba is there: the same planes
+        if (wf is None and self._kernel is not False and self._kernel_flags() and out.dtype == np.float32
+                and out.flags.c_contiguous
+                and kernels.analyse_one(counts, unseen, phase == "turn", out, o["shanten"][0], self._kernel)):
+            return
         an = self._an
         nat, w = an.natural(counts, wf)
         total = sum(nat) + w
         if total % 3 == 0:
             return
         if w == 0 and an.fast is not None:
-            if wf is None and total <= kernels.MAX_TILES and self._kernel_flags():
-                if not kernels.analyse_rows(np.array(counts, dtype=np.int8)[None], np.array([phase == "turn"]),
-                                            np.array(unseen, dtype=np.int8)[None], out[None], o["shanten"][0],
-                                            _COL, self._kernel)[0]:
-                    return
             self._analyse_fast(out, phase, counts, nat, total, unseen, wf)
             return
         now = an.full(nat, w)
