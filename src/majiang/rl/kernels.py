@@ -58,7 +58,7 @@ import numpy as np
 from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
-_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_below", "_draws", "_lower",
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_draws", "_lower",
             "_face", "_change", "_spec", "_special_draws",
             "_two_others", "_rows", "_one")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
@@ -286,9 +286,8 @@ def used_vector(group: int, counts) -> tuple[int, ...]:
 # ------------------------------------------------------------------------------------ analysis
 # Scratch rows of the analysis (one (16, 12) array, W): each group's vector (0-3), the other three
 # groups combined per group (4-7), two groups combined (8-13, see _pair), the changed group's vector
-# after a discard (14), another group's complement after that discard (15), a lone tile (16: it covers
-# itself as a partial set or pair), all four groups combined (17), thresholds (18, see _below).
-_V, _O, _PAIRS, _VG, _OH, _LONE, _ALL, _TH = 0, 4, 8, 14, 15, 16, 17, 18
+# after a discard (14), another group's complement after that discard (15), thresholds (16, see _lower).
+_V, _O, _PAIRS, _VG, _OH, _TH = 0, 4, 8, 14, 15, 16
 
 
 def _pair(a: int, b: int) -> int:
@@ -334,6 +333,41 @@ def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
             best = v
     s = 3 * n + 1 - best
     return s if s > -1 else -1
+
+
+def _lone(w: np.ndarray, i: int, o: int, n: int, s: int) -> bool:
+    """Whether a lone tile (one that joins nothing) added to the hand made of group row ``i`` and the
+    other groups' row ``o`` of ``w`` brings the standard shape's shanten below ``s`` (``n`` sets
+    to make after the draw): the hand's rows combined with the lone tile's (it covers itself in a
+    set or the pair slot), read at n sets and the pair only."""
+    a1 = 0  # all groups combined: n sets + pair, n sets, n - 1 sets + pair
+    a0 = 0
+    b1 = 0
+    for a in range(n + 1):
+        b = n - a
+        v = w[i, 2 * a + 1] + w[o, 2 * b]
+        if v > a1:
+            a1 = v
+        v = w[i, 2 * a] + w[o, 2 * b + 1]
+        if v > a1:
+            a1 = v
+        v = w[i, 2 * a] + w[o, 2 * b]
+        if v > a0:
+            a0 = v
+        if b >= 1:
+            v = w[i, 2 * a + 1] + w[o, 2 * b - 2]
+            if v > b1:
+                b1 = v
+            v = w[i, 2 * a] + w[o, 2 * b - 1]
+            if v > b1:
+                b1 = v
+    z = a1
+    if a0 + 1 > z:
+        z = a0 + 1
+    if n >= 1 and b1 + 1 > z:
+        z = b1 + 1
+    v = 3 * n + 1 - z
+    return (v if v > -1 else -1) < s
 
 
 def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, hu: np.ndarray) -> int:
@@ -579,9 +613,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
     keys = np.zeros(4, dtype=np.int64)
-    W = np.zeros((19, 12), dtype=np.int64)  # see _V .. _TH
-    for i in range(1, 12):
-        W[_LONE, i] = 1
+    W = np.zeros((17, 12), dtype=np.int64)  # see _V .. _TH
     st = np.zeros(6, dtype=np.int64)
     disc = np.zeros(34, dtype=np.int64)
     spd = np.zeros(34, dtype=np.int64)  # the special shapes' shanten after each discard
@@ -701,8 +733,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                     iso = (mask >> 63) & 1 == 1
                     mask &= ~(np.int64(1) << 63)
                 else:
-                    _comb(W, _VG, _O + g, _ALL, top)
-                    iso = _std(W, _LONE, W, _ALL, n) < best
+                    iso = _lone(W, _VG, _O + g, n, best)
                     mask = np.int64(0)
                     for h in range(4):
                         if h == g:
@@ -729,8 +760,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                 o[s0 + 2, col[x]] = tot / 34.0
         else:
             n2 = (total + 1) // 3
-            _comb(W, _V + 3, _O + 3, _ALL, top)
-            iso = _std(W, _LONE, W, _ALL, n2) < now
+            iso = _lone(W, _V + 3, _O + 3, n2, now)
             mask = np.int64(0)
             j = 0
             for g in range(4):
