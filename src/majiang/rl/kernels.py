@@ -628,6 +628,8 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     cv = np.zeros((34, 12), dtype=np.int64)
     cm = np.zeros(34, dtype=np.int64)
     cls = np.zeros(10, dtype=np.int64)  # special shapes: per (count, orphan) class of a draw, lowers or not
+    cbits = np.zeros(10, dtype=np.int64)  # the tiles of each class (held fewer than four times), as held
+    cres = np.zeros((10, 10), dtype=np.int64)  # [discard's class, draw's class]: lowers, or -1 not known
     D = np.zeros((34, 12), dtype=np.int64)  # per group, the vectors after each draw that could join it
     yy = np.zeros(34, dtype=np.int64)  # their tiles
     dj = np.zeros(4, dtype=np.int64)  # each group's first row in D
@@ -707,6 +709,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                     best = s
             ncache = 0
             drawn = False
+            classed = False
             for x in range(34):
                 if cnt[x] == 0 or disc[x] != best:
                     continue
@@ -756,9 +759,36 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                     ncache += 1
                 mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
                 if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
-                    _change(st, cnt[x] + 1, -1, orphan[x])
-                    mask = _special_draws(mask, cnt, st, total, best, cls, orphan, sev, quad2, orph, eight, wwin)
-                    _change(st, cnt[x], 1, orphan[x])
+                    # the special shapes read a draw by its (count, orphan) class, and the hand after
+                    # the discard by the discard's class: one test per pair of classes and hand
+                    kx = 2 * (cnt[x] + 1) + orphan[x]
+                    if not classed:
+                        classed = True
+                        for k in range(10):
+                            cbits[k] = 0
+                            for k2 in range(10):
+                                cres[k, k2] = -1
+                        for y in range(34):
+                            if cnt[y] + (y == x) < 4:
+                                cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
+                    bx = np.int64(1) << x
+                    for k in range(10):
+                        bits = cbits[k]
+                        if k == kx:
+                            bits &= ~bx
+                        if k == kx - 2:
+                            bits |= bx
+                        if bits == 0 or (mask | ~bits) == -1:
+                            continue
+                        r = cres[kx, k]
+                        if r < 0:
+                            _change(st, cnt[x] + 1, -1, orphan[x])
+                            _change(st, k // 2, 1, k % 2)
+                            r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
+                            _change(st, k // 2 + 1, -1, k % 2)
+                            _change(st, cnt[x], 1, orphan[x])
+                        if r:
+                            mask |= bits
                 cnt[x] += 1
                 tot = 0
                 for y in range(34):
