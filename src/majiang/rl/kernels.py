@@ -66,7 +66,7 @@ import numpy as np
 from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
-_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_draws",
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
@@ -419,37 +419,40 @@ def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, c
         w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
         w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
     lo = 9 * g
-    hi = 34 if g == 3 else lo + 9
+    width = 7 if g == 3 else 9
+    held = 0
+    for f in range(width):
+        if cnt[lo + f] > 0:
+            held |= 1 << f
+    near = held if g == 3 else (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 511
     mask = np.int64(0)
-    for y in range(lo, hi):
-        c = cnt[y]
-        if c >= 4:
+    for f in range(width):
+        y = lo + f
+        if cnt[y] >= 4:
             continue
-        near = c > 0
-        if not near and g < 3:
-            f = y - lo
-            near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
-                    or (f <= 6 and cnt[y + 2] > 0))
-        if near:
+        if (near >> f) & 1:
             k = key + p5[y]
             if g == 3:
                 if hu[k, 0] < 0:
                     _fill(3, k, su, hu)
-                t = hu
+                hit = need < 0 or _hit(hu, k, w, n)
             else:
                 if su[k, 0] < 0:
                     _fill(g, k, su, hu)
-                t = su
-            if need < 0:
+                hit = need < 0 or _hit(su, k, w, n)
+            if hit:
                 mask |= np.int64(1) << y
-                continue
-            for a in range(n + 1):
-                if t[k, 2 * a + 1] > w[_TH, 2 * a + 1] or t[k, 2 * a] > w[_TH, 2 * a]:
-                    mask |= np.int64(1) << y
-                    break
         elif iso:
             mask |= np.int64(1) << y
     return mask
+
+
+def _hit(t: np.ndarray, k: int, w: np.ndarray, n: int) -> bool:
+    """Row ``k`` of table ``t`` passes the thresholds in row ``_TH`` of ``w`` (see :func:`_lower`)."""
+    for a in range(n + 1):
+        if t[k, 2 * a + 1] > w[_TH, 2 * a + 1] or t[k, 2 * a] > w[_TH, 2 * a]:
+            return True
+    return False
 
 
 def _draws(g: int, key: int, cnt: np.ndarray, su: np.ndarray, hu: np.ndarray, p5: np.ndarray, d: np.ndarray,
@@ -748,9 +751,10 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
                     for h in range(4):
                         if h == g:
                             continue
-                        a, b = _two_others(g, h)
-                        _comb(W, _VG, _pair(a, b), _OH, top)
-                        mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
+                        if dn[h]:
+                            a, b = _two_others(g, h)
+                            _comb(W, _VG, _pair(a, b), _OH, top)
+                            mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
                         if iso:
                             mask |= lone[h]
                     cg[ncache] = g
