@@ -296,6 +296,27 @@ def test_without_numba_the_python_path_gives_the_same_planes() -> None:
     assert got.stdout.strip() == a[s0:s0 + 5].tobytes().hex()
 
 
+def test_rows_the_kernel_cannot_take_are_left_to_the_caller() -> None:
+    """A count outside 0-4 or more than 17 tiles: the row is reported, not filled; the others are."""
+    ek, ep = _ENCODERS[SHAPES[0]]
+    good = [1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1] + [0] * 11
+    five = list(good)
+    five[0] = 5
+    many = [3] * 6 + [0] * 28  # 18 tiles
+    counts = np.array([good, five, many, good], dtype=np.int16)
+    unseen = np.maximum(0, 4 - counts)
+    out = np.zeros((4, *ek.shape), dtype=np.float32)
+    turn = np.array([True, True, True, False])
+    s0 = ek.offsets["shanten"][0]
+    skipped = kernels.analyse_rows(counts, turn, unseen, out, s0, ek._kernel_flags())
+    assert skipped.tolist() == [False, True, True, False]
+    assert not out[1].any() and not out[2].any()
+    for i, phase in ((0, "turn"), (3, "claim")):
+        want = np.zeros(ek.shape, dtype=np.float32)
+        ep._analyse(want, phase, None, good, unseen[i].tolist())
+        assert out[i].tobytes() == want.tobytes()
+
+
 def test_shapes_the_kernel_does_not_take_are_refused() -> None:
     with pytest.raises(MajiangError, match="kernel"):
         kernels.shape_flags(dataclasses.replace(STANDARD, unconnected=True))

@@ -60,6 +60,7 @@ would not write (the ``shanten`` plane is written whole).
 from __future__ import annotations
 
 import os
+import threading
 
 import numpy as np
 
@@ -70,12 +71,20 @@ _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_st
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
+_LOCK = threading.Lock()
 
 
 def available() -> bool:
     """True when the compiled kernel can be used. The first call imports numba (about 0.7 s) and
     wraps the kernel functions; with numba missing, or the environment variable ``MAJIANG_NUMBA=0``,
     it is False and the callers keep the Python path."""
+    if _STATE:
+        return _STATE[0]
+    with _LOCK:  # the web server's bots think on worker threads: wrap once
+        return _available()
+
+
+def _available() -> bool:
     if not _STATE:
         ok = os.environ.get("MAJIANG_NUMBA", "1") != "0"
         if ok:
@@ -272,7 +281,9 @@ class _Tables:
         """``(suits, honours)``: ``(5**9, 12)`` and ``(5**7, 12)`` int8, -1 where not computed yet
         (23 MB and 0.9 MB, written once at first use: about 10 ms)."""
         if cls.arrays is None:
-            cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
+            with _LOCK:
+                if cls.arrays is None:
+                    cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
         return cls.arrays
 
 
@@ -856,7 +867,7 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     """
     if not available():
         raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
-    c = np.array(counts, dtype=_I8)  # a copy: the kernel moves counts while it works
+    c = np.clip(counts, -1, 5).astype(_I8)  # a copy (the kernel moves counts while it works); bad counts stay bad
     skipped = np.zeros(len(c), dtype=np.uint8)
     su, hu = _Tables.get()
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
