@@ -317,6 +317,26 @@ def test_rows_the_kernel_cannot_take_are_left_to_the_caller() -> None:
         assert out[i].tobytes() == want.tobytes()
 
 
+def test_the_python_path_counts_draws_that_join_nothing() -> None:
+    """E E E E S S S S W W (wenzhou, 1m the wildcard face, none held; 10 concealed tiles): pungs of E
+    and S and the W pair leave a set slot no held tile can fill (a fifth use of E or S), so any tile
+    that joins nothing lowers the shanten (2 -> 1), as :func:`majiang.analysis.shanten` says. The
+    general path (wildcard rule sets) once skipped such draws."""
+    e = Encoder(resolve("wenzhou"))
+    counts = [0] * 34
+    counts[27], counts[28], counts[29] = 4, 4, 2
+    unseen = [4 - c for c in counts]
+    out = np.zeros(e.shape, dtype=np.float32)
+    e._analyse(out, "claim", 0, counts, unseen)
+    shapes = e._an.shapes
+    s = shanten(counts, 0, shapes)
+    assert s == 2 and out[e.offsets["shanten"][0], 0] == np.float32(2 / 8)
+    lower = [t for t in range(34) if counts[t] < 4
+             and shanten([counts[i] + (i == t) for i in range(34)], 0, shapes) < s]
+    assert len(lower) == 32  # all but the two quads
+    assert sorted(np.flatnonzero(out[e.offsets["useful"][0]]).tolist()) == sorted(COLUMN_OF[t] for t in lower)
+
+
 def test_shapes_the_kernel_does_not_take_are_refused() -> None:
     with pytest.raises(MajiangError, match="kernel"):
         kernels.shape_flags(dataclasses.replace(STANDARD, unconnected=True))

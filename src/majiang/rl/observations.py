@@ -858,6 +858,12 @@ class Encoder:
         roles = an.roles(wf)
         if fast and sp - 1 >= s:  # physical tiles whose role is a near natural, and the wildcard face
             near = _near(nat)
+            # a natural that joins nothing stands alone: all such draws give one standard shanten,
+            # which can still be lower (a set or the pair slot left empty, e.g. beside quads of
+            # honours that no set can take): one of them stands for all
+            lone = [y for y in range(NUM_KINDS) if y not in near and nat[y] < 4]
+            if lone and _scan(nat, (lone[0],), 1, size, an.shapes, sp - 1)[lone[0]] < s:
+                near.update(lone)
             cands = [x for x in range(NUM_KINDS) if roles[x] < 0 or roles[x] in near]
         quick = _scan(nat, {roles[x] for x in cands if roles[x] >= 0}, 1, size, an.shapes, sp - 1) if fast else {}
         for x in cands:
