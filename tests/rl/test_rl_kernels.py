@@ -6,8 +6,8 @@
   those of ``Encoder._analyse`` on its Python path (``_Fast``, itself tested against ``shanten`` in
   test_rl_fast_obs.py), byte for byte, for random hands of every size up to 17 tiles, random unseen
   counts, on the turn and outside it, under every preset's analysis shapes that ``_Fast`` takes and
-  a few more (seven pairs without quads as two pairs, all three special shapes at once); with
-  ``wilds_win`` 1 (no preset has it) against :func:`~majiang.analysis.shanten` itself;
+  a few more (seven pairs without quads as two pairs, all three special shapes at once, ``wilds_win``
+  1, which no preset has); and against :func:`~majiang.analysis.shanten` itself;
 * the batched core's rows carry the planes the Python path gives for the row's own hand and unseen
   planes;
 * without numba (``MAJIANG_NUMBA=0``) the Python path runs and the planes are the same.
@@ -76,7 +76,8 @@ def _shapes_list() -> list:
         if _Fast.usable(sh):
             out.append(sh)
     out += [STANDARD, SEVEN_PAIRS_AND_ORPHANS, dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, quad_as_two_pairs=False),
-            dataclasses.replace(STANDARD, eight_pairs=True, seven_pairs=True, thirteen_orphans=True)]
+            dataclasses.replace(STANDARD, eight_pairs=True, seven_pairs=True, thirteen_orphans=True),
+            dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, wilds_win=1)]
     return list(dict.fromkeys(out))
 
 
@@ -177,9 +178,11 @@ _WW1 = dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, wilds_win=1)
 @settings(max_examples=60, deadline=None)
 @given(pieces=_PIECES, size=st.sampled_from([2, 4, 5, 7, 8, 13, 14]), turn=st.booleans(),
        seen=st.lists(st.integers(0, 4), min_size=34, max_size=34))
+@example(pieces=[(0, 0)] * 4 + [(0, 1)], size=5, turn=True, seen=[0] * 34)
 def test_kernel_planes_with_wilds_win_one_equal_shanten(pieces, size: int, turn: bool, seen: list[int]) -> None:
     """``wilds_win`` 1 makes every 3k+1 hand ready for a wildcard draw (shanten 0), so a discard can
-    lower the special shapes' shanten: the kernel follows ``shanten`` there."""
+    lower the special shapes' shanten: the kernel follows ``shanten`` there (``_Fast`` once did not:
+    1m 1m 1m 1m 2m, where discarding 2m leaves shanten 0)."""
     counts = _hand(pieces, size)
     unseen = [max(0, 4 - counts[t] - seen[t]) for t in range(34)]
     ek = Encoder(resolve("mcr"))

@@ -558,7 +558,8 @@ class _Fast:
         best = min(disc.values())
         # removing a tile never lowers a special shape's shanten, and a draw lowers it by one at most:
         # if the whole hand's specials are above the best standard discard, they change nothing here
-        if sp and self._special(stats, total, nat, 0, 0) > best:
+        # (not with wilds_win 1: a discard leaves a 3k+1 hand ready for a wildcard draw, shanten 0)
+        if sp and self.wilds_win != 1 and self._special(stats, total, nat, 0, 0) > best:
             sp = False
         if sp:
             classes: dict[tuple[int, bool], int] = {}
