@@ -17,8 +17,8 @@ Needs the ``rl`` extra (and ``bench`` for RLCard, ``ray`` for the Ray rows).
   counts n steps; observations ``(64, C, 34)`` and masks ``(64, 269)``, a uniform masked choice per row
   drawn with numpy (counted in the time). ``per-table``: ``batched=False``, one engine per row, with
   the full ``majiang-v1``; ``batched``: the batched core (:mod:`majiang.rl.batched`, chosen by default
-  for ``mcr``) with ``majiang-v1`` (analysis planes per row, in Python), ``majiang-v1,
-  analysis=False`` and ``botzone-v0``. A rule set the batched core does not support leaves those rows
+  for ``mcr``) with ``majiang-v1`` (analysis planes from the compiled kernel,
+  :mod:`majiang.rl.kernels`), ``majiang-v1, analysis=False`` and ``botzone-v0``. A rule set the batched core does not support leaves those rows
   out.
 * ``rlcard``: ``rlcard.make("mahjong")``, uniform choice among ``state["legal_actions"]``; each
   ``env.step`` builds RLCard's ``(6, 34, 4)`` observation and legal actions. RLCard's mahjong has no

@@ -99,7 +99,8 @@ SHAPES = list(dict.fromkeys(
     [_analysis_shapes(resolve(p).shape_rules) for p in PRESET_NAMES
      if _Fast.usable(_analysis_shapes(resolve(p).shape_rules))]
     + [_analysis_shapes(MCR_SHAPES), SEVEN_PAIRS_AND_ORPHANS, STANDARD,
-       dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, quad_as_two_pairs=False)]))
+       dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, quad_as_two_pairs=False),
+       dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, wilds_win=1)]))
 IDS = [f"shapes{i}" for i in range(len(SHAPES))]
 
 

@@ -57,6 +57,7 @@ from majiang.rl.actions import (
     chow_of_index,
     describe_index,
 )
+from majiang.rl import kernels
 from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
 
 # phases (rows)
@@ -1034,11 +1035,14 @@ class BatchedCore:
         u0 = o["unseen"][0]
         out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
         if enc.analysis:
+            flags = enc._kernel_flags()
+            if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
+                todo = np.flatnonzero(kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags))
+            else:
+                todo = range(n)
             phases = ("turn", "claim", "rob", "end")
-            cl = counts.tolist()
-            ul = unseen.tolist()
-            for i in range(n):
-                enc._analyse(out[i], phases[ph[i]], None, cl[i], ul[i])
+            for i in todo:
+                enc._analyse(out[i], phases[ph[i]], None, counts[i].tolist(), unseen[i].tolist())
         if enc.oracle:
             q0 = o["oracle_hands"][0]
             oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)

@@ -28,6 +28,7 @@ from majiang.analysis.win import _specials
 from majiang.analysis.wildcards import split_counts
 from majiang.engine import Phase, PlayerView, RuleSet
 from majiang.errors import MajiangError
+from majiang.rl import kernels
 from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES
 from majiang.tiles import NUM_KINDS, WHITE
 
@@ -557,7 +558,8 @@ class _Fast:
         best = min(disc.values())
         # removing a tile never lowers a special shape's shanten, and a draw lowers it by one at most:
         # if the whole hand's specials are above the best standard discard, they change nothing here
-        if sp and self._special(stats, total, nat, 0, 0) > best:
+        # (not with wilds_win 1: a discard leaves a 3k+1 hand ready for a wildcard draw, shanten 0)
+        if sp and self.wilds_win != 1 and self._special(stats, total, nat, 0, 0) > best:
             sp = False
         if sp:
             classes: dict[tuple[int, bool], int] = {}
@@ -635,6 +637,20 @@ class Encoder:
         self.shape = (self.planes, NUM_KINDS)
         self._an = _Analysis(rules)
         self._total = len(rules.tile_set)
+        self._kernel: tuple | bool | None = None  # kernels.shape_flags once decided; False: the Python path
+        if name == "majiang-v1":
+            s0 = self.offsets["shanten"][0]
+            assert [self.offsets[k][0] for k in _ANALYSIS_PLANES] == list(range(s0, s0 + 5))
+
+    def _kernel_flags(self) -> tuple | bool:
+        """The compiled kernel's shape flags (:mod:`majiang.rl.kernels`) if it fills this encoder's
+        analysis planes for hands without wildcards, else False (no numba, or shapes ``_Fast`` does
+        not take). Decided on first use (it imports numba)."""
+        k = self._kernel
+        if k is None:
+            k = self._kernel = (kernels.shape_flags(self._an.shapes)
+                                if self._an.fast is not None and kernels.available() else False)
+        return k
 
     def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
                out: np.ndarray | None = None) -> np.ndarray:
@@ -723,6 +739,11 @@ class Encoder:
     def _analyse(self, out: np.ndarray, phase: str, wf: int | None, counts: Sequence[int],
                  unseen: Sequence[int]) -> None:
         o = self.offsets
+        # without wildcards, the compiled kernel (majiang.rl.kernels) when numba is there: the same planes
+        if (wf is None and self._kernel is not False and self._kernel_flags() and out.dtype == np.float32
+                and out.flags.c_contiguous
+                and kernels.analyse_one(counts, unseen, phase == "turn", out, o["shanten"][0], self._kernel)):
+            return
         an = self._an
         nat, w = an.natural(counts, wf)
         total = sum(nat) + w
@@ -838,6 +859,12 @@ class Encoder:
         roles = an.roles(wf)
         if fast and sp - 1 >= s:  # physical tiles whose role is a near natural, and the wildcard face
             near = _near(nat)
+            # a natural that joins nothing stands alone: all such draws give one standard shanten,
+            # which can still be lower (a set or the pair slot left empty, e.g. beside quads of
+            # honours that no set can take): one of them stands for all
+            lone = [y for y in range(NUM_KINDS) if y not in near and nat[y] < 4]
+            if lone and _scan(nat, (lone[0],), 1, size, an.shapes, sp - 1)[lone[0]] < s:
+                near.update(lone)
             cands = [x for x in range(NUM_KINDS) if roles[x] < 0 or roles[x] in near]
         quick = _scan(nat, {roles[x] for x in cands if roles[x] >= 0}, 1, size, an.shapes, sp - 1) if fast else {}
         for x in cands:
@@ -864,6 +891,7 @@ class Encoder:
 
 
 _PHASE_ROW = {"turn": 0, "claim": 1, "rob": 2}
+_ANALYSIS_PLANES = ("shanten", "discard_best", "discard_useful", "waits", "useful")  # consecutive
 
 
 class _Seat:

@@ -1,0 +1,900 @@
+"""The ``majiang-v1`` hand-analysis planes (shanten, discard_best, discard_useful, waits, useful) in
+compiled code (numba), for hands without wildcards.
+
+The Python path (:meth:`majiang.rl.observations.Encoder._analyse` and its ``_Fast`` class) stays the
+reference and the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment
+variable ``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly.
+Tests compare the two plane by plane (tests/rl/test_rl_kernels.py).
+
+What is computed (RULES.md §9, shanten; the shapes are the rule set's with the knitted ones left
+out, as ``observations._Analysis`` does; only shapes that :meth:`observations._Fast.usable` takes:
+the standard shape plus any of seven pairs, thirteen orphans, eight pairs, ``wilds_win``):
+
+* **The standard shape** through per-group *used-vectors*: for a group's counts (a suit's nine
+  faces, the honours' seven), ``U[2*m + p]`` is the most natural tiles that at most ``m`` sets
+  (m = 0..5) and at most ``p`` pairs (p = 0/1) can cover, each face used at most four times --
+  exactly :data:`majiang.analysis.tables.USED` / ``HONOR_USED``. A hand's shanten with ``n`` sets
+  to make is ``max(3n + 1 - best, -1)``, ``best`` the max-plus combination of its four groups'
+  vectors at ``n`` sets and one pair (``tables.best_used``). A one-tile change touches one group:
+  its vector is looked up again and combined with the other three precombined.
+* **Tables**: dense arrays indexed by the group's base-5 code ``sum(c[i] * 5**i)`` (the code
+  ``majiang.rl.batched.suit_tables`` uses): ``(5**9, 12)`` int8 for suits, ``(5**7, 12)`` for the
+  honours. An entry is computed the first time a hand needs it (a dynamic programme over the
+  group's faces, a few microseconds) and kept for the process, so nothing is built at import (a
+  first number of -1 marks an entry not computed yet).
+
+  A suit's tiles split into blocks separated by two or more empty faces (no chow spans such a
+  gap): a suit's entry is the max-plus combination of its blocks' entries, each block moved to
+  face 0 (a block's vector does not depend on where it lies: chows may reach past the suit's
+  ends, as in ``tables._block_used``). A block at face 0 runs the programme: the nine faces with
+  two padding faces before (chows may start there) and after (they close the chows), a state of
+  (chows started two faces back 0-2, one face back 0-2, pair placed, sets so far); at each face
+  0-2 identical chows, one pung and the pair may start, covering ``min(uses, count)`` naturals, at
+  most four uses of a face where that can bind (held faces and single empty faces inside the
+  block; on the padding at most four chows of the block reach a face anyway). A test compares the
+  entries with ``tables.USED`` / ``HONOR_USED`` (and every suit of up to 17 tiles was compared
+  once, all 886,400 equal).
+* **The work on the turn**: the shanten after each held tile's discard (one look-up each); for each
+  best discard, the draws of each other group (read once per hand, only tiles that could join the
+  group's tiles) are tested against the other groups combined after the discard -- shared by the
+  best discards that leave their group with the same vector -- and the draws of the discard's own
+  group against the rest; a tile that would stand alone lowers the shanten for all such tiles or
+  for none (one test). The same for the draws of a 3k+1 hand.
+* **Special shapes** from six counts of the hand (pairs with a quad as two, odd counts, faces held
+  twice or more, faces held once, orphan faces held, orphan faces held twice or more), moved by one
+  tile at a time, as ``win._specials`` reads them with no wildcard.
+
+Planes (docs/rl.md, ``majiang-v1``), written at the layout's column of each tile:
+
+* 3k+2 hands: ``shanten`` (scalar, /8); on the turn, ``discard_best`` = 1 on each held tile whose
+  discard leaves the lowest shanten, ``discard_useful`` = the unseen copies of the draws that then
+  lower it, /34.
+* 3k+1 hands: ``shanten``; ``useful`` = unseen copies / 4 on each tile whose draw lowers it;
+  ``waits`` = 1 on those tiles when the hand is ready (shanten 0).
+* 3k hands: nothing.
+
+The planes are written into an observation array that the caller has zeroed where the Python path
+would not write (the ``shanten`` plane is written whole).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+import numpy as np
+
+from majiang.errors import MajiangError
+from majiang.rl.actions import COLUMN_OF
+
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one")
+"""The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
+_STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
+_LOCK = threading.Lock()
+
+
+def available() -> bool:
+    """True when the compiled kernel can be used. The first call imports numba (about 0.7 s) and
+    wraps the kernel functions; with numba missing, or the environment variable ``MAJIANG_NUMBA=0``,
+    it is False and the callers keep the Python path."""
+    if _STATE:
+        return _STATE[0]
+    with _LOCK:  # the web server's bots think on worker threads: wrap once
+        return _available()
+
+
+def _available() -> bool:
+    if not _STATE:
+        ok = os.environ.get("MAJIANG_NUMBA", "1") != "0"
+        if ok:
+            try:
+                import numba
+            except ImportError:  # pragma: no cover - exercised where numba is absent
+                ok = False
+        if ok:
+            g = globals()
+            for name in _KERNELS:
+                g[name] = numba.njit(cache=True)(g[name])
+        _STATE.append(ok)
+    return _STATE[0]
+
+
+MAX_TILES = 17
+"""The most concealed tiles a hand may have here (a 16-tile rule set's hand with its draw)."""
+
+_ORPHAN = np.zeros(34, dtype=np.int8)
+_ORPHAN[[0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]] = 1
+_GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
+_P5 = np.array([5 ** (t - 9 * (t // 9)) if t < 27 else 5 ** (t - 27) for t in range(34)], dtype=np.int64)
+_LAYOUT_COL = np.array(COLUMN_OF, dtype=np.int64)  # our tile -> its column in the observation
+
+
+# --------------------------------------------------------------------------------- group tables
+def _close(raw: np.ndarray) -> None:
+    """At most m sets and at most p pairs (more sets or a pair never cover fewer: they may be
+    wild-only): the running maximum over m, then over p."""
+    for p in range(2):
+        for m in range(1, 6):
+            if raw[2 * (m - 1) + p] > raw[2 * m + p]:
+                raw[2 * m + p] = raw[2 * (m - 1) + p]
+    for m in range(6):
+        if raw[2 * m] > raw[2 * m + 1]:
+            raw[2 * m + 1] = raw[2 * m]
+
+
+def _block(key: int, su: np.ndarray) -> None:
+    """The suit programme (see the module doc) over the nine faces of code ``key``, into ``su[key]``;
+    run for a suit whose tiles form one block starting at face 0 (see :func:`_fill`)."""
+    c = np.zeros(13, dtype=np.int64)  # two padding faces, the faces, two padding faces
+    raw = np.full(12, -1, dtype=np.int64)
+    k = key
+    for f in range(9):
+        c[2 + f] = k % 5
+        k //= 5
+    # state j = ((a * 3 + b) * 2 + p) * 6 + m: a, b chows started two / one face back, p pair, m sets
+    cur = np.full(108, -1, dtype=np.int64)
+    nxt = np.full(108, -1, dtype=np.int64)
+    cur[0] = 0
+    for i in range(11):  # faces 0..10 of the padded suit; chows start at any of them
+        ci = c[i]
+        capped = ci > 0 or (i >= 3 and i <= 9 and c[i - 1] > 0 and c[i + 1] > 0)
+        nxt[:] = -1
+        for a in range(3):
+            for b in range(3):
+                for p in range(2):
+                    base = ((a * 3 + b) * 2 + p) * 6
+                    for m in range(6):
+                        v = cur[base + m]
+                        if v < 0:
+                            continue
+                        for kk in range(3):
+                            for t in range(2):
+                                if t and ci == 0:
+                                    break
+                                m2 = m + kk + t
+                                if m2 > 5:
+                                    break
+                                for q in range(2 - p):
+                                    if q and ci == 0:
+                                        break
+                                    u = a + b + kk + 3 * t + 2 * q
+                                    if capped and u > 4:
+                                        break
+                                    gain = u if u < ci else ci
+                                    j2 = ((b * 3 + kk) * 2 + (p | q)) * 6 + m2
+                                    if v + gain > nxt[j2]:
+                                        nxt[j2] = v + gain
+        cur, nxt = nxt, cur
+    for j in range(108):  # the two closing faces: every open chow ends, covering nothing
+        v = cur[j]
+        m = j % 6
+        p = (j // 6) % 2
+        if v > raw[2 * m + p]:
+            raw[2 * m + p] = v
+    _close(raw)
+    for i in range(12):
+        su[key, i] = raw[i]
+
+
+def _fill(g: int, key: int, su: np.ndarray, hu: np.ndarray) -> None:
+    """Compute the used-vector of group ``g`` (0-2 a suit, 3 the honours) with code ``key`` into its
+    table row (``su``/``hu``; a row whose first number is -1 is not computed yet: once computed it is
+    0, no sets covering nothing)."""
+    if g == 3:
+        cur = np.full(12, -1, dtype=np.int64)  # [2*m + p], exactly m pungs and p pairs
+        cur[0] = 0
+        k = key
+        for f in range(7):
+            n = k % 5
+            k //= 5
+            if n == 0:
+                continue
+            pung = n if n < 3 else 3
+            pair = n if n < 2 else 2
+            nxt = cur.copy()
+            for m in range(6):
+                for p in range(2):
+                    v = cur[2 * m + p]
+                    if v < 0:
+                        continue
+                    if m < 5 and v + pung > nxt[2 * (m + 1) + p]:
+                        nxt[2 * (m + 1) + p] = v + pung
+                    if p == 0 and v + pair > nxt[2 * m + 1]:
+                        nxt[2 * m + 1] = v + pair
+            cur = nxt
+        _close(cur)
+        for i in range(12):
+            hu[key, i] = cur[i]
+        return
+    c = np.zeros(13, dtype=np.int64)
+    k = key
+    for f in range(9):
+        c[2 + f] = k % 5
+        k //= 5
+    # blocks (faces separated by two or more empty faces; no chow spans such a gap) are
+    # independent: a suit of several blocks, or of one block not at face 0, combines the entries
+    # of its blocks moved to face 0 (a chow may reach past the suit's ends, so a block's vector
+    # does not depend on where it lies), and only a block at face 0 runs the programme
+    nb = 0
+    first = -1
+    f = 0
+    while f < 9:
+        if c[2 + f] == 0:
+            f += 1
+            continue
+        start = f
+        while f < 9 and (c[2 + f] > 0 or (f + 1 < 9 and c[3 + f] > 0)):
+            f += 1
+        if nb == 0:
+            first = start
+        nb += 1
+        if nb > 1 or start > 0:
+            break
+    if nb <= 1 and first <= 0:
+        _block(key, su)
+        return
+    acc = np.zeros(12, dtype=np.int64)
+    tmp = np.zeros(12, dtype=np.int64)
+    f = 0
+    while f < 9:
+        if c[2 + f] == 0:
+            f += 1
+            continue
+        kb = 0
+        pw = 1
+        while f < 9 and (c[2 + f] > 0 or (f + 1 < 9 and c[3 + f] > 0)):
+            kb += c[2 + f] * pw
+            pw *= 5
+            f += 1
+        if su[kb, 0] < 0:
+            _block(kb, su)
+        for m in range(6):
+            z0 = 0
+            z1 = 0
+            for a in range(m + 1):
+                b = m - a
+                v = acc[2 * a] + su[kb, 2 * b]
+                if v > z0:
+                    z0 = v
+                v = acc[2 * a + 1] + su[kb, 2 * b]
+                if v > z1:
+                    z1 = v
+                v = acc[2 * a] + su[kb, 2 * b + 1]
+                if v > z1:
+                    z1 = v
+            tmp[2 * m] = z0
+            tmp[2 * m + 1] = z1 if z1 > z0 else z0
+        acc[:] = tmp
+    for i in range(12):
+        su[key, i] = acc[i]
+    return
+
+
+class _Tables:
+    """The process's group tables (allocated on first use; entries filled on demand)."""
+
+    arrays: tuple[np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def get(cls) -> tuple[np.ndarray, np.ndarray]:
+        """``(suits, honours)``: ``(5**9, 12)`` and ``(5**7, 12)`` int8, -1 where not computed yet
+        (23 MB and 0.9 MB, written once at first use: about 10 ms)."""
+        if cls.arrays is None:
+            with _LOCK:
+                if cls.arrays is None:
+                    cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
+        return cls.arrays
+
+
+def used_vector(group: int, counts) -> tuple[int, ...]:
+    """The 12 numbers ``U[2*m + p]`` of one group (``group`` 0-2 a suit of 9 counts, 3 the honours'
+    7 counts): the most naturals at most m sets and p pairs cover (see the module doc)."""
+    width = 7 if group == 3 else 9
+    if len(counts) != width or any(not 0 <= int(x) <= 4 for x in counts):
+        raise MajiangError(f"a group needs {width} counts of 0-4, got {list(counts)!r}")
+    key = sum(int(x) * 5 ** i for i, x in enumerate(counts))
+    available()  # compiled when numba is there; plain Python (slow but the same) otherwise
+    su, hu = _Tables.get()
+    if (hu if group == 3 else su)[key, 0] < 0:
+        _fill(group, key, su, hu)
+    return tuple(int(v) for v in (hu if group == 3 else su)[key])
+
+
+# ------------------------------------------------------------------------------------ analysis
+# Scratch rows of the analysis (one (16, 12) array, W): each group's vector (0-3), the other three
+# groups combined per group (4-7), two groups combined (8-13, see _pair), the changed group's vector
+# after a discard (14), another group's complement after that discard (15), thresholds (16, see _lower).
+_V, _O, _PAIRS, _VG, _OH, _TH = 0, 4, 8, 14, 15, 16
+
+
+def _pair(a: int, b: int) -> int:
+    """W's row of groups ``a`` and ``b`` combined (a != b)."""
+    if a > b:
+        a, b = b, a
+    return _PAIRS + a * (7 - a) // 2 + b - a - 1
+
+
+def _comb(w: np.ndarray, i: int, j: int, k: int, top: int) -> None:
+    """Row ``k`` of ``w`` = the max-plus combination of rows ``i`` and ``j`` (at most one pair in
+    all), as ``tables.combine_used``, for m = 0..top sets (the entries read later)."""
+    for m in range(top + 1):
+        z0 = 0
+        z1 = 0
+        for a in range(m + 1):
+            b = m - a
+            v = w[i, 2 * a] + w[j, 2 * b]
+            if v > z0:
+                z0 = v
+            v = w[i, 2 * a + 1] + w[j, 2 * b]
+            if v > z1:
+                z1 = v
+            v = w[i, 2 * a] + w[j, 2 * b + 1]
+            if v > z1:
+                z1 = v
+        w[k, 2 * m] = z0
+        w[k, 2 * m + 1] = z1 if z1 > z0 else z0
+
+
+def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
+    """The standard shape's shanten of a hand with ``n`` sets to make, from one group's vector (row
+    ``i`` of ``t``: a table or ``w``) and the other three groups' (row ``o`` of ``w``):
+    ``tables.best_used``, then ``3n + 1 - best``, at least -1."""
+    best = 0
+    for a in range(n + 1):
+        b = n - a
+        v = t[i, 2 * a + 1] + w[o, 2 * b]
+        if v > best:
+            best = v
+        v = t[i, 2 * a] + w[o, 2 * b + 1]
+        if v > best:
+            best = v
+    s = 3 * n + 1 - best
+    return s if s > -1 else -1
+
+
+def _lone(w: np.ndarray, i: int, o: int, n: int, s: int) -> bool:
+    """Whether a lone tile (one that joins nothing) added to the hand made of group row ``i`` and the
+    other groups' row ``o`` of ``w`` brings the standard shape's shanten below ``s`` (``n`` sets
+    to make after the draw): the hand's rows combined with the lone tile's (it covers itself in a
+    set or the pair slot), read at n sets and the pair only."""
+    a1 = 0  # all groups combined: n sets + pair, n sets, n - 1 sets + pair
+    a0 = 0
+    b1 = 0
+    for a in range(n + 1):
+        b = n - a
+        v = w[i, 2 * a + 1] + w[o, 2 * b]
+        if v > a1:
+            a1 = v
+        v = w[i, 2 * a] + w[o, 2 * b + 1]
+        if v > a1:
+            a1 = v
+        v = w[i, 2 * a] + w[o, 2 * b]
+        if v > a0:
+            a0 = v
+        if b >= 1:
+            v = w[i, 2 * a + 1] + w[o, 2 * b - 2]
+            if v > b1:
+                b1 = v
+            v = w[i, 2 * a] + w[o, 2 * b - 1]
+            if v > b1:
+                b1 = v
+    z = a1
+    if a0 + 1 > z:
+        z = a0 + 1
+    if n >= 1 and b1 + 1 > z:
+        z = b1 + 1
+    v = 3 * n + 1 - z
+    return (v if v > -1 else -1) < s
+
+
+def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, hu: np.ndarray) -> int:
+    """:func:`_std` for group ``g``'s table entry ``key`` (computed first if new)."""
+    if g == 3:
+        if hu[key, 0] < 0:
+            _fill(3, key, su, hu)
+        return _std(hu, key, w, o, n)
+    if su[key, 0] < 0:
+        _fill(g, key, su, hu)
+    return _std(su, key, w, o, n)
+
+
+def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, hu: np.ndarray) -> None:
+    """Row ``i`` of ``w`` = group ``g``'s table entry ``key`` (computed first if new)."""
+    if g == 3:
+        if hu[key, 0] < 0:
+            _fill(3, key, su, hu)
+        for j in range(12):
+            w[i, j] = hu[key, j]
+    else:
+        if su[key, 0] < 0:
+            _fill(g, key, su, hu)
+        for j in range(12):
+            w[i, j] = su[key, j]
+
+
+def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, cnt: np.ndarray,
+           su: np.ndarray, hu: np.ndarray, p5: np.ndarray) -> np.int64:
+    """Bit ``y`` set for each tile ``y`` of group ``g`` (counts ``cnt``, code ``key``; the other
+    groups combined in row ``o`` of ``w``) held fewer than four times whose draw brings the standard
+    shape's shanten below ``s`` (``n`` sets to make after the draw).
+
+    A tile with no held tile of its group within two faces (an honour: not held) would stand alone:
+    its group's vector is the group's combined with a lone tile's, the same for every such tile, so
+    they all lower the shanten or none does (``iso``, worked out once by the caller)."""
+    if s <= -1:
+        return np.int64(0)
+    # below s <=> the most naturals covered exceeds need: some a has x1[a] > t1[a] or x0[a] > t0[a]
+    need = 3 * n + 1 - s
+    for a in range(n + 1):
+        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
+        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
+    lo = 9 * g
+    width = 7 if g == 3 else 9
+    held = 0
+    for f in range(width):
+        if cnt[lo + f] > 0:
+            held |= 1 << f
+    near = held if g == 3 else (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 511
+    mask = np.int64(0)
+    for f in range(width):
+        y = lo + f
+        if cnt[y] >= 4:
+            continue
+        if (near >> f) & 1:
+            k = key + p5[y]
+            if g == 3:
+                if hu[k, 0] < 0:
+                    _fill(3, k, su, hu)
+                hit = need < 0 or _hit(hu, k, w, n)
+            else:
+                if su[k, 0] < 0:
+                    _fill(g, k, su, hu)
+                hit = need < 0 or _hit(su, k, w, n)
+            if hit:
+                mask |= np.int64(1) << y
+        elif iso:
+            mask |= np.int64(1) << y
+    return mask
+
+
+def _hit(t: np.ndarray, k: int, w: np.ndarray, n: int) -> bool:
+    """Row ``k`` of table ``t`` passes the thresholds in row ``_TH`` of ``w`` (see :func:`_lower`)."""
+    for a in range(n + 1):
+        if t[k, 2 * a + 1] > w[_TH, 2 * a + 1] or t[k, 2 * a] > w[_TH, 2 * a]:
+            return True
+    return False
+
+
+def _draws(g: int, key: int, cnt: np.ndarray, su: np.ndarray, hu: np.ndarray, p5: np.ndarray, d: np.ndarray,
+           yy: np.ndarray, j: int) -> tuple:
+    """The draws of group ``g`` (code ``key``, counts ``cnt``) that could join its tiles, from row
+    ``j`` of ``d`` (their vectors) and ``yy`` (their tiles): a held tile below four copies, or a
+    suited tile within two faces of a held one. Returns ``(rows written, bits of the other tiles
+    held fewer than four times)``: those would stand alone (see :func:`_below`)."""
+    lo = 9 * g
+    hi = 34 if g == 3 else lo + 9
+    lone = np.int64(0)
+    j0 = j
+    for y in range(lo, hi):
+        c = cnt[y]
+        if c >= 4:
+            continue
+        near = c > 0
+        if not near and g < 3:
+            f = y - lo
+            near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
+                    or (f <= 6 and cnt[y + 2] > 0))
+        if near:
+            k = key + p5[y]
+            if g == 3:
+                if hu[k, 0] < 0:
+                    _fill(3, k, su, hu)
+                for i in range(12):
+                    d[j, i] = hu[k, i]
+            else:
+                if su[k, 0] < 0:
+                    _fill(g, k, su, hu)
+                for i in range(12):
+                    d[j, i] = su[k, i]
+            yy[j] = y
+            j += 1
+        else:
+            lone |= np.int64(1) << y
+    return j - j0, lone
+
+
+def _lower(d: np.ndarray, yy: np.ndarray, j0: int, nj: int, w: np.ndarray, o: int, n: int, s: int) -> np.int64:
+    """Bits of the tiles ``yy[j0 .. j0 + nj - 1]`` whose group vectors (rows of ``d``), combined with
+    the other groups' (row ``o`` of ``w``), bring the standard shape's shanten below ``s`` (``n``
+    sets to make)."""
+    if s <= -1:
+        return np.int64(0)
+    need = 3 * n + 1 - s  # below s <=> more than need naturals covered
+    mask = np.int64(0)
+    if need < 0:
+        for j in range(j0, j0 + nj):
+            mask |= np.int64(1) << yy[j]
+        return mask
+    for a in range(n + 1):
+        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
+        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
+    for j in range(j0, j0 + nj):
+        for a in range(n + 1):
+            if d[j, 2 * a + 1] > w[_TH, 2 * a + 1] or d[j, 2 * a] > w[_TH, 2 * a]:
+                mask |= np.int64(1) << yy[j]
+                break
+    return mask
+
+
+def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
+    """Add (``sign`` = 1) or take away (-1) one face holding ``c`` tiles from the special shapes'
+    counts ``st``: pairs with a quad as two, odd counts, faces held twice or more, faces held once,
+    orphan faces held, orphan faces held twice or more (``observations._stats``)."""
+    if c == 0:
+        return
+    st[0] += sign * (c >> 1)
+    st[1] += sign * (c & 1)
+    if c >= 2:
+        st[2] += sign
+        if orphan:
+            st[5] += sign
+    else:
+        st[3] += sign
+    if orphan:
+        st[4] += sign
+
+
+def _change(st: np.ndarray, c: int, d: int, orphan: int) -> None:
+    """Move a face from ``c`` to ``c + d`` tiles in ``st`` (see :func:`_face`)."""
+    _face(st, c, orphan, -1)
+    _face(st, c + d, orphan, 1)
+
+
+def _spec(total: int, st: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int) -> int:
+    """The special shapes' shanten of a hand of ``total`` naturals and no wildcard (``win._specials``):
+    99 where none applies."""
+    best = 99
+    if wwin == 1 and total % 3 == 1:  # ready for a wildcard draw
+        best = 0
+    top = 3 * (total // 3) + 1
+    if eight and (total == 16 or total == 17):
+        pairs = st[0]
+        p = pairs if pairs < 8 else 8
+        singles = st[1] + 2 * (pairs - p)
+        rest = 9 - p
+        used = 2 * p + (singles if singles < rest else rest)
+        v = top - used
+        if v < -1:
+            v = -1
+        if v < best:
+            best = v
+    if total == 13 or total == 14:
+        if sev:
+            if quad2:
+                pairs = st[0]
+                odd = st[1]
+            else:
+                pairs = st[2]
+                odd = st[3]
+            if pairs > 7:
+                pairs = 7
+            rest = 7 - pairs
+            used = 2 * pairs + (odd if odd < rest else rest)
+            if top - used < best:
+                best = top - used if top - used > -1 else -1
+        if orph:
+            used = st[4] + (1 if st[5] > 0 else 0)
+            if top - used < best:
+                best = top - used if top - used > -1 else -1
+    return best
+
+
+def _special_draws(mask: np.int64, cnt: np.ndarray, st: np.ndarray, total: int, s: int, cls: np.ndarray,
+                   orphan: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int) -> np.int64:
+    """``mask`` plus the tiles (held fewer than four times; counts ``cnt``, special counts ``st``)
+    whose draw brings a special shape below ``s`` (``total`` tiles after the draw). A draw moves the
+    special counts by its count and whether it is an orphan only: one test per such class."""
+    for i in range(10):
+        cls[i] = -1
+    for y in range(34):
+        c = cnt[y]
+        if c >= 4 or (mask >> y) & 1:
+            continue
+        k = 2 * c + orphan[y]
+        if cls[k] < 0:
+            _change(st, c, 1, orphan[y])
+            cls[k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < s else 0
+            _change(st, c + 1, -1, orphan[y])
+        if cls[k]:
+            mask |= np.int64(1) << y
+    return mask
+
+
+def _two_others(g: int, h: int):
+    """The two groups other than ``g`` and ``h``."""
+    a = -1
+    b = -1
+    for i in range(4):
+        if i != g and i != h:
+            if a < 0:
+                a = i
+            else:
+                b = i
+    return a, b
+
+
+def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
+          sev: int, quad2: int, orph: int, eight: int, wwin: int,
+          su: np.ndarray, hu: np.ndarray,
+          skipped: np.ndarray) -> int:
+    """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
+    A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
+    marked in ``skipped``; returns how many."""
+    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
+    nrows = counts.shape[0]
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)  # see _V .. _TH
+    st = np.zeros(6, dtype=np.int64)
+    disc = np.zeros(34, dtype=np.int64)
+    spd = np.zeros(34, dtype=np.int64)  # the special shapes' shanten after each discard
+    cg = np.zeros(34, dtype=np.int64)  # per best-discard vector seen: its group, vector, useful draws
+    cv = np.zeros((34, 12), dtype=np.int64)
+    cm = np.zeros(34, dtype=np.int64)
+    cls = np.zeros(10, dtype=np.int64)  # special shapes: per (count, orphan) class of a draw, lowers or not
+    cbits = np.zeros(10, dtype=np.int64)  # the tiles of each class (held fewer than four times), as held
+    cres = np.zeros((10, 10), dtype=np.int64)  # [discard's class, draw's class]: lowers, or -1 not known
+    D = np.zeros((34, 12), dtype=np.int64)  # per group, the vectors after each draw that could join it
+    yy = np.zeros(34, dtype=np.int64)  # their tiles
+    dj = np.zeros(4, dtype=np.int64)  # each group's first row in D
+    dn = np.zeros(4, dtype=np.int64)  # and count
+    lone = np.zeros(4, dtype=np.int64)  # each group's tiles that would stand alone (bits)
+    special = sev + orph + eight > 0 or wwin == 1
+    nskip = 0
+    for row in range(nrows):
+        cnt = counts[row]
+        total = 0
+        bad = False
+        for t in range(34):
+            v = cnt[t]
+            if v < 0 or v > 4:
+                bad = True
+            total += v
+        if bad or total > MAX_TILES:
+            skipped[row] = 1
+            nskip += 1
+            continue
+        if total % 3 == 0:
+            continue
+        for g in range(4):
+            keys[g] = 0
+        for t in range(34):
+            keys[group[t]] += cnt[t] * p5[t]
+        for g in range(4):
+            _load(g, keys[g], W, _V + g, su, hu)
+        # each group's complement (through the pairs 0+1 and 2+3); the other pairs on the turn
+        top = (total + 1) // 3 if total % 3 == 1 else total // 3  # the most sets a hand below makes (<= 5)
+        ist = total % 3 == 2 and turn[row]
+        _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
+        if ist or total % 3 == 1:
+            _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
+            _comb(W, _V + 1, _pair(2, 3), _O, top)
+            _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
+            _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
+        _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
+        if ist:
+            for g in range(3):
+                for h in range(g + 1, 4):
+                    if (g, h) != (0, 1) and (g, h) != (2, 3):
+                        _comb(W, _V + g, _V + h, _pair(g, h), top)
+        n = total // 3
+        now = _std(W, _V + 3, W, _O + 3, n)
+        sp = 99
+        if special:
+            for i in range(6):
+                st[i] = 0
+            for t in range(34):
+                _face(st, cnt[t], orphan[t], 1)
+            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+            if sp < now:
+                now = sp
+        o = out[row]
+        for t in range(34):
+            o[s0, t] = now / 8.0
+        if total % 3 == 2:
+            if not turn[row]:
+                continue
+            n1 = (total - 1) // 3
+            best = 99
+            for x in range(34):
+                if cnt[x] == 0:
+                    continue
+                g = group[x]
+                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
+                spd[x] = 99
+                if special:
+                    _change(st, cnt[x], -1, orphan[x])
+                    spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+                    _change(st, cnt[x] - 1, 1, orphan[x])
+                    if spd[x] < s:
+                        s = spd[x]
+                disc[x] = s
+                if s < best:
+                    best = s
+            ncache = 0
+            drawn = False
+            classed = False
+            for x in range(34):
+                if cnt[x] == 0 or disc[x] != best:
+                    continue
+                if not drawn:  # the draws of each group as the hand stands (before any discard)
+                    drawn = True
+                    j = 0
+                    for h in range(4):
+                        dj[h] = j
+                        dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
+                        j += dn[h]
+                o[s0 + 1, col[x]] = 1.0
+                g = group[x]
+                kx = keys[g] - p5[x]
+                _load(g, kx, W, _VG, su, hu)
+                cnt[x] -= 1
+                # the standard shape's useful draws outside group g depend on g's vector only: shared
+                # by the best discards that leave the same vector
+                hit = -1
+                for c in range(ncache):
+                    if cg[c] == g:
+                        same = True
+                        for i in range(12):
+                            if cv[c, i] != W[_VG, i]:
+                                same = False
+                                break
+                        if same:
+                            hit = c
+                            break
+                if hit >= 0:
+                    mask = cm[hit]
+                    iso = (mask >> 63) & 1 == 1
+                    mask &= ~(np.int64(1) << 63)
+                else:
+                    iso = _lone(W, _VG, _O + g, n, best)
+                    mask = np.int64(0)
+                    for h in range(4):
+                        if h == g:
+                            continue
+                        if dn[h]:
+                            a, b = _two_others(g, h)
+                            _comb(W, _VG, _pair(a, b), _OH, top)
+                            mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
+                        if iso:
+                            mask |= lone[h]
+                    cg[ncache] = g
+                    cv[ncache, :] = W[_VG]
+                    cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
+                    ncache += 1
+                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
+                if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
+                    # the special shapes read a draw by its (count, orphan) class, and the hand after
+                    # the discard by the discard's class: one test per pair of classes and hand
+                    kx = 2 * (cnt[x] + 1) + orphan[x]
+                    if not classed:
+                        classed = True
+                        for k in range(10):
+                            cbits[k] = 0
+                            for k2 in range(10):
+                                cres[k, k2] = -1
+                        for y in range(34):
+                            if cnt[y] + (y == x) < 4:
+                                cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
+                    bx = np.int64(1) << x
+                    for k in range(10):
+                        bits = cbits[k]
+                        if k == kx:
+                            bits &= ~bx
+                        if k == kx - 2:
+                            bits |= bx
+                        if bits == 0 or (mask | ~bits) == -1:
+                            continue
+                        r = cres[kx, k]
+                        if r < 0:
+                            _change(st, cnt[x] + 1, -1, orphan[x])
+                            _change(st, k // 2, 1, k % 2)
+                            r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
+                            _change(st, k // 2 + 1, -1, k % 2)
+                            _change(st, cnt[x], 1, orphan[x])
+                        if r:
+                            mask |= bits
+                cnt[x] += 1
+                tot = 0
+                for y in range(34):
+                    if (mask >> y) & 1:
+                        tot += unseen[row, y]
+                o[s0 + 2, col[x]] = tot / 34.0
+        else:
+            n2 = (total + 1) // 3
+            iso = _lone(W, _V + 3, _O + 3, n2, now)
+            mask = np.int64(0)
+            j = 0
+            for g in range(4):
+                nj, ln = _draws(g, keys[g], cnt, su, hu, p5, D, yy, j)
+                mask |= _lower(D, yy, j, nj, W, _O + g, n2, now)
+                if iso:
+                    mask |= ln
+                j += nj
+            if special and sp - 1 < now:
+                mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
+            for y in range(34):
+                if (mask >> y) & 1:
+                    u = unseen[row, y]
+                    if u:
+                        o[s0 + 4, col[y]] = u / 4.0
+                    if now == 0:
+                        o[s0 + 3, col[y]] = 1.0
+    return nskip
+
+
+_I8 = np.int8
+
+
+def shape_flags(shapes) -> tuple[int, int, int, int, int]:
+    """The kernel's reading of a :class:`~majiang.analysis.ShapeRules`: ``(seven_pairs,
+    quad_as_two_pairs, thirteen_orphans, eight_pairs, wilds_win)``. Raises :class:`MajiangError` for
+    shapes it does not compute (no standard shape, 不搭, the knitted shapes)."""
+    if not shapes.standard or shapes.unconnected or shapes.honors_and_knitted or shapes.knitted_straight:
+        raise MajiangError(f"the analysis kernel takes the standard shape with seven pairs, thirteen orphans, "
+                           f"eight pairs or wilds_win only, not {shapes!r}")
+    return (int(shapes.seven_pairs), int(shapes.quad_as_two_pairs), int(shapes.thirteen_orphans),
+            int(shapes.eight_pairs), int(shapes.wilds_win))
+
+
+def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, first: int,
+                 flags: tuple[int, int, int, int, int]) -> np.ndarray:
+    """Fill the analysis planes of many observations at once.
+
+    Args:
+        counts: ``(n, 34)`` concealed counts in our tile order, no wildcards (each 0-4).
+        turn: ``(n,)`` true where the row's seat is on its turn (``discard_best`` and
+            ``discard_useful`` are filled only then).
+        unseen: ``(n, 34)`` copies of each tile the seat cannot see (our tile order).
+        out: ``(n, C, 34)`` float32 observations (columns in the layout's order,
+            :data:`majiang.rl.actions.COLUMN_OF`); planes ``first .. first + 4`` are ``shanten``,
+            ``discard_best``, ``discard_useful``, ``waits``, ``useful`` (zero where not written).
+        first: the ``shanten`` plane's index.
+        flags: :func:`shape_flags` of the analysis shapes.
+
+    Returns the ``(n,)`` bool array of rows left alone (a count outside 0-4, more than
+    :data:`MAX_TILES` tiles): the caller computes those the Python way.
+    """
+    if not available():
+        raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
+    c = np.clip(counts, -1, 5).astype(_I8)  # a copy (the kernel moves counts while it works); bad counts stay bad
+    skipped = np.zeros(len(c), dtype=np.uint8)
+    su, hu = _Tables.get()
+    _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
+          *flags, su, hu, skipped)
+    return skipped.view(bool)
+
+
+def _one(both: np.ndarray, turn: int, out: np.ndarray, s0: int, sev: int, quad2: int, orph: int, eight: int,
+         wwin: int, su: np.ndarray, hu: np.ndarray) -> int:
+    """:func:`_rows` for one row: ``both`` = its counts and unseen counts ``(2, 34)``, ``out`` its
+    ``(C, 34)`` observation."""
+    t = np.empty(1, dtype=np.int8)
+    t[0] = turn
+    skipped = np.zeros(1, dtype=np.uint8)
+    return _rows(both[0:1], t, both[1:2], out.reshape((1, out.shape[0], out.shape[1])), s0, sev, quad2, orph, eight,
+                 wwin, su, hu, skipped)
+
+
+def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
+                flags: tuple[int, int, int, int, int]) -> bool:
+    """:func:`analyse_rows` for one observation ``out`` ``(C, 34)`` (C-contiguous float32), its
+    counts and unseen counts given as sequences of 34 (our tile order). Returns False if it left
+    the row alone (see :func:`analyse_rows`), True once the planes are filled. Lighter on the call
+    than :func:`analyse_rows` (the AEC environments' path)."""
+    su, hu = _Tables.get()
+    both = np.array((counts, unseen), dtype=_I8)
+    return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
+
+
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "used_vector"]
