@@ -893,7 +893,14 @@ def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
     the row alone (see :func:`analyse_rows`), True once the planes are filled. Lighter on the call
     than :func:`analyse_rows` (the AEC environments' path)."""
     su, hu = _Tables.get()
-    both = np.array((counts, unseen), dtype=_I8)
+    both = None
+    if type(counts) is list and type(unseen) is list:  # the usual call: one buffer of small ints, no per-item cast
+        try:  # a count past 127 reads as negative: the kernel leaves such a row to the Python path
+            both = np.frombuffer(bytearray(counts + unseen), dtype=_I8).reshape(2, 34)
+        except ValueError:  # a negative count, or not 34 of each: the general conversion below
+            both = None
+    if both is None:
+        both = np.array((counts, unseen), dtype=_I8)
     return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
 
 
