@@ -323,7 +323,7 @@ def describe(stats: dict[str, Any]) -> str:
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--games", type=click.IntRange(min=1), default=16, show_default=True, help="Matches to play.")
 @click.option("--bots", default="efficiency", show_default=True,
-              help="Bot names, one for all seats or four comma-separated (random, efficiency).")
+              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes / Ray CPUs.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True)
 @click.option("--address", default=None, help="A Ray cluster address (ray://host:10001); implies --executor ray.")

@@ -219,7 +219,7 @@ def test_single_agent_env_plays_against_bots() -> None:
     assert total == env.table.match.results[0].deltas[2]
     obs, _ = env.reset(seed=9)
     _, r, done, _, info = env.step(ACTION_SIZE - 1 if not obs["action_mask"][-1] else 0)
-    assert info.get("illegal_action") and done and r == -1.0
+    assert info.get("illegal_action") and done and r == -100.0  # ILLEGAL_POINTS, reward_scale 1
     with pytest.raises(rl.ActionIndexError, match="cannot"):
         raising = rl.SingleAgentEnv("mcr", on_illegal="raise")
         o, _ = raising.reset(seed=1)
@@ -470,3 +470,45 @@ def test_aec_rewards_and_infos_follow_the_engine(rules: str, seed: int) -> None:
     assert results_seen == 3 and any(e.table.match.results[1].deltas)
     assert [total[a] for a in rl.AGENTS] == list(e.table.match.scores)
     assert sum(total.values()) == 0
+
+
+def test_aec_and_parallel_refuse_calls_outside_an_episode() -> None:
+    """Stepping or observing before ``reset``, after every agent has left, or naming an agent that
+    does not exist is an :class:`ActionIndexError` (a ``ValueError``) that says what to do, not a
+    ``KeyError`` or ``AttributeError``; a parallel step without the awaited seat's action names it."""
+    from majiang.rl.actions import ActionIndexError
+
+    e = rl.env("mcr", analysis=False)
+    for call in (lambda: e.step(0), lambda: e.last(), lambda: e.observe("seat_0")):
+        with pytest.raises(ActionIndexError, match="reset"):
+            call()
+    e.reset(seed=1)
+    with pytest.raises(ActionIndexError, match="player_0"):
+        e.observe("player_0")
+    rng = random.Random(1)
+    for _ in e.agent_iter():
+        obs, _, term, trunc, _ = e.last()
+        e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    for call in (lambda: e.step(0), lambda: e.last()):
+        with pytest.raises(ActionIndexError, match="episode is over"):
+            call()
+    p = rl.parallel_env("mcr", analysis=False)
+    p.reset(seed=1)
+    awaited = [a for a in rl.AGENTS if p.table.to_act() == int(a[-1])]
+    with pytest.raises(ActionIndexError, match=awaited[0]):
+        p.step({})
+
+
+@pytest.mark.parametrize("kwargs, want", [({}, -100.0), ({"reward_scale": 10.0}, -10.0),
+                                          ({"illegal_reward": -5.0}, -5.0)])
+def test_single_agent_illegal_action_costs_more_than_a_hand(kwargs: dict, want: float) -> None:
+    """An illegal index ends the episode with ``illegal_reward``: by default ILLEGAL_POINTS (−100
+    settlement points, docs/rl.md) in reward units, so quitting never beats playing a hand out."""
+    from majiang.rl.single import ILLEGAL_POINTS
+
+    assert ILLEGAL_POINTS == -100.0
+    env = rl.SingleAgentEnv("mcr", analysis=False, **kwargs)
+    obs, _ = env.reset(seed=3)
+    bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(bad)
+    assert (reward, terminated, info["illegal_action"]) == (want, True, True)

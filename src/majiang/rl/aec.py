@@ -81,10 +81,25 @@ class MajiangAEC(AECEnv):
         self.agent_selection = AGENTS[self.table.to_act()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = _SEAT[agent]
+        seat = _SEAT.get(agent)
+        if seat is None:
+            raise ActionIndexError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+        if self.table.match is None:
+            raise ActionIndexError("no episode yet: call reset() first")
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
 
+    def last(self, observe: bool = True):
+        if self.table.match is None:
+            raise ActionIndexError("no episode yet: call reset() first")
+        if not self.agents:
+            raise ActionIndexError("the episode is over (every agent has left): call reset() for the next one")
+        return super().last(observe)
+
     def step(self, action: Any) -> None:
+        if self.table.match is None:
+            raise ActionIndexError("no episode yet: call reset() first")
+        if not self.agents:
+            raise ActionIndexError("the episode is over (every agent has left): call reset() for the next one")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -163,7 +178,14 @@ class MajiangParallel(ParallelEnv):
         return self._obs(), {a: info_of(self.table, i) for i, a in enumerate(AGENTS)}
 
     def step(self, actions: dict[str, Any]):
+        if self.table.match is None:
+            raise ActionIndexError("no episode yet: call reset() first")
+        if not self.agents:
+            raise ActionIndexError("the episode is over: call reset() for the next one")
         pending = self.table.pending()
+        missing = [AGENTS[seat] for seat in pending if AGENTS[seat] not in actions]
+        if missing:
+            raise ActionIndexError(f"no action for {', '.join(missing)}, awaited now (give every live agent an action)")
         for seat in pending:  # check every answer first: a refused one changes nothing
             a = int(actions[AGENTS[seat]])
             if a not in self.table.legal(seat):
