@@ -18,6 +18,7 @@ from pettingzoo.test import api_test, parallel_api_test  # noqa: E402
 import majiang.rl as rl  # noqa: E402
 from majiang.analysis import shanten  # noqa: E402
 from majiang.analysis.wildcards import split_counts  # noqa: E402
+from majiang.errors import MajiangError  # noqa: E402
 from majiang.engine import PRESET_NAMES, Action, ActionKind, Match, derive_seed  # noqa: E402
 from majiang.records import botzone_replay  # noqa: E402
 from majiang.records.botzone import parse_log, sample_path  # noqa: E402
@@ -512,3 +513,29 @@ def test_single_agent_illegal_action_costs_more_than_a_hand(kwargs: dict, want: 
     bad = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(bad)
     assert (reward, terminated, info["illegal_action"]) == (want, True, True)
+
+
+def test_action_indices_are_checked_not_truncated() -> None:
+    """An action must be an integer index 0-268 (a float with no fraction and numpy integers are
+    accepted): 2.7 is refused rather than played as 2, and 999 is refused even where an illegal
+    index would only end the episode (``SingleAgentEnv``). The batched ``VectorEnv`` explains why it
+    cannot take a set-up, and every environment asks for ``reset()`` before a step."""
+    from majiang.rl.actions import ActionIndexError, as_index
+
+    assert [as_index(x) for x in (5, np.int64(5), np.array(5), 5.0, np.float32(5.0))] == [5] * 5
+    for bad in (2.7, 999, -1, "2", None, True):
+        with pytest.raises(ActionIndexError):
+            as_index(bad)
+    single = rl.SingleAgentEnv("mcr", analysis=False)
+    obs, _ = single.reset(seed=3)
+    for bad in (999, 2.7):
+        with pytest.raises(ActionIndexError):
+            single.step(bad)
+    with pytest.raises(rl.ActionIndexError, match="reset"):
+        rl.VectorEnv(2, "mcr").step([0, 0])
+    with pytest.raises(MajiangError, match="16-tile hands"):
+        rl.VectorEnv(2, "taiwan", batched=True)
+    with pytest.raises(MajiangError, match="number of tables"):
+        rl.VectorEnv("4", "mcr")
+    with pytest.raises(MajiangError, match="render_mode"):
+        rl.parallel_env("mcr", render_mode="rgb_array")

@@ -31,7 +31,10 @@ at most one legal action (checked: :func:`legal_indices` raises on a collision).
 
 from __future__ import annotations
 
+import operator
+
 from collections.abc import Sequence
+from typing import Any
 
 from majiang.engine.actions import PASS, Action, ActionKind
 from majiang.errors import MajiangError
@@ -75,6 +78,28 @@ _KIND_OF_BASE = sorted(((b, k) for k, b in _TILE_BASES.items()), key=lambda x: x
 
 class ActionIndexError(MajiangError):
     """An action index outside the layout, or one that names no legal action now."""
+
+
+def as_index(action: Any) -> int:
+    """``action`` as a layout index: an int, a numpy integer, a one-element integer array, or a float
+    with no fraction (as some learners emit). Raises :class:`ActionIndexError` for anything else
+    (2.7 is not truncated to 2) and for an index outside 0..ACTION_SIZE-1."""
+    try:
+        if isinstance(action, bool):
+            raise TypeError
+        i = operator.index(action)
+    except TypeError:
+        item = getattr(action, "item", None)  # numpy 0-d / one-element arrays, numpy floats
+        v = item() if item is not None and getattr(action, "size", 1) == 1 else action
+        if isinstance(v, float) and v.is_integer():
+            i = int(v)
+        elif isinstance(v, int) and not isinstance(v, bool):
+            i = v
+        else:
+            raise ActionIndexError(f"an action is an integer index 0-{ACTION_SIZE - 1}, got {action!r}") from None
+    if not 0 <= i < ACTION_SIZE:
+        raise ActionIndexError(f"action index {i} outside 0-{ACTION_SIZE - 1}")
+    return i
 
 
 def chow_index(played: int, low: int) -> int:

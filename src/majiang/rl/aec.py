@@ -18,7 +18,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.engine import RuleSet
-from majiang.rl.actions import ACTION_SIZE, ActionIndexError
+from majiang.errors import MajiangError
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index
 from majiang.rl.core import Shaping, Table, info_of, render
 
 AGENTS = [f"seat_{i}" for i in range(4)]
@@ -51,7 +52,7 @@ class MajiangAEC(AECEnv):
         self._obs_spaces = {a: obs_space for a in AGENTS}
         self._act_spaces = {a: act_space for a in AGENTS}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise MajiangError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
         self._next_seed: int | None = None
 
@@ -108,7 +109,7 @@ class MajiangAEC(AECEnv):
         if action is None:
             raise ActionIndexError(f"{agent} is live: give an action index (None is for finished agents)")
         self._cumulative_rewards[agent] = 0.0
-        r = self.table.step_sparse(seat, int(action))
+        r = self.table.step_sparse(seat, as_index(action))
         rewards = self.rewards
         if r is not None:
             for i, a in enumerate(AGENTS):
@@ -160,6 +161,8 @@ class MajiangParallel(ParallelEnv):
         self.agents: list[str] = []
         obs_space, act_space = _spaces(self.table)
         self._obs_space, self._act_space = obs_space, act_space
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise MajiangError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -187,12 +190,12 @@ class MajiangParallel(ParallelEnv):
         if missing:
             raise ActionIndexError(f"no action for {', '.join(missing)}, awaited now (give every live agent an action)")
         for seat in pending:  # check every answer first: a refused one changes nothing
-            a = int(actions[AGENTS[seat]])
+            a = as_index(actions[AGENTS[seat]])
             if a not in self.table.legal(seat):
                 self.table.step(seat, a)  # raises ActionIndexError naming the action
         total = np.zeros(4)
         for seat in pending:
-            total += self.table.step(seat, int(actions[AGENTS[seat]]))
+            total += self.table.step(seat, as_index(actions[AGENTS[seat]]))
             if self.table.done:
                 break
         done = self.table.done

@@ -263,16 +263,38 @@ _BITS4 = np.array([1, 2, 4, 8], dtype=np.uint8)
 _GROUP = np.array([t // 9 if t < 27 else 3 for t in range(34)], dtype=np.int64)
 
 
+def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
+                observation: str = "majiang-v1") -> list[str]:
+    """What keeps :class:`BatchedCore` from playing this set-up exactly (empty: it can; see the
+    module doc), each reason in a few words."""
+    sh = rules.shape_rules
+    why = [text for bad, text in (
+        (rules.wild_mode != "none", f"wildcards ({rules.wild_mode})"),
+        (rules.declare_ready, "报听 (declare_ready)"),
+        (rules.flower_wins, "flower wins"),
+        (rules.followed_penalty != 0, "被跟 penalty"),
+        (rules.wild_discard_penalty != 0, "误打财神 penalty"),
+        (rules.xianggong, "相公 (xianggong)"),
+        (rules.bao_pai, "宝牌"),
+        (rules.white_stand_in, "White stand-in (白板代)"),
+        (rules.hand_size != 13, f"{rules.hand_size}-tile hands"),
+        (rules.players != 4, f"{rules.players} players"),
+        (not sh.standard, "no standard shape"),
+        (sh.unconnected, "不搭 shape"),
+        (sh.eight_pairs, "八对 shape"),
+        (sh.wilds_win != 0, "a win on wildcards alone"),
+        (hands != 1, f"hands={hands} (one hand per episode only)"),
+        (shaping is not None, "shaping"),
+        (opponents is not None, "opponents (learner mode)"),
+        (observation not in ("majiang-v1", "botzone-v0"), f"observation {observation!r}"),
+    ) if bad]
+    return why
+
+
 def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
              observation: str = "majiang-v1") -> bool:
-    """Whether :class:`BatchedCore` plays this set-up exactly (see the module doc)."""
-    sh = rules.shape_rules
-    return (rules.wild_mode == "none" and not rules.declare_ready and not rules.flower_wins
-            and rules.followed_penalty == 0 and rules.wild_discard_penalty == 0 and not rules.xianggong
-            and not rules.bao_pai and not rules.white_stand_in and rules.hand_size == 13 and rules.players == 4
-            and sh.standard and not sh.unconnected and not sh.eight_pairs and sh.wilds_win == 0
-            and hands == 1 and shaping is None and opponents is None
-            and observation in ("majiang-v1", "botzone-v0"))
+    """Whether :class:`BatchedCore` plays this set-up exactly (see the module doc and :func:`unsupported`)."""
+    return not unsupported(rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
 
 
 class BatchedCore:
@@ -1049,4 +1071,5 @@ class BatchedCore:
             out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
 
 
-__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "win_gates"]
+__all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "unsupported",
+           "win_gates"]

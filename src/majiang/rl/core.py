@@ -21,7 +21,7 @@ import numpy as np
 
 from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
-from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index, index_of, legal_indices
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index, describe_index, index_of, legal_indices
 from majiang.rl.observations import Encoder, TableEncoder
 from majiang.tiles import NUM_KINDS, format_compact
 
@@ -163,7 +163,7 @@ class Table:
         if m is None or m.finished:
             raise ActionIndexError("the episode is over: reset first")
         legal = self.legal(seat)
-        index = int(index)
+        index = as_index(index)
         if not legal:
             raise ActionIndexError(f"seat {seat} is not to act now (awaiting {m.pending_seats()})")
         action = legal.get(index)

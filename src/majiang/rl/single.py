@@ -27,7 +27,7 @@ import numpy as np
 from majiang.engine import Player, RuleSet, derive_seed
 from majiang.errors import MajiangError
 from majiang.players import make_bot
-from majiang.rl.actions import ActionIndexError
+from majiang.rl.actions import ActionIndexError, as_index
 from majiang.rl.aec import _spaces
 from majiang.rl.core import Shaping, Table, info_of, render
 
@@ -152,8 +152,9 @@ class SingleAgentEnv(gym.Env):
     def step(self, action: Any):
         if self._over:
             raise MajiangError("the episode is over: call reset()")
+        index = as_index(action)  # not an index at all (2.7, 999): an error whatever on_illegal says
         try:
-            reward = self.driver.step(int(action))
+            reward = self.driver.step(index)
         except ActionIndexError:
             if self.on_illegal == "raise":
                 raise

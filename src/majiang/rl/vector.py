@@ -42,8 +42,8 @@ import numpy as np
 
 from majiang.engine import Match, Player, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
-from majiang.rl.actions import ACTION_SIZE
-from majiang.rl.batched import BatchedCore, supports
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError
+from majiang.rl.batched import BatchedCore, unsupported
 from majiang.rl.core import Shaping, Table
 from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
@@ -59,14 +59,17 @@ class VectorEnv:
                  seat: int = 0, observation: str = "majiang-v1", oracle: bool = False, hands: int | None = 1,
                  reward_scale: float = 1.0, score_scale: float = 100.0, analysis: bool = True,
                  shaping: Shaping | None = None, batched: bool | None = None) -> None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+            raise MajiangError(f"n is the number of tables, an int; got {n!r}")
         if n < 1:
             raise MajiangError(f"a vector environment needs n >= 1 tables, got {n}")
         self.n = n
         self.rules = resolve(rules)
-        ok = supports(self.rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
+        why = unsupported(self.rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
+        ok = not why
         if batched and not ok:
-            raise MajiangError(f"the batched core does not support this set-up (rules {self.rules.name!r}, "
-                               f"hands={hands}, opponents={opponents!r}, shaping={shaping!r}); use batched=False")
+            raise MajiangError(f"the batched core does not support this set-up (rules {self.rules.name!r}: "
+                               + "; ".join(why) + "); use batched=False or None")
         self.batched = ok if batched is None else bool(batched)
         self.learner = opponents is not None
         if self.batched:
@@ -89,6 +92,7 @@ class VectorEnv:
         self._obs = np.zeros((n, *shape), dtype=np.float32)
         self._mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
+        self._started = False
 
     def _fill(self, i: int) -> None:
         t = self.tables[i]
@@ -134,6 +138,7 @@ class VectorEnv:
             seeds = [int(s) for s in seed]
             if len(seeds) != self.n:
                 raise MajiangError(f"give one seed or {self.n}, got {len(seeds)}")
+        self._started = True
         if self.core is not None:
             self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
         else:
@@ -147,6 +152,8 @@ class VectorEnv:
         """One index per table. Returns ``(obs, rewards, terminated, truncated, info)``: rewards
         ``(n, 4)`` in self-play, ``(n,)`` in learner mode. An illegal index raises
         :class:`~majiang.rl.actions.ActionIndexError` naming it (tables before it have stepped)."""
+        if not self._started:
+            raise ActionIndexError("no episode yet: call reset() first")
         acts = np.asarray(actions).reshape(-1)
         if acts.shape[0] != self.n:
             raise MajiangError(f"need {self.n} actions, got {acts.shape[0]}")
