@@ -355,3 +355,27 @@ def test_win_gates_admit_every_winning_tile() -> None:
                 admitted += 1
             c[t] -= 1
     assert tested >= 300
+
+
+@pytest.mark.parametrize("oracle", [False, True])
+def test_compiled_count_planes_equal_the_numpy_ones(oracle: bool) -> None:
+    """The batched core writes majiang-v1's count planes (hand, melds, rivers, unseen, oracle hands)
+    with ``kernels.thermo_rows`` when numba is there; the numpy expressions it falls back to give
+    the same arrays, step for step (two cores driven by the same actions)."""
+    from majiang.rl import kernels
+
+    if not kernels.available():
+        pytest.skip("numba is not installed")
+    a = rl.VectorEnv(16, "mcr", batched=True, oracle=oracle)
+    b = rl.VectorEnv(16, "mcr", batched=True, oracle=oracle)
+    assert a.core._jit
+    b.core._jit = False
+    oa, _ = a.reset(seed=5)
+    ob, _ = b.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        acts = (rng.random(oa["action_mask"].shape) * oa["action_mask"]).argmax(1)
+        oa, *_ = a.step(acts)
+        ob, *_ = b.step(acts)

@@ -395,6 +395,8 @@ class BatchedCore:
         self._rows_c = self._rows * encoder.planes
         self._draw_q: list[tuple[int, int, bool]] = []
         self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+        # majiang-v1's count planes in compiled code when numba is there (the same numbers)
+        self._jit = encoder.name == "majiang-v1" and kernels.available()
 
     # ------------------------------------------------------------------ episodes
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
@@ -1005,14 +1007,21 @@ class BatchedCore:
         o = enc.offsets
         rel = _REL[me]  # (n, 4) absolute seat of relative seat r
         R = self._R
-        out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
+        jit = self._jit
+        if jit:  # the count planes in one compiled pass each (majiang.rl.kernels.thermo_rows)
+            kernels.thermo_rows(out, o["hand"][0], counts)
+        else:
+            out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
         any_ck = bool(self.n_ckong.any())
         if any_ck:
             own_ck = self.ckong[rows, me]
             mv[:, 0] += own_ck
         m0 = o["melds"][0]
-        out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        if jit:
+            kernels.thermo_rows(out, m0, mv)
+        else:
+            out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
         if any_ck:
             hk = self.n_ckong[R, rel].astype(np.float32)
             hk[:, 0] = 0.0
@@ -1020,7 +1029,10 @@ class BatchedCore:
             out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
         rc = self.river_cnt[R, rel]
         r0 = o["rivers"][0]
-        out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        if jit:
+            kernels.thermo_rows(out, r0, rc)
+        else:
+            out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
         f0 = o["flowers"][0]
         out[:, f0:f0 + 4] = (self.flower_n[R, rel] / 8.0)[:, :, None]
         live = self.tail - self.head - self.reserve
@@ -1055,7 +1067,10 @@ class BatchedCore:
             unseen -= own_ck
         np.maximum(unseen, 0, out=unseen)
         u0 = o["unseen"][0]
-        out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
+        if jit:
+            kernels.thermo_rows(out, u0, unseen)
+        else:
+            out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
         if enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
@@ -1068,7 +1083,10 @@ class BatchedCore:
         if enc.oracle:
             q0 = o["oracle_hands"][0]
             oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)
-            out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
+            if jit:
+                kernels.thermo_rows(out, q0, oh)
+            else:
+                out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
 
 
 __all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "unsupported",

@@ -68,7 +68,7 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one")
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -847,6 +847,35 @@ def shape_flags(shapes) -> tuple[int, int, int, int, int]:
             int(shapes.eight_pairs), int(shapes.wilds_win))
 
 
+def _thermo(out: np.ndarray, first: int, counts: np.ndarray) -> None:
+    """Count planes of many rows: ``out[i, first + 4*b + j, col(t)] = 1`` where ``counts[i, b, t] > j``
+    (j = 0..3; ``out`` zero there before; ``counts`` ``(n, k, 34)`` in our tile order)."""
+    col = _LAYOUT_COL
+    for i in range(counts.shape[0]):
+        for b in range(counts.shape[1]):
+            p = first + 4 * b
+            for t in range(34):
+                c = counts[i, b, t]
+                if c > 4:
+                    c = 4
+                for j in range(c):
+                    out[i, p + j, col[t]] = 1.0
+
+
+def thermo_rows(out: np.ndarray, first: int, counts: np.ndarray) -> None:
+    """Write the count planes ``first .. first + 4k - 1`` of every row of ``out`` ``(n, C, 34)``
+    (float32, zero there) from ``counts`` ``(n, k, 34)`` or ``(n, 34)`` (our tile order): plane
+    ``first + 4b + j`` is 1 at a tile's layout column where its count in block ``b`` exceeds ``j``
+    -- the thermometer encoding of ``majiang-v1`` (docs/rl.md), as
+    ``counts[:, :, None, LAYOUT_TILES] > arange(4)`` writes it, in one compiled pass. Needs numba
+    (:func:`available`)."""
+    if not available():
+        raise MajiangError("thermo_rows needs numba (pip install 'majiang[rl]')")
+    if counts.ndim == 2:
+        counts = counts[:, None, :]
+    _thermo(out, first, counts)
+
+
 def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, first: int,
                  flags: tuple[int, int, int, int, int]) -> np.ndarray:
     """Fill the analysis planes of many observations at once.
@@ -904,4 +933,4 @@ def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
     return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
 
 
-__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "used_vector"]
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "thermo_rows", "used_vector"]
