@@ -7,7 +7,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from majiang.engine import Action, ActionKind, Match, RuleSet
@@ -63,7 +63,9 @@ def _play(rules: RuleSet, seed: int, strong_seats: tuple[int, ...]) -> tuple[int
 @given(seed=st.integers(min_value=0, max_value=2**32), seats=st.sampled_from([(0,), (1, 3), (0, 1, 2, 3)]))
 def test_strong_only_returns_offered_actions(preset: str, seed: int, seats: tuple[int, ...]):
     asked, _ = _play(RuleSet.preset(preset), seed, seats)
-    assert asked > 0
+    # a hand may end before a strong seat decides anything (wenzhou-w16, seed 39370: the dealer holds
+    # three 财神 at the deal and a random seat takes the win at once); such draws check nothing
+    assume(asked > 0)
 
 
 def test_strong_is_deterministic_for_a_seed():

@@ -70,7 +70,8 @@ DEFENCE = {"taiwan": 0.5}
 """Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.5, a
 deal-in weighed at 27.5 points (about the 底 of 30 the discarder pays alone, RULES.md §3.3) rather
 than 55; measured with ``benchmarks/bench_strong.py`` on seeds 7 and 11 (200 walls each): +3.3 and
-+1.5 points a hand against 1.0 (2026-12-02)."""
++1.5 points a hand against 1.0 (2026-12-02). 0.25 against 0.5 (later that day): +0.7 on seed 7 (300
+walls), -0.1 [-2.0, +1.8] on seed 11 (300), -0.0 [-1.3, +1.2] on seed 13 (500): no better, left at 0.5."""
 CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
 """Scorers where a chow or pung must also lower the shanten (after its best discard), as
 ``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
