@@ -214,7 +214,7 @@ def shape_candidates(x: np.ndarray, shapes) -> np.ndarray:
     cand = standard_wins(x, m)
     if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
         n14 = m[:, 4:8].sum(1) == 14
-        if n14.any():
+        if np.count_nonzero(n14):
             if shapes.seven_pairs:
                 cand |= n14 & ~(x & 1).any(1)
             if shapes.thirteen_orphans:
@@ -247,7 +247,7 @@ def win_gates(x: np.ndarray, melds: np.ndarray, shapes) -> tuple[np.ndarray, np.
     special = np.zeros(len(x), dtype=bool)
     if shapes.seven_pairs or shapes.thirteen_orphans or shapes.honors_and_knitted:
         n13 = (m[:, 4:8].sum(1) == 13) & (melds == 0)
-        if n13.any():
+        if np.count_nonzero(n13):
             if shapes.seven_pairs:
                 special |= n13 & ((x & 1).sum(1) == 1)
             if shapes.thirteen_orphans:
@@ -580,8 +580,8 @@ class BatchedCore:
         maybe = full | ((self.gate_group[rows, s] >> _GROUP[ld]) & 1 > 0) | self.gate_special[rows, s]
         maybe &= (ld >= 0) & ~self.after_claim[rows]
         ok = np.zeros(rows.size, dtype=bool)
-        if maybe.any():
-            k0 = np.flatnonzero(maybe)
+        if np.count_nonzero(maybe):
+            k0 = maybe.nonzero()[0]
             cand = self._candidates(self.hand[rows[k0], s[k0]])
             for k in k0[cand].tolist():
                 i = int(rows[k])
@@ -610,7 +610,7 @@ class BatchedCore:
         self.flower_chain[rows] = False
         res = self.reserve
         ex = self.tail[rows] - self.head[rows] - res <= 0
-        if ex.any():
+        if np.count_nonzero(ex):
             self._exhaust(rows[ex])
             keep = ~ex
             rows, seats, tail = rows[keep], seats[keep], tail[keep]
@@ -622,8 +622,8 @@ class BatchedCore:
         self.head[rows] += ~tail
         self.tail[rows] -= tail
         fl = t >= 34
-        if fl.any():
-            for k in np.flatnonzero(fl).tolist():
+        if np.count_nonzero(fl):
+            for k in fl.nonzero()[0].tolist():
                 i, s, x = int(rows[k]), int(seats[k]), int(t[k])
                 self.flower_chain[i] = True
                 while x >= 34:
@@ -636,7 +636,7 @@ class BatchedCore:
                     x = int(self.wall[i, self.tail[i]])
                 t[k] = x
             ok = t >= 0
-            if not ok.all():
+            if np.count_nonzero(ok) != ok.size:
                 self._exhaust(rows[~ok])
                 rows, seats, t, full = rows[ok], seats[ok], t[ok], full[ok]
                 if not rows.size:
@@ -702,7 +702,7 @@ class BatchedCore:
         self.ans_kind[rows] = -1
         none = ~aw.any(1)
         self.phase[rows[~none]] = CLAIM
-        if none.any():
+        if np.count_nonzero(none):
             nr = rows[none]
             self.kong_chain[nr] = False
             self._draws.append((nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool)))
@@ -735,8 +735,8 @@ class BatchedCore:
             self.meld_vis[i, s, t] += 1
             self.vis[i, t] += 1
             self.pung[i, s, t] = False
-            j = int(np.flatnonzero((self.meld_kind[i, s] == M_PUNG) & (self.meld_tile[i, s] == t)
-                                   & (np.arange(4) < self.n_melds[i, s]))[0])
+            j = int(((self.meld_kind[i, s] == M_PUNG) & (self.meld_tile[i, s] == t)
+                                   & (np.arange(4) < self.n_melds[i, s])).nonzero()[0][0])
             self.meld_kind[i, s, j] = M_AKONG  # offer and claimed tile stay the pung's
             self.any_claim[i] = True
             self.claim_tile[i] = t
@@ -749,14 +749,14 @@ class BatchedCore:
                 x = self.hand[i, others].copy()
                 x[:, t] += 1
                 cand = self._candidates(x)
-                if cand.any():
+                if np.count_nonzero(cand):
                     tb = self._sync(i)
                     tb.claim_tile, tb.kong_seat = t, s
-                    for k in np.flatnonzero(cand):
+                    for k in cand.nonzero()[0]:
                         o = others[k]
                         if tb._score_win(o, t, self_drawn=False, discarder=s, robbing=True) is not None:
                             self.can_win[i, o] = self.awaiting[i, o] = True
-            if self.awaiting[i].any():
+            if np.count_nonzero(self.awaiting[i]):
                 self.phase[i] = ROB
                 self.can_pung[i] = self.can_kong[i] = False
                 self.chow3[i] = False
@@ -779,14 +779,14 @@ class BatchedCore:
         s = O[m, j]
         k = K[m, j]
         win = k == K_WIN
-        for a in np.flatnonzero(win).tolist():  # wins: settled by the engine
+        for a in win.nonzero()[0].tolist():  # wins: settled by the engine
             i = int(rows[a])
             winners = [int(O[a, c]) for c in range(3) if K[a, c] == K_WIN]
             if self.rules.multiple_winners == "head-bump":
                 winners = winners[:1]
             self._finish(i, [(w, int(d[a]), int(t[a]), False) for w in winners])
         meld = ~win
-        if not meld.any():
+        if not np.count_nonzero(meld):
             return
         r, d, t, s, k = rows[meld], d[meld], t[meld], s[meld], k[meld]
         low = self.ans_low[r, s]
@@ -805,7 +805,7 @@ class BatchedCore:
         self.last_draw[r, s] = -1
         self.turn_win[r] = False
         ch = k == K_CHOW
-        if ch.any():
+        if np.count_nonzero(ch):
             rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
             r3, s3 = np.repeat(rc, 3), np.repeat(sc, 3)
             x3 = (lc[:, None] + _ARANGE3).reshape(-1)
@@ -813,13 +813,13 @@ class BatchedCore:
             self.vis[r3, x3] += 1
             self.hand[r3, s3, x3] -= (x3 != np.repeat(tc, 3))
         pu = k == K_PUNG
-        if pu.any():
+        if np.count_nonzero(pu):
             self.hand[r[pu], s[pu], t[pu]] -= 2
             self.meld_vis[r[pu], s[pu], t[pu]] += 3
             self.vis[r[pu], t[pu]] += 3
             self.pung[r[pu], s[pu], t[pu]] = True
         ko = k == K_EKONG
-        if ko.any():
+        if np.count_nonzero(ko):
             self.hand[r[ko], s[ko], t[ko]] -= 3
             self.meld_vis[r[ko], s[ko], t[ko]] += 4
             self.vis[r[ko], t[ko]] += 4
@@ -850,14 +850,14 @@ class BatchedCore:
         n = self.n
         if acts.shape[0] != n:
             raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
-        if ((acts < 0) | (acts >= ACTION_SIZE)).any():
-            i = int(np.flatnonzero((acts < 0) | (acts >= ACTION_SIZE))[0])
+        if np.count_nonzero((acts < 0) | (acts >= ACTION_SIZE)):
+            i = int(((acts < 0) | (acts >= ACTION_SIZE)).nonzero()[0][0])
             raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
         bad = self.mask[self._rows, acts] == 0
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
+        if np.count_nonzero(bad):
+            i = int(bad.nonzero()[0][0])
             a = int(acts[i])
-            legal = np.flatnonzero(self.mask[i])
+            legal = self.mask[i].nonzero()[0]
             raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) now; "
                                    "legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
         seat = self.seat
@@ -871,7 +871,7 @@ class BatchedCore:
         ph = self.phase.copy()
         turn = ph == TURN
         # the hot path: discards
-        dr = np.flatnonzero(turn & (kind == K_DISCARD))
+        dr = (turn & (kind == K_DISCARD)).nonzero()[0]
         if dr.size:
             s = self.cur[dr]
             t = tile[dr]
@@ -891,7 +891,7 @@ class BatchedCore:
             self.last_discard[dr] = (self.tail[dr] - self.head[dr] - self.reserve) <= 0
             self._set_gates(dr, s)
         # answers in claim and robbing windows
-        wr = np.flatnonzero(~turn)
+        wr = (~turn).nonzero()[0]
         resolve: list[int] = []
         self._draws = []
         if wr.size:
@@ -910,7 +910,7 @@ class BatchedCore:
                     self.kong_chain[pr] = False
                     self._draws.append((pr, (self.origin[pr] + 1) % 4, np.zeros(pr.size, dtype=bool)))
         self._draw_q = []
-        for i in np.flatnonzero(turn & (kind != K_DISCARD)).tolist():
+        for i in (turn & (kind != K_DISCARD)).nonzero()[0].tolist():
             self._turn_rare(i, int(self.cur[i]), int(kind[i]), int(tile[i]))
         if resolve:
             rr = np.array(resolve, dtype=np.int64)
@@ -930,7 +930,7 @@ class BatchedCore:
             else:
                 self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
         rewards = np.zeros((n, 4), dtype=np.float64)
-        if self.done.any():
+        if np.count_nonzero(self.done):
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
 
@@ -944,7 +944,7 @@ class BatchedCore:
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
         seat = self.cur.copy()
-        win_rows = np.flatnonzero((ph == CLAIM) | (ph == ROB))
+        win_rows = ((ph == CLAIM) | (ph == ROB)).nonzero()[0]
         if win_rows.size:
             o = self.origin[win_rows]
             S = (o[:, None] + np.array([1, 2, 3])) % 4
@@ -952,7 +952,7 @@ class BatchedCore:
             seat[win_rows] = S[np.arange(win_rows.size), aw.argmax(1)]
         self.seat = seat
         rows = self._rows
-        tr = np.flatnonzero(ph == TURN)
+        tr = (ph == TURN).nonzero()[0]
         if tr.size:
             s = seat[tr]
             h = self.hand[tr, s][:, _TILES]  # layout order
@@ -1013,7 +1013,7 @@ class BatchedCore:
         else:
             out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
-        any_ck = bool(self.n_ckong.any())
+        any_ck = np.count_nonzero(self.n_ckong) > 0
         if any_ck:
             own_ck = self.ckong[rows, me]
             mv[:, 0] += own_ck
@@ -1052,8 +1052,8 @@ class BatchedCore:
         # whole planes of ones
         C = out.shape[1]
         rows_c = self._rows_c
-        if (ph == END).any():  # only when the core is driven without resets (never by VectorEnv)
-            live_rows = np.flatnonzero(ph < END)
+        if np.count_nonzero(ph == END):  # only when the core is driven without resets (never by VectorEnv)
+            live_rows = (ph < END).nonzero()[0]
             phase_rows = live_rows * C + o["phase"][0] + ph[live_rows]
         else:
             phase_rows = rows_c + o["phase"][0] + ph
@@ -1074,7 +1074,7 @@ class BatchedCore:
         if enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
-                todo = np.flatnonzero(kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags))
+                todo = (kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags)).nonzero()[0]
             else:
                 todo = range(n)
             phases = ("turn", "claim", "rob", "end")
