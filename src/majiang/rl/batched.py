@@ -397,6 +397,8 @@ class BatchedCore:
         self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         # majiang-v1's count planes in compiled code when numba is there (the same numbers)
         self._jit = encoder.name == "majiang-v1" and kernels.available()
+        if encoder.name == "majiang-v1":
+            self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
     # ------------------------------------------------------------------ episodes
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
@@ -990,38 +992,69 @@ class BatchedCore:
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as
         :meth:`majiang.rl.observations.Encoder.encode` lays it out; ``win``: the rows in a claim or
-        robbing window."""
+        robbing window. With numba, ``majiang-v1``'s planes are written by compiled loops
+        (:func:`majiang.rl.kernels.table_planes`, ``thermo_rows``); :meth:`_observe_numpy` writes the
+        same numbers otherwise (a test compares the two)."""
         enc = self.encoder
-        n = self.n
         counts = self.hand[rows, me]  # (n, 34) our order
+        if enc.name == "botzone-v0":
+            sw = (me - self.dealer) % 4  # the seat wind, 0 = East
+            rowbase = self._rowbase
+            out.reshape(-1)[np.concatenate([rowbase + _COL[27 + sw], rowbase + 34 + _COL[self.prevalent]])] = 1.0
+            out[:, 2:6] = counts[:, None, _TILES] > _AR4[None, :, None]
+            return
+        o = enc.offsets
+        ph = self.phase
+        if self._jit:
+            kernels.table_planes(out, me, self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong,
+                                 self.river_cnt, self.flower_n, self.tail - self.head - self.reserve,
+                                 self.total_tiles, self.last_draw, self.ro, ph, self.prevalent, self.dealer,
+                                 self.claim_tile, self.origin)
+            unseen = 4 - counts - self.vis
+            if np.count_nonzero(self.n_ckong):
+                unseen -= self.ckong[rows, me]
+            np.maximum(unseen, 0, out=unseen)
+            kernels.thermo_rows(out, o["unseen"][0], unseen)
+        else:
+            unseen = self._observe_numpy(out, me, rows, win, counts)
+        if enc.analysis:
+            flags = enc._kernel_flags()
+            if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
+                todo = (kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags)).nonzero()[0]
+            else:
+                todo = range(self.n)
+            phases = ("turn", "claim", "rob", "end")
+            for i in todo:
+                enc._analyse(out[i], phases[ph[i]], None, counts[i].tolist(), unseen[i].tolist())
+        if enc.oracle:
+            q0 = o["oracle_hands"][0]
+            oh = self.hand[self._R, _REL[me][:, 1:]]  # (n, 3, 34)
+            if self._jit:
+                kernels.thermo_rows(out, q0, oh)
+            else:
+                out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > _AR4[None, None, :, None]).reshape(self.n, 12, 34)
+
+    def _observe_numpy(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray,
+                       counts: np.ndarray) -> np.ndarray:
+        """:meth:`_observe`'s table planes (all but the analysis and oracle planes) in numpy; returns
+        the unseen counts ``(n, 34)``."""
+        n = self.n
+        o = self.encoder.offsets
         ar = _AR4
         flat = out.reshape(-1)
         planes = out.reshape(-1, 34)
         rowbase = self._rowbase
         sw = (me - self.dealer) % 4  # the seat wind, 0 = East
-        if enc.name == "botzone-v0":
-            flat[np.concatenate([rowbase + _COL[27 + sw],
-                                 rowbase + 34 + _COL[self.prevalent]])] = 1.0
-            out[:, 2:6] = counts[:, None, _TILES] > ar[None, :, None]
-            return
-        o = enc.offsets
         rel = _REL[me]  # (n, 4) absolute seat of relative seat r
         R = self._R
-        jit = self._jit
-        if jit:  # the count planes in one compiled pass each (majiang.rl.kernels.thermo_rows)
-            kernels.thermo_rows(out, o["hand"][0], counts)
-        else:
-            out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
+        out[:, 0:4] = counts[:, None, _TILES] > ar[None, :, None]
         mv = self.meld_vis[R, rel]  # (n, 4, 34)
         any_ck = np.count_nonzero(self.n_ckong) > 0
         if any_ck:
             own_ck = self.ckong[rows, me]
             mv[:, 0] += own_ck
         m0 = o["melds"][0]
-        if jit:
-            kernels.thermo_rows(out, m0, mv)
-        else:
-            out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        out[:, m0:m0 + 16] = (mv[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
         if any_ck:
             hk = self.n_ckong[R, rel].astype(np.float32)
             hk[:, 0] = 0.0
@@ -1029,10 +1062,7 @@ class BatchedCore:
             out[:, h0:h0 + 4] = (hk / 4.0)[:, :, None]
         rc = self.river_cnt[R, rel]
         r0 = o["rivers"][0]
-        if jit:
-            kernels.thermo_rows(out, r0, rc)
-        else:
-            out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
+        out[:, r0:r0 + 16] = (rc[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 16, 34)
         f0 = o["flowers"][0]
         out[:, f0:f0 + 4] = (self.flower_n[R, rel] / 8.0)[:, :, None]
         live = self.tail - self.head - self.reserve
@@ -1067,27 +1097,8 @@ class BatchedCore:
             unseen -= own_ck
         np.maximum(unseen, 0, out=unseen)
         u0 = o["unseen"][0]
-        if jit:
-            kernels.thermo_rows(out, u0, unseen)
-        else:
-            out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
-        if enc.analysis:
-            flags = enc._kernel_flags()
-            if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
-                todo = (kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags)).nonzero()[0]
-            else:
-                todo = range(n)
-            phases = ("turn", "claim", "rob", "end")
-            for i in todo:
-                enc._analyse(out[i], phases[ph[i]], None, counts[i].tolist(), unseen[i].tolist())
-        if enc.oracle:
-            q0 = o["oracle_hands"][0]
-            oh = self.hand[R, rel[:, 1:]]  # (n, 3, 34)
-            if jit:
-                kernels.thermo_rows(out, q0, oh)
-            else:
-                out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > ar[None, None, :, None]).reshape(n, 12, 34)
-
+        out[:, u0:u0 + 4] = unseen[:, None, _TILES] > ar[None, :, None]
+        return unseen
 
 __all__ = ["BatchedCore", "shape_candidates", "standard_wins", "suit_tables", "supports", "unsupported",
            "win_gates"]

@@ -68,7 +68,7 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo")
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo", "_table_planes")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -862,6 +862,86 @@ def _thermo(out: np.ndarray, first: int, counts: np.ndarray) -> None:
                     out[i, p + j, col[t]] = 1.0
 
 
+def _table_planes(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray, meld_vis: np.ndarray,
+                  ckong: np.ndarray, n_ckong: np.ndarray, river_cnt: np.ndarray, flower_n: np.ndarray,
+                  live: np.ndarray, total: int, last_draw: np.ndarray, ro: np.ndarray, phase: np.ndarray,
+                  prevalent: np.ndarray, dealer: np.ndarray, claim_tile: np.ndarray, origin: np.ndarray) -> None:
+    """:func:`table_planes`'s compiled loop (see there for the arguments)."""
+    col = _LAYOUT_COL
+    for i in range(out.shape[0]):
+        s = me[i]
+        for t in range(34):  # own concealed tiles
+            c = hand[i, s, t]
+            for j in range(min(c, 4)):
+                out[i, offs[0] + j, col[t]] = 1.0
+        for r in range(4):
+            a = (s + r) % 4
+            for t in range(34):
+                c = meld_vis[i, a, t]
+                if r == 0:
+                    c += ckong[i, s, t]  # own concealed kongs show in own melds
+                for j in range(min(c, 4)):
+                    out[i, offs[1] + 4 * r + j, col[t]] = 1.0
+                c = river_cnt[i, a, t]
+                for j in range(min(c, 4)):
+                    out[i, offs[3] + 4 * r + j, col[t]] = 1.0
+            if r > 0 and n_ckong[i, a] != 0:  # another seat's concealed kongs: only their number
+                v = n_ckong[i, a] / 4.0
+                for t in range(34):
+                    out[i, offs[2] + r, t] = v
+            v = flower_n[i, a] / 8.0
+            if v != 0.0:
+                for t in range(34):
+                    out[i, offs[5] + r, t] = v
+            for k in range(ro.shape[2]):  # the latest discards, newest first
+                x = ro[i, a, k]
+                if x >= 0:
+                    out[i, offs[4] + ro.shape[2] * r + k, col[x]] = 1.0
+        v = live[i] / total
+        for t in range(34):
+            out[i, offs[6], t] = v
+        ld = last_draw[i, s]
+        if ld >= 0:
+            out[i, offs[7], col[ld]] = 1.0
+        out[i, offs[8], col[prevalent[i]]] = 1.0
+        sw = (s - dealer[i]) % 4
+        out[i, offs[9], col[27 + sw]] = 1.0
+        for t in range(34):
+            out[i, offs[10] + (4 - sw) % 4, t] = 1.0
+        ph = phase[i]
+        if ph < 3:  # turn, claim, robbing (not a row whose hand is over)
+            for t in range(34):
+                out[i, offs[11] + ph, t] = 1.0
+        if ph == 1 or ph == 2:  # a window: the tile on offer and who offered it
+            out[i, offs[12], col[claim_tile[i]]] = 1.0
+            for t in range(34):
+                out[i, offs[13] + (origin[i] - s) % 4, t] = 1.0
+
+
+TABLE_PLANES = ("hand", "melds", "hidden_kongs", "rivers", "river_order", "flowers", "wall", "last_draw",
+                "prevalent_wind", "seat_wind", "dealer", "phase", "claim_tile", "offered_by")
+"""The ``majiang-v1`` plane groups :func:`table_planes` writes, in the order of its ``offs``."""
+
+
+def table_planes(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray, meld_vis: np.ndarray,
+                 ckong: np.ndarray, n_ckong: np.ndarray, river_cnt: np.ndarray, flower_n: np.ndarray,
+                 live: np.ndarray, total: int, last_draw: np.ndarray, ro: np.ndarray, phase: np.ndarray,
+                 prevalent: np.ndarray, dealer: np.ndarray, claim_tile: np.ndarray, origin: np.ndarray) -> None:
+    """The batched core's table planes of ``majiang-v1`` (docs/rl.md), every row in one compiled pass:
+    ``out`` ``(n, C, 34)`` float32, zero before; ``me`` ``(n,)`` the observing seat of each row;
+    ``offs`` the first plane of each group of :data:`TABLE_PLANES`; the core's arrays (seats absolute,
+    tiles in our order): ``hand``, ``meld_vis``, ``ckong``, ``river_cnt`` ``(n, 4, 34)``, ``n_ckong``
+    and ``flower_n`` ``(n, 4)``, ``live`` wall tiles ``(n,)`` of ``total``, ``last_draw`` ``(n, 4)``
+    (-1: none), ``ro`` ``(n, 4, slots)`` latest discards (-1: none), ``phase`` ``(n,)`` (0 turn, 1
+    claim, 2 robbing, 3 over), ``prevalent`` (a wind tile), ``dealer``, ``claim_tile``, ``origin``
+    ``(n,)``. The same numbers as the batched core's numpy expressions (a test compares them). Needs
+    numba (:func:`available`)."""
+    if not available():
+        raise MajiangError("table_planes needs numba (pip install 'majiang[rl]')")
+    _table_planes(out, me, offs, hand, meld_vis, ckong, n_ckong, river_cnt, flower_n, live, total, last_draw, ro,
+                  phase, prevalent, dealer, claim_tile, origin)
+
+
 def thermo_rows(out: np.ndarray, first: int, counts: np.ndarray) -> None:
     """Write the count planes ``first .. first + 4k - 1`` of every row of ``out`` ``(n, C, 34)``
     (float32, zero there) from ``counts`` ``(n, k, 34)`` or ``(n, 34)`` (our tile order): plane
@@ -933,4 +1013,5 @@ def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
     return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
 
 
-__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "thermo_rows", "used_vector"]
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "table_planes", "thermo_rows",
+           "used_vector", "TABLE_PLANES"]
