@@ -486,17 +486,7 @@ def _draws(g: int, key: int, cnt: np.ndarray, su: np.ndarray, hu: np.ndarray, p5
             near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
                     or (f <= 6 and cnt[y + 2] > 0))
         if near:
-            k = key + p5[y]
-            if g == 3:
-                if hu[k, 0] < 0:
-                    _fill(3, k, su, hu)
-                for i in range(12):
-                    d[j, i] = hu[k, i]
-            else:
-                if su[k, 0] < 0:
-                    _fill(g, k, su, hu)
-                for i in range(12):
-                    d[j, i] = su[k, i]
+            _load(g, key + p5[y], d, j, su, hu)
             yy[j] = y
             j += 1
         else:
