@@ -269,8 +269,12 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
         mf = records / MANIFEST
         if mf.exists():
             old = json.loads(mf.read_text(encoding="utf-8"))
-            if {k: old.get(k) for k in params} != json.loads(json.dumps(params)):
-                raise SelfplayError(f"{records} holds records of another run ({mf}); use a new folder")
+            now = json.loads(json.dumps(params))
+            differ = [k for k in params if old.get(k) != now[k]]
+            if differ:
+                what = "; ".join(f"{k} {old.get(k)!r} there, {now[k]!r} now" for k in differ)
+                raise SelfplayError(f"{records} holds records of another run ({what}); use a new folder "
+                                    "or the same settings")
         mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
         for g in range(games):
             got = _read_game(records / f"game-{g:06d}.jsonl", g)

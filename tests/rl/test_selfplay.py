@@ -70,8 +70,9 @@ def test_resume_after_an_interrupted_run(reference, tmp_path: Path) -> None:
     again = run_selfplay(workers=2, chunk_size=1, records=r, **KW)
     assert (again["resumed"], again["played"]) == (4, 2)
     assert again["digest"] == stats["digest"]
-    with pytest.raises(SelfplayError, match="another run"):
+    with pytest.raises(SelfplayError, match="another run") as e:
         run_selfplay(workers=1, records=r, **{**KW, "seed": 4})
+    assert f"seed {KW['seed']!r} there, 4 now" in str(e.value)  # names the setting that differs
 
 
 def test_cli_json_and_errors(reference) -> None:
