@@ -453,3 +453,37 @@ def test_ties_rank_alike_in_dialog_and_records(server, browser):
         assert not errors, errors
     finally:
         page.context.close()
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_many_waits_keep_the_phone_page_width(server, browser, lang):
+    """A hand of 财神 waits on nearly every tile (CI once dealt wenzhou-w16 three of them: 30 waits
+    widened the phone page to 581 px). The waits strip scrolls inside the toolbar: with all 34 tiles
+    in it the page stays 390 px wide and its height does not grow past the screen."""
+    base, app = server
+    page, errors = _page(browser, lang, "phone")
+    try:
+        _signup(page, base, f"waits_{lang}")
+        page.select_option("#preset", "mcr")
+        page.fill("#max_hands", "1")
+        page.fill("#turn_time", "120")
+        page.click("#create")
+        page.wait_for_selector("#fill-bots")
+        page.click("#fill-bots")
+        page.wait_for_selector("#hand svg.tile")
+        page.wait_for_timeout(150)
+        page.evaluate("""() => {
+            const svg = document.querySelector('#hand svg.tile').outerHTML;
+            const one = `<span class="wait">${svg}<span class="unseen">×4</span></span>`;
+            document.getElementById('ready').innerHTML =
+                `<span class="waits">听牌 ${one.repeat(34)}</span><label class="autowin"><input type="checkbox"> auto</label>`;
+        }""")
+        page.wait_for_timeout(100)
+        _shot(page, f"ui_many_waits_{lang}_phone")
+        sw, sh = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        assert sw <= PHONE["width"] and sh <= PHONE["height"], (sw, sh)
+        strip = page.evaluate("(() => { const e = document.querySelector('#ready .waits'); return [e.clientWidth, e.scrollWidth]; })()")
+        assert strip[0] <= PHONE["width"] < strip[1], strip  # the strip itself scrolls
+        assert not errors, errors
+    finally:
+        page.context.close()
