@@ -483,6 +483,15 @@ class _Fast:
         ids = (SUIT_INFO[keys[0]][0], SUIT_INFO[keys[1]][0], SUIT_INFO[keys[2]][0], HONOR_INFO[keys[3]][0])
         return keys, ids, _others(ids)
 
+    def _standard(self, nat: list[int]):
+        """``(total, group keys, group ids, others, n, standard shanten)`` of a hand of naturals, ``n`` = sets to
+        make (the shared start of :meth:`draws` and :meth:`turn`)."""
+        total = sum(nat)
+        keys, ids, others = self._base(nat)
+        n = total // 3
+        now = 3 * n + 1 - BEST[(ids[3], others[3], n)]
+        return total, keys, ids, others, n, (now if now > -1 else -1)
+
     def draws(self, nat: list[int], stats: list[int] | None = None) -> tuple[int, tuple[int, ...]]:
         """``(shanten, naturals whose draw lowers it)`` of a 3k+1 hand of naturals (``stats``: its
         :func:`_stats` if at hand)."""
@@ -491,12 +500,7 @@ class _Fast:
         if got is not None:
             return got
         _trim_caches()
-        total = sum(nat)
-        keys, ids, others = self._base(nat)
-        n = total // 3
-        now = 3 * n + 1 - BEST[(ids[3], others[3], n)]
-        if now < -1:
-            now = -1
+        total, keys, ids, others, n, now = self._standard(nat)
         sp = self.special and (total + 1 in self.sizes or self.wilds_win)
         if sp and stats is None:
             stats = _stats(nat)
@@ -540,12 +544,7 @@ class _Fast:
         if got is not None:
             return got
         _trim_caches()
-        total = sum(nat)
-        keys, ids, others = self._base(nat)
-        n = total // 3
-        now = 3 * n + 1 - BEST[(ids[3], others[3], n)]
-        if now < -1:
-            now = -1
+        total, keys, ids, others, n, now = self._standard(nat)
         sp = self.special and (total in self.sizes or total - 1 in self.sizes or self.wilds_win)
         stats = _stats(nat) if sp else None
         if sp and now > -1:
