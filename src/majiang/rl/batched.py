@@ -57,7 +57,7 @@ from majiang.rl.actions import (
     chow_of_index,
     describe_index,
 )
-from majiang.rl import kernels
+from majiang.rl import kernels, step_kernels
 from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
 
 # phases (rows)
@@ -106,6 +106,8 @@ for _t in range(27):
         if _lo >= _t - _t % 9 and _lo % 9 <= 6 and _lo // 9 == _t // 9:
             _CHOW_IDX[_t, _j] = chow_index(_t, _lo)
 
+_MASK_BASES = np.array([DISCARD_BASE, CONCEALED_KONG_BASE, ADDED_KONG_BASE, PUNG_BASE, EXPOSED_KONG_BASE],
+                       dtype=np.int64)
 _SLOTS = np.arange(RIVER_ORDER_SLOTS)
 _ARANGE3 = np.arange(3)
 _MELD_OF_KIND = np.zeros(9, dtype=np.int64)  # claim answer kind -> meld kind
@@ -397,6 +399,9 @@ class BatchedCore:
         self._draws: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         # majiang-v1's count planes in compiled code when numba is there (the same numbers)
         self._jit = encoder.name == "majiang-v1" and kernels.available()
+        # the common step's engine work (win gates, claim windows) in compiled loops, the same state
+        self._jit_step = step_kernels.available()
+        self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
         if encoder.name == "majiang-v1":
             self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
@@ -566,7 +571,10 @@ class BatchedCore:
 
     def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
         """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""
-        if rows.size:
+        if rows.size and self._jit_step:
+            step_kernels.win_gates(self.hand, rows, seats, self.n_melds, self._shapes, self.gate_group,
+                                   self.gate_special, self._gate_tables)
+        elif rows.size:
             g, sp = win_gates(self.hand[rows, seats], self.n_melds[rows, seats], self._shapes)
             self.gate_group[rows, seats] = g
             self.gate_special[rows, seats] = sp
@@ -655,6 +663,9 @@ class BatchedCore:
         none may go on to the next seat's draw."""
         if rows.size == 0:
             return
+        if self._jit_step:
+            self._open_claims_jit(rows)
+            return
         r = self.rules
         d = self.origin[rows]
         t = self.claim_tile[rows]
@@ -708,6 +719,45 @@ class BatchedCore:
             nr = rows[none]
             self.kong_chain[nr] = False
             self._draws.append((nr, (d[none] + 1) % 4, np.zeros(nr.size, dtype=bool)))
+
+    def _open_claims_jit(self, rows: np.ndarray) -> None:
+        """:meth:`_open_claims` with the compiled loops of :mod:`majiang.rl.step_kernels` (the same
+        state afterwards); the gated wins still go to the engine."""
+        r = self.rules
+        m = rows.size
+        kong = np.empty((m, 3), dtype=bool)
+        pung = np.empty((m, 3), dtype=bool)
+        chow = np.empty((m, 3), dtype=bool)
+        gated = np.empty((m, 3), dtype=bool)
+        win = np.zeros((m, 3), dtype=bool)
+        ngated = step_kernels._claim_options(
+            rows, self.origin, self.claim_tile, self.hand, self.head, self.tail, self.reserve, self.n_melds,
+            self.sets, int(r.claim_last_discard), int(r.exposed_kong), int(r.pung), int(r.chow), self.gate_group,
+            self.gate_special, _GROUP, _CHOW_POS, kong, pung, chow, gated)
+        if ngated:
+            ga, gb = np.nonzero(gated)
+            d = self.origin[rows[ga]]
+            t = self.claim_tile[rows[ga]]
+            S = (d + 1 + gb) % 4
+            x = self.hand[rows[ga], S]
+            x[np.arange(ga.size), t] += 1
+            cand = self._candidates(x)
+            synced = -1
+            for k in cand.nonzero()[0].tolist():
+                a, b = int(ga[k]), int(gb[k])
+                i = int(rows[a])
+                if synced != i:
+                    tb = self._sync(i)
+                    tb.claim_tile, tb.discarder = int(t[k]), int(d[k])
+                    synced = i
+                win[a, b] = tb._score_win(int(S[k]), int(t[k]), self_drawn=False, discarder=int(d[k]),
+                                          robbing=False) is not None
+        none = np.empty(m, dtype=bool)
+        if step_kernels._open_windows(rows, self.origin, win, kong, pung, chow, self.awaiting, self.can_win,
+                                      self.can_pung, self.can_kong, self.chow3, self.ans_kind, self.phase,
+                                      self.kong_chain, CLAIM, none):
+            nr = rows[none]
+            self._draws.append((nr, (self.origin[nr] + 1) % 4, np.zeros(nr.size, dtype=bool)))
 
     # ------------------------------------------------------------------ rare per-row actions
     def _add_meld(self, r, s, kind, tile, offer, claimed, feeder) -> None:
@@ -945,6 +995,18 @@ class BatchedCore:
         obs = np.zeros((n, *self.encoder.shape), dtype=np.float32)
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
+        if self._jit_step:
+            r = self.rules
+            seat = np.empty(n, dtype=np.int64)
+            step_kernels._masks(ph, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
+                                self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
+                                int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
+                                self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
+                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask)
+            self.seat = seat
+            self._observe(obs, seat, self._rows, ((ph == CLAIM) | (ph == ROB)).nonzero()[0])
+            self.mask = mask.copy()
+            return obs, mask
         seat = self.cur.copy()
         win_rows = ((ph == CLAIM) | (ph == ROB)).nonzero()[0]
         if win_rows.size:

@@ -1,0 +1,248 @@
+"""Compiled parts of the batched core's step (:mod:`majiang.rl.batched`).
+
+The batched core steps ``n`` hands with numpy operations over row masks; on the common step (a
+discard and the claim window it opens) most of its time went to the call overhead of many small
+numpy operations. These loops do the same work row by row in compiled code (numba, as
+:mod:`majiang.rl.kernels`):
+
+* :func:`win_gates` -- the win gates of 3k+1 hands (which tile groups could complete the standard
+  shape; whether a special shape might be one tile away), the same numbers as
+  :func:`majiang.rl.batched.win_gates`;
+* ``_claim_options`` and ``_open_windows`` -- who may claim each discard (exposed kong, pung,
+  chow, and the seats whose win gate admits the tile), then the window's state once the engine has
+  decided the gated wins, as ``BatchedCore._open_claims`` does with numpy;
+* ``_masks`` -- the seat to act on each row and its legal-action mask, as ``BatchedCore.fill``.
+
+The numpy code stays in :mod:`majiang.rl.batched` as the reference and the path without numba;
+tests/rl/test_rl_step_kernels.py compares the two step for step.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from majiang.rl import kernels
+
+_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks")
+_STATE: list[bool] = []
+_LOCK = threading.Lock()
+
+
+def available() -> bool:
+    """True when these loops run compiled (numba present and not switched off by ``MAJIANG_NUMBA=0``,
+    see :func:`majiang.rl.kernels.available`); the batched core uses its numpy code otherwise."""
+    if _STATE:
+        return _STATE[0]
+    with _LOCK:
+        if not _STATE:
+            ok = kernels.available()
+            if ok:
+                import numba
+
+                g = globals()
+                for name in _KERNELS:
+                    g[name] = numba.njit(cache=True)(g[name])
+            _STATE.append(ok)
+    return _STATE[0]
+
+
+def _win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np.ndarray, sbits: np.ndarray,
+               hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
+               off_knitted: np.ndarray, group_out: np.ndarray, special_out: np.ndarray) -> None:
+    v = np.zeros(4, dtype=np.int64)
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s = seats[k]
+        total = 0
+        odd = 0
+        big = 0
+        middle = 0  # suited tiles other than terminals
+        for g in range(4):
+            width = 7 if g == 3 else 9
+            code = 0
+            p = 1
+            for f in range(width):
+                x = np.int64(hand[i, s, 9 * g + f])
+                code += x * p
+                p *= 5
+                total += x
+                if x & 1:
+                    odd += 1
+                if x > 1:
+                    big += 1
+                if g < 3 and f != 0 and f != 8:
+                    middle += x
+            v[g] = hbits[code] if g == 3 else sbits[code]
+        bad = 0
+        for g in range(4):
+            bad += 1 - (v[g] & 1)
+        bits = 0
+        for g in range(4):
+            if (v[g] >> 1) & 1 and bad == 1 - (v[g] & 1):  # one short here, every other group complete
+                bits |= 1 << g
+        group_out[i, s] = bits
+        sp = False
+        if total == 13 and n_melds[i, s] == 0:
+            if sev and odd == 1:
+                sp = True
+            if orph and middle == 0:
+                sp = True
+            if hk and not sp and big == 0:
+                for a in range(off_knitted.shape[1]):
+                    outside = 0
+                    for t in range(27):
+                        outside += hand[i, s, t] * off_knitted[t, a]
+                    if outside == 0:
+                        sp = True
+                        break
+        if knit and not sp:
+            for a in range(knitted.shape[0]):
+                held = 0
+                for j in range(knitted.shape[1]):
+                    if hand[i, s, knitted[a, j]] > 0:
+                        held += 1
+                if held >= 8:
+                    sp = True
+                    break
+        special_out[i, s] = sp
+
+
+def _claim_options(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, hand: np.ndarray,
+                   head: np.ndarray, tail: np.ndarray, reserve: int, n_melds: np.ndarray, sets: int,
+                   claim_last: int, ekong: int, pung_ok: int, chow_ok: int, gate_group: np.ndarray,
+                   gate_special: np.ndarray, group_of: np.ndarray, chow_pos: np.ndarray, kong: np.ndarray,
+                   pung: np.ndarray, chow: np.ndarray, gated: np.ndarray) -> int:
+    ngated = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d = origin[i]
+        t = claim_tile[i]
+        live = tail[i] - head[i] - reserve > 0
+        for j in range(3):
+            s = (d + j + 1) % 4
+            ct = hand[i, s, t]
+            may = n_melds[i, s] < sets and (claim_last or live)
+            kong[k, j] = ekong and ct == 3 and may and live
+            pung[k, j] = pung_ok and ct >= 2 and may
+            gd = ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]
+            gated[k, j] = gd
+            if gd:
+                ngated += 1
+            if j == 0:
+                if chow_ok and may:
+                    nm2 = hand[i, s, max(t - 2, 0)] > 0
+                    nm1 = hand[i, s, max(t - 1, 0)] > 0
+                    np1 = hand[i, s, min(t + 1, 33)] > 0
+                    np2 = hand[i, s, min(t + 2, 33)] > 0
+                    chow[k, 0] = chow_pos[t, 0] and nm2 and nm1
+                    chow[k, 1] = chow_pos[t, 1] and nm1 and np1
+                    chow[k, 2] = chow_pos[t, 2] and np1 and np2
+                else:
+                    chow[k, 0] = False
+                    chow[k, 1] = False
+                    chow[k, 2] = False
+    return ngated
+
+
+def _open_windows(rows: np.ndarray, origin: np.ndarray, win: np.ndarray, kong: np.ndarray, pung: np.ndarray,
+                  chow: np.ndarray, awaiting: np.ndarray, can_win: np.ndarray, can_pung: np.ndarray,
+                  can_kong: np.ndarray, chow3: np.ndarray, ans_kind: np.ndarray, phase: np.ndarray,
+                  kong_chain: np.ndarray, claim_phase: int, none: np.ndarray) -> int:
+    nnone = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d = origin[i]
+        anyone = False
+        for s in range(4):
+            awaiting[i, s] = False
+            can_win[i, s] = False
+            ans_kind[i, s] = -1
+        for j in range(3):
+            s = (d + j + 1) % 4
+            aw = win[k, j] or kong[k, j] or pung[k, j]
+            if j == 0:
+                aw = aw or chow[k, 0] or chow[k, 1] or chow[k, 2]
+            awaiting[i, s] = aw
+            can_win[i, s] = win[k, j]
+            can_pung[i, s] = pung[k, j]
+            can_kong[i, s] = kong[k, j]
+            if aw:
+                anyone = True
+        for j in range(3):
+            chow3[i, j] = chow[k, j]
+        if anyone:
+            phase[i] = claim_phase
+            none[k] = False
+        else:
+            kong_chain[i] = False
+            none[k] = True
+            nnone += 1
+    return nnone
+
+
+def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.ndarray, hand: np.ndarray,
+           after_claim: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int, turn_win: np.ndarray,
+           ckong_ok: int, akong_ok: int, drawn_only: int, pung: np.ndarray, last_draw: np.ndarray,
+           claim_tile: np.ndarray, can_win: np.ndarray, can_pung: np.ndarray, can_kong: np.ndarray,
+           chow3: np.ndarray, tiles: np.ndarray, col: np.ndarray, chow_idx: np.ndarray, bases: np.ndarray,
+           turn_phase: int, claim_phase: int, rob_phase: int, seat: np.ndarray, mask: np.ndarray) -> None:
+    discard, ckong, akong, pung_b, ekong = bases[0], bases[1], bases[2], bases[3], bases[4]
+    for i in range(phase.shape[0]):
+        ph = phase[i]
+        s = cur[i]
+        if ph == turn_phase:
+            seat[i] = s
+            free = not after_claim[i]
+            kf = free and tail[i] - head[i] - reserve > 0
+            if turn_win[i] and free:
+                mask[i, 1] = 1
+            ld = last_draw[i, s]
+            for j in range(34):
+                t = tiles[j]
+                h = hand[i, s, t]
+                if h > 0:
+                    mask[i, discard + j] = 1
+                    if kf:
+                        if ckong_ok and h == 4:
+                            mask[i, ckong + j] = 1
+                        if akong_ok and pung[i, s, t] and (not drawn_only or t == ld):
+                            mask[i, akong + j] = 1
+        elif ph == claim_phase or ph == rob_phase:
+            o = origin[i]
+            s = (o + 1) % 4
+            for k in range(1, 4):
+                if awaiting[i, (o + k) % 4]:
+                    s = (o + k) % 4
+                    break
+            seat[i] = s
+            t = claim_tile[i]
+            mask[i, 0] = 1
+            if can_win[i, s]:
+                mask[i, 1] = 1
+            if can_pung[i, s]:
+                mask[i, pung_b + col[t]] = 1
+            if can_kong[i, s]:
+                mask[i, ekong + col[t]] = 1
+            if ph == claim_phase and s == (o + 1) % 4:
+                for j in range(3):
+                    if chow3[i, j]:
+                        mask[i, chow_idx[t, j]] = 1
+        else:
+            seat[i] = s
+
+
+def win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np.ndarray, shapes,
+              group_out: np.ndarray, special_out: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                                            np.ndarray]) -> None:
+    """Write the win gates of the 3k+1 hands ``hand[rows[k], seats[k]]`` into ``group_out`` and
+    ``special_out`` at ``[rows[k], seats[k]]`` (see :func:`majiang.rl.batched.win_gates` for their
+    meaning; ``shapes`` a :class:`~majiang.analysis.ShapeRules`; ``tables``: ``(suit bits, honour
+    bits, knitted arrangements (6, 9), suited tiles outside each arrangement (34, 6))``)."""
+    sbits, hbits, knitted, off = tables
+    _win_gates(hand, rows, seats, n_melds, sbits, hbits, int(shapes.seven_pairs), int(shapes.thirteen_orphans),
+               int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, group_out, special_out)
+
+
+__all__ = ["available", "win_gates"]
