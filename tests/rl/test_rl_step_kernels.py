@@ -111,3 +111,52 @@ def test_compiled_win_gates_equal_the_numpy_ones(data) -> None:
     step_kernels.win_gates(hand, r, (r % 4).astype(np.int64), nm, MCR_SHAPES, g, sp, tables)
     assert np.array_equal(g[r, r % 4], groups)
     assert np.array_equal(sp[r, r % 4], special)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_compiled_candidates_equal_the_numpy_ones(data) -> None:
+    """Random 3k+2 hands, winning hands and hands near the special shapes, with and without an added
+    tile: the compiled shape test is :func:`~majiang.rl.batched.shape_candidates`, for MCR's shapes."""
+    rows, extra = [], []
+    for _ in range(16):
+        kind = data.draw(st.sampled_from(["any", "pairs", "orphans", "knitted", "win"]))
+        c = [0] * 34
+        if kind == "pairs":
+            for t in data.draw(st.lists(st.integers(0, 33), min_size=7, max_size=7, unique=True)):
+                c[t] = 2
+        elif kind == "orphans":
+            for t in data.draw(st.lists(st.sampled_from([0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]),
+                                        min_size=14, max_size=14)):
+                c[t] = min(c[t] + 1, 4)
+        elif kind == "knitted":
+            for t in data.draw(st.sampled_from(list(batched.KNITTED_ARRANGEMENTS))):
+                c[t] = 1
+            for t in data.draw(st.lists(st.integers(27, 33), min_size=5, max_size=5)):
+                c[t] = min(c[t] + 1, 4)
+        elif kind == "win":
+            for _ in range(4):
+                lo = data.draw(st.integers(0, 26).filter(lambda t: t % 9 <= 6))
+                for t in (lo, lo + 1, lo + 2):
+                    c[t] = min(c[t] + 1, 4)
+            t = data.draw(st.integers(0, 33))
+            c[t] = min(c[t] + 2, 4)
+        else:
+            c = _hands(data.draw, data.draw(st.sampled_from([14, 11, 8, 5])))
+        e = -1
+        held = [t for t in range(34) if c[t]]
+        if held and data.draw(st.booleans()):  # one tile out, given back as the extra tile
+            e = data.draw(st.sampled_from(held))
+            c[e] -= 1
+        rows.append(c)
+        extra.append(e)
+    hand = np.array(rows, dtype=np.int16)[:, None, :].repeat(4, axis=1)
+    r = np.arange(len(rows), dtype=np.int64)
+    batched.suit_tables()
+    tables = (batched._SUIT_BITS, batched._HONOR_BITS, batched._KNITTED.astype(np.int64), batched._OFF_KNITTED)
+    got = step_kernels.candidates(hand, r, r % 4, np.array(extra, dtype=np.int64), MCR_SHAPES, tables)
+    full = np.array(rows, dtype=np.int16)
+    for k, e in enumerate(extra):
+        if e >= 0:
+            full[k, e] += 1
+    assert np.array_equal(got, batched.shape_candidates(full, MCR_SHAPES))

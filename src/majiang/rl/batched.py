@@ -592,7 +592,10 @@ class BatchedCore:
         ok = np.zeros(rows.size, dtype=bool)
         if np.count_nonzero(maybe):
             k0 = maybe.nonzero()[0]
-            cand = self._candidates(self.hand[rows[k0], s[k0]])
+            if self._jit_step:
+                cand = step_kernels.candidates(self.hand, rows[k0], s[k0], None, self._shapes, self._gate_tables)
+            else:
+                cand = self._candidates(self.hand[rows[k0], s[k0]])
             for k in k0[cand].tolist():
                 i = int(rows[k])
                 seat = int(s[k])
@@ -617,6 +620,30 @@ class BatchedCore:
         """Draw for ``seats`` on ``rows`` (from the tail where ``tail``); flowers are set aside and
         replaced from the tail (the few rows that draw one, in Python); an empty wall ends the hand
         (exhaustive draw)."""
+        if self._jit_step:
+            status = np.empty(rows.size, dtype=np.int64)
+            step_kernels._draws(rows, seats, tail, self.wall, self.head, self.tail, self.reserve, self.flower_chain,
+                                self.phase, self.done, self.deltas, self.hand, self.last_draw, self.cur,
+                                self.after_claim, self.turn_win, self.gate_group, self.gate_special, _GROUP, TURN,
+                                END, status)
+            test = (status == 1).nonzero()[0]
+            if test.size:  # the win gate admits the draw: the shape test, then the engine
+                r, s = rows[test], seats[test]
+                cand = step_kernels.candidates(self.hand, r, s, None, self._shapes, self._gate_tables)
+                ld = self.last_draw[r, s]
+                for k in cand.nonzero()[0].tolist():
+                    i, seat = int(r[k]), int(s[k])
+                    t = self._sync(i)
+                    self.turn_win[i] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
+                                                    robbing=False) is not None
+            fl = (status == 3).nonzero()[0]
+            if fl.size:
+                self._draw_numpy(rows[fl], seats[fl], tail[fl])
+            return
+        self._draw_numpy(rows, seats, tail)
+
+    def _draw_numpy(self, rows: np.ndarray, seats: np.ndarray, tail: np.ndarray) -> None:
+        """:meth:`_draw` with numpy (the reference, the path without numba, and a flower's draw)."""
         self.flower_chain[rows] = False
         res = self.reserve
         ex = self.tail[rows] - self.head[rows] - res <= 0
@@ -739,9 +766,7 @@ class BatchedCore:
             d = self.origin[rows[ga]]
             t = self.claim_tile[rows[ga]]
             S = (d + 1 + gb) % 4
-            x = self.hand[rows[ga], S]
-            x[np.arange(ga.size), t] += 1
-            cand = self._candidates(x)
+            cand = step_kernels.candidates(self.hand, rows[ga], S, t, self._shapes, self._gate_tables)
             synced = -1
             for k in cand.nonzero()[0].tolist():
                 a, b = int(ga[k]), int(gb[k])
@@ -821,6 +846,25 @@ class BatchedCore:
     def _resolve_claims(self, rows: np.ndarray) -> None:
         """Claim windows on ``rows`` whose every awaited seat answered, some with a claim: win > kong
         = pung > chow, ties by turn order from the discarder (``engine.actions.CLAIM_PRIORITY``)."""
+        if self._jit_step:
+            res = np.empty((rows.size, 2), dtype=np.int64)
+            step_kernels._claims(rows, self.origin, self.claim_tile, self.ans_kind, self.ans_low, _PRIO, K_WIN,
+                                 K_CHOW, K_PUNG, K_EKONG, _MELD_OF_KIND, self.river, self.river_len, self.river_cnt,
+                                 self.vis, self.ro, self.any_claim, self.cur, self.phase, self.kong_chain,
+                                 self.flower_chain, self.last_draw, self.turn_win, self.hand, self.meld_vis,
+                                 self.pung, self.after_claim, self.meld_kind, self.meld_tile, self.meld_offer,
+                                 self.meld_claimed, self.meld_from, self.n_melds, TURN, res)
+            for a in (res[:, 0] == 1).nonzero()[0].tolist():  # wins: settled by the engine
+                i = int(rows[a])
+                d = int(self.origin[i])
+                winners = [(d + c) % 4 for c in (1, 2, 3) if self.ans_kind[i, (d + c) % 4] == K_WIN]
+                if self.rules.multiple_winners == "head-bump":
+                    winners = winners[:1]
+                self._finish(i, [(w, d, int(self.claim_tile[i]), False) for w in winners])
+            ko = (res[:, 0] == 2).nonzero()[0]
+            if ko.size:
+                self._draws.append((rows[ko], res[ko, 1], np.ones(ko.size, dtype=bool)))
+            return
         d = self.origin[rows]
         t = self.claim_tile[rows]
         O = (d[:, None] + np.array([1, 2, 3])) % 4
@@ -924,7 +968,14 @@ class BatchedCore:
         turn = ph == TURN
         # the hot path: discards
         dr = (turn & (kind == K_DISCARD)).nonzero()[0]
-        if dr.size:
+        if dr.size and self._jit_step:
+            s = np.empty(dr.size, dtype=np.int64)
+            step_kernels._discards(dr, tile, self.cur, self.hand, self.river, self.river_len, self.river_cnt,
+                                   self.vis, self.ro, self.discards_made, self.after_claim, self.kong_chain,
+                                   self.claim_tile, self.origin, self.last_discard, self.head, self.tail,
+                                   self.reserve, s)
+            self._set_gates(dr, s)
+        elif dr.size:
             s = self.cur[dr]
             t = tile[dr]
             self.hand[dr, s, t] -= 1

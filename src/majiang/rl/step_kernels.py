@@ -11,7 +11,11 @@ numpy operations. These loops do the same work row by row in compiled code (numb
 * ``_claim_options`` and ``_open_windows`` -- who may claim each discard (exposed kong, pung,
   chow, and the seats whose win gate admits the tile), then the window's state once the engine has
   decided the gated wins, as ``BatchedCore._open_claims`` does with numpy;
-* ``_masks`` -- the seat to act on each row and its legal-action mask, as ``BatchedCore.fill``.
+* ``_masks`` -- the seat to act on each row and its legal-action mask, as ``BatchedCore.fill``;
+* ``_discards``, ``_draws`` and ``_claims`` -- a discard, a draw from the wall (a flower is left to
+  the numpy path, which replaces it; a hand the win gate admits is then tested by the engine) and a
+  chow, pung or exposed kong taken from a window (a win is left to the engine), as ``BatchedCore.step``,
+  ``_draw`` and ``_resolve_claims``.
 
 The numpy code stays in :mod:`majiang.rl.batched` as the reference and the path without numba;
 tests/rl/test_rl_step_kernels.py compares the two step for step.
@@ -25,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks")
+_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -233,6 +237,224 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
             seat[i] = s
 
 
+def _discards(rows: np.ndarray, tile: np.ndarray, cur: np.ndarray, hand: np.ndarray, river: np.ndarray,
+              river_len: np.ndarray, river_cnt: np.ndarray, vis: np.ndarray, ro: np.ndarray,
+              discards_made: np.ndarray, after_claim: np.ndarray, kong_chain: np.ndarray, claim_tile: np.ndarray,
+              origin: np.ndarray, last_discard: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int,
+              seats: np.ndarray) -> None:
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s = cur[i]
+        t = tile[i]
+        seats[k] = s
+        hand[i, s, t] -= 1
+        n = river_len[i, s]
+        river[i, s, n] = t
+        river_len[i, s] = n + 1
+        river_cnt[i, s, t] += 1
+        vis[i, t] += 1
+        for j in range(ro.shape[2] - 1, 0, -1):
+            ro[i, s, j] = ro[i, s, j - 1]
+        ro[i, s, 0] = t
+        discards_made[i, s] += 1
+        after_claim[i] = False
+        kong_chain[i] = False
+        claim_tile[i] = t
+        origin[i] = s
+        last_discard[i] = tail[i] - head[i] - reserve <= 0
+
+
+def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.ndarray, head: np.ndarray,
+           tail: np.ndarray, reserve: int, flower_chain: np.ndarray, phase: np.ndarray, done: np.ndarray,
+           deltas: np.ndarray, hand: np.ndarray, last_draw: np.ndarray, cur: np.ndarray, after_claim: np.ndarray,
+           turn_win: np.ndarray, gate_group: np.ndarray, gate_special: np.ndarray, group_of: np.ndarray,
+           turn_phase: int, end_phase: int, status: np.ndarray) -> None:
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s = seats[k]
+        tl = from_tail[k]
+        if tail[i] - head[i] - reserve <= 0:  # the wall is empty: an exhaustive draw
+            flower_chain[i] = False
+            phase[i] = end_phase
+            done[i] = True
+            for j in range(4):
+                deltas[i, j] = 0.0
+            status[k] = 2
+            continue
+        t = wall[i, tail[i] - 1] if tl else wall[i, head[i]]
+        if t >= 34:  # a flower: left to the numpy path, which replaces it
+            status[k] = 3
+            continue
+        flower_chain[i] = False
+        if tl:
+            tail[i] -= 1
+        else:
+            head[i] += 1
+        hand[i, s, t] += 1
+        last_draw[i, s] = t
+        cur[i] = s
+        phase[i] = turn_phase
+        after_claim[i] = False
+        turn_win[i] = False
+        # the win gate of the hand before the draw (a kong's replacement: test the hand whole)
+        if tl or ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]:
+            status[k] = 1
+        else:
+            status[k] = 0
+
+
+def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_kind: np.ndarray,
+            ans_low: np.ndarray, prio: np.ndarray, k_win: int, k_chow: int, k_pung: int, k_ekong: int,
+            meld_of_kind: np.ndarray, river: np.ndarray, river_len: np.ndarray, river_cnt: np.ndarray,
+            vis: np.ndarray, ro: np.ndarray, any_claim: np.ndarray, cur: np.ndarray, phase: np.ndarray,
+            kong_chain: np.ndarray, flower_chain: np.ndarray, last_draw: np.ndarray, turn_win: np.ndarray,
+            hand: np.ndarray, meld_vis: np.ndarray, pung: np.ndarray, after_claim: np.ndarray,
+            meld_kind: np.ndarray, meld_tile: np.ndarray, meld_offer: np.ndarray, meld_claimed: np.ndarray,
+            meld_from: np.ndarray, n_melds: np.ndarray, turn_phase: int, result: np.ndarray) -> None:
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d = origin[i]
+        t = claim_tile[i]
+        best = 1 << 30
+        s = -1
+        kind = -1
+        for j in range(3):
+            o = (d + j + 1) % 4
+            key = prio[ans_kind[i, o] + 1] * 3 + j
+            if key < best:
+                best = key
+                s = o
+                kind = ans_kind[i, o]
+        if kind == k_win:  # settled by the engine
+            result[k, 0] = 1
+            continue
+        result[k, 0] = 0
+        result[k, 1] = s
+        low = ans_low[i, s]
+        # the claimed tile leaves the discarder's river
+        n = river_len[i, d] - 1
+        river_len[i, d] = n
+        river_cnt[i, d, t] -= 1
+        vis[i, t] -= 1
+        for j in range(ro.shape[2]):
+            x = n - 1 - j
+            ro[i, d, j] = river[i, d, x] if x >= 0 else -1
+        any_claim[i] = True
+        cur[i] = s
+        phase[i] = turn_phase
+        kong_chain[i] = False
+        flower_chain[i] = False
+        last_draw[i, s] = -1
+        turn_win[i] = False
+        if kind == k_chow:
+            for x in range(low, low + 3):
+                meld_vis[i, s, x] += 1
+                vis[i, x] += 1
+                if x != t:
+                    hand[i, s, x] -= 1
+        elif kind == k_pung:
+            hand[i, s, t] -= 2
+            meld_vis[i, s, t] += 3
+            vis[i, t] += 3
+            pung[i, s, t] = True
+        elif kind == k_ekong:
+            hand[i, s, t] -= 3
+            meld_vis[i, s, t] += 4
+            vis[i, t] += 4
+            kong_chain[i] = True
+            result[k, 0] = 2  # draws a replacement from the tail
+        after_claim[i] = kind != k_ekong
+        j = n_melds[i, s]
+        meld_kind[i, s, j] = meld_of_kind[kind]
+        meld_tile[i, s, j] = low if kind == k_chow else t
+        meld_offer[i, s, j] = 1 if kind == k_chow else (s - d) % 4
+        meld_claimed[i, s, j] = t
+        meld_from[i, s, j] = d
+        n_melds[i, s] = j + 1
+
+
+def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray, sbits: np.ndarray,
+                hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
+                off_knitted: np.ndarray, out: np.ndarray) -> int:
+    c = np.zeros(34, dtype=np.int64)
+    found = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s = seats[k]
+        for t in range(34):
+            c[t] = hand[i, s, t]
+        if extra[k] >= 0:
+            c[extra[k]] += 1
+        total = 0
+        odd = 0
+        big = 0
+        middle = 0
+        ok = True
+        pairs = 0
+        for g in range(4):
+            width = 7 if g == 3 else 9
+            code = 0
+            p = 1
+            n = 0
+            for f in range(width):
+                x = c[9 * g + f]
+                code += x * p
+                p *= 5
+                n += x
+                if x & 1:
+                    odd += 1
+                if x > 1:
+                    big += 1
+                if g < 3 and f != 0 and f != 8:
+                    middle += x
+            total += n
+            if ((hbits[code] if g == 3 else sbits[code]) & 1) == 0:
+                ok = False
+            if n % 3 == 2:
+                pairs += 1
+        cand = ok and pairs == 1
+        if not cand and total == 14:
+            if sev and odd == 0:
+                cand = True
+            elif orph and middle == 0:
+                cand = True
+            elif hk and big == 0:
+                for a in range(off_knitted.shape[1]):
+                    outside = 0
+                    for t in range(27):
+                        outside += c[t] * off_knitted[t, a]
+                    if outside == 0:
+                        cand = True
+                        break
+        if knit and not cand:
+            for a in range(knitted.shape[0]):
+                held = 0
+                for j in range(knitted.shape[1]):
+                    if c[knitted[a, j]] > 0:
+                        held += 1
+                if held == 9:
+                    cand = True
+                    break
+        out[k] = cand
+        if cand:
+            found += 1
+    return found
+
+
+def candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray | None, shapes,
+               tables: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> np.ndarray:
+    """``(m,)`` bool: the 3k+2 hands ``hand[rows[k], seats[k]]`` (plus tile ``extra[k]`` where it is
+    not -1) that may win under ``shapes``, as :func:`majiang.rl.batched.shape_candidates` decides
+    (the standard shape exactly, the special shapes by a necessary condition)."""
+    sbits, hbits, knitted, off = tables
+    out = np.empty(rows.size, dtype=bool)
+    if extra is None:
+        extra = np.full(rows.size, -1, dtype=np.int64)
+    _candidates(hand, rows, seats, extra, sbits, hbits, int(shapes.seven_pairs), int(shapes.thirteen_orphans),
+                int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, out)
+    return out
+
+
 def win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np.ndarray, shapes,
               group_out: np.ndarray, special_out: np.ndarray, tables: tuple[np.ndarray, np.ndarray, np.ndarray,
                                                                             np.ndarray]) -> None:
@@ -245,4 +467,4 @@ def win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np
                int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, group_out, special_out)
 
 
-__all__ = ["available", "win_gates"]
+__all__ = ["available", "candidates", "win_gates"]
