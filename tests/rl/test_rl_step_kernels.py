@@ -160,3 +160,22 @@ def test_compiled_candidates_equal_the_numpy_ones(data) -> None:
         if e >= 0:
             full[k, e] += 1
     assert np.array_equal(got, batched.shape_candidates(full, MCR_SHAPES))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1), spec=st.sampled_from(["mcr", "shandong"]))
+def test_compiled_deal_is_the_engine_deal(seed: int, spec: str) -> None:
+    """The compiled deal (the wall shuffled by the kernel's Mersenne Twister, broken and dealt, flowers
+    replaced) lays out exactly what the engine's seeds give (``BatchedCore.deal``, through
+    ``random.Random``), and the hand the numpy lay-out makes."""
+    a = rl.VectorEnv(2, spec, batched=True).core
+    b = rl.VectorEnv(2, spec, batched=True).core
+    b._jit_step = False
+    a.reset_rows([1], [seed])
+    b.reset_rows([1], [seed])
+    for name in _STATE + ("dealer", "prevalent"):
+        assert np.array_equal(getattr(a, name)[1], getattr(b, name)[1]), name
+    assert a.flowers[1] == b.flowers[1] and a.dice[1] == b.dice[1]
+    dealer, dice, wall, head, tail, concealed, flowers, last = b.deal(seed)
+    assert a.wall[1].tolist() == wall and a.hand[1].tolist() == concealed and a.flowers[1] == flowers
+    assert a._sync(1).wall == wall

@@ -299,6 +299,32 @@ def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, o
     return not unsupported(rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
 
 
+_DEAL_CHECKED: list[bool] = []
+
+
+def _compiled_deal_ok(core: "BatchedCore") -> bool:
+    """Whether the compiled deal gives the engine's walls on this Python: checked once per process on
+    a few seeds against :meth:`BatchedCore.deal` (``random.Random``); the engine's deal is used otherwise."""
+    if not _DEAL_CHECKED:
+        from majiang.engine.wall import derive_seed
+
+        ok = True
+        for seed in (0, 1, 2026, derive_seed(7, "table", 3)):
+            ref = core.deal(seed)
+            walls = np.empty((1, core.total_tiles), dtype=np.int64)
+            ws = derive_seed(seed, "hand", 0, "wall")
+            keys = np.array([[ws & 0xFFFFFFFF, ws >> 32]], dtype=np.uint32)
+            out = [np.empty((1, 4, 34), dtype=np.int64), np.zeros((1, 4, 8), dtype=np.int64),
+                   np.empty((1, 4), dtype=np.int64), np.empty(1, dtype=np.int64), np.empty(1, dtype=np.int64),
+                   np.empty(1, dtype=np.int64)]
+            step_kernels._deal(keys, np.array([2 if ws >> 32 else 1]), np.array([ref[0]]), np.array([sum(ref[1])]),
+                               core._tile_set, core.rules.hand_size, core.reserve, walls, *out)
+            ok = ok and walls[0].tolist() == ref[2] and out[0][0].tolist() == ref[5] and int(out[3][0]) == ref[3] \
+                and int(out[4][0]) == ref[4]
+        _DEAL_CHECKED.append(ok)
+    return _DEAL_CHECKED[0]
+
+
 class BatchedCore:
     """``n`` hands of one rule set as arrays (see the module doc).
 
@@ -335,16 +361,21 @@ class BatchedCore:
         self.cur = z(n, dtype=np.int64)
         self.dealer = z(n, dtype=np.int64)
         self.prevalent = z(n, dtype=np.int64)
-        self.after_claim = z(n, dtype=bool)
-        self.kong_chain = z(n, dtype=bool)
-        self.flower_chain = z(n, dtype=bool)
-        self.any_claim = z(n, dtype=bool)
-        self.discards_made = z((n, 4), dtype=np.int64)
+        # the arrays a new hand clears, kept as rows of a few stacks (one compiled loop clears them):
+        # per table flags, per seat flags, per seat counts, per seat tile counts
+        self._flags = z((6, n), dtype=bool)
+        self._seat_flags = z((2, n, 4), dtype=bool)
+        self._seat_counts = z((5, n, 4), dtype=np.int64)
+        self._tile_counts = z((3, n, 4, 34), dtype=np.int16)
+        self.after_claim, self.kong_chain, self.flower_chain, self.any_claim, self.last_discard, self.done = \
+            self._flags
+        self.awaiting, self.gate_special = self._seat_flags
+        self.discards_made, self.gate_group, self.n_melds, self.n_ckong, self.river_len = self._seat_counts
+        self.meld_vis, self.ckong, self.river_cnt = self._tile_counts  # meld_vis: melds others see (physical
+        # tiles); ckong: concealed kongs (only their owner sees them)
         self.last_draw = z((n, 4), dtype=np.int64)
         self.claim_tile = z(n, dtype=np.int64)
         self.origin = z(n, dtype=np.int64)  # the discarder (claim window) or the kong's seat (robbing)
-        self.last_discard = z(n, dtype=bool)
-        self.awaiting = z((n, 4), dtype=bool)
         self.ans_kind = z((n, 4), dtype=np.int64)
         self.ans_low = z((n, 4), dtype=np.int64)
         self.can_win = z((n, 4), dtype=bool)
@@ -352,16 +383,8 @@ class BatchedCore:
         self.can_kong = z((n, 4), dtype=bool)
         self.chow3 = z((n, 3), dtype=bool)  # the next seat's chows low = t-2, t-1, t
         self.turn_win = z(n, dtype=bool)
-        self.gate_group = z((n, 4), dtype=np.int64)  # win gates of 3k+1 hands (win_gates): group bits
-        self.gate_special = z((n, 4), dtype=bool)
-        self.meld_vis = z((n, 4, 34), dtype=np.int16)  # melds others see (physical tiles)
-        self.ckong = z((n, 4, 34), dtype=np.int16)  # concealed kongs (only their owner sees them)
-        self.n_melds = z((n, 4), dtype=np.int64)
-        self.n_ckong = z((n, 4), dtype=np.int64)
         self.pung = z((n, 4, 34), dtype=bool)
         self.river = z((n, 4, 96), dtype=np.int64)  # a seat's discards still in its river (far fewer)
-        self.river_len = z((n, 4), dtype=np.int64)
-        self.river_cnt = z((n, 4, 34), dtype=np.int16)
         self.vis = z((n, 34), dtype=np.int16)  # copies every seat sees: rivers and melds (not concealed kongs)
         self.ro = np.full((n, 4, RIVER_ORDER_SLOTS), -1, dtype=np.int64)  # latest discards, newest first
         if encoder.name == "majiang-v1":  # flat offset of each river-order cell's plane, per row and slot
@@ -370,7 +393,6 @@ class BatchedCore:
                              + (c0 + RIVER_ORDER_SLOTS * _AR4[None, :, None]
                                 + np.arange(RIVER_ORDER_SLOTS)[None, None, :]) * 34)
         self.flower_n = z((n, 4), dtype=np.int64)
-        self.done = z(n, dtype=bool)
         self.deltas = z((n, 4), dtype=np.float64)
         self.seat = z(n, dtype=np.int64)
         self.mask = z((n, ACTION_SIZE), dtype=np.int8)
@@ -402,12 +424,16 @@ class BatchedCore:
         # the common step's engine work (win gates, claim windows) in compiled loops, the same state
         self._jit_step = step_kernels.available()
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
+        self._tile_set = np.array(rules.tile_set, dtype=np.int64)
         if encoder.name == "majiang-v1":
             self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
     # ------------------------------------------------------------------ episodes
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
         """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
+        if self._jit_step and _compiled_deal_ok(self):
+            self._start_compiled(list(rows), [int(x) for x in seeds])
+            return
         self._start(list(rows), [self.deal(seed) for seed in seeds], list(seeds))
 
     def reset_row(self, i: int, game_seed: int) -> None:
@@ -483,6 +509,63 @@ class BatchedCore:
         self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
                            [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
 
+    def _start_compiled(self, rows: list[int], seeds: list[int]) -> None:
+        """:meth:`reset_rows` with the deal and the lay-out in compiled loops
+        (:mod:`majiang.rl.step_kernels`: the walls shuffled by the same Mersenne Twister as the engine's
+        ``random.Random``); the dealer and dice come from the engine's seeds as in :meth:`deal`."""
+        from majiang.engine.wall import derive_seed, rng_for, roll_dice
+
+        r = self.rules
+        m = len(rows)
+        keys = np.zeros((m, 2), dtype=np.uint32)
+        nkeys = np.ones(m, dtype=np.int64)
+        dealers = np.zeros(m, dtype=np.int64)
+        totals = np.zeros(m, dtype=np.int64)
+        for k, (i, seed) in enumerate(zip(rows, seeds)):
+            dealer = 0
+            if r.first_dealer == "dice":
+                rng = rng_for(seed, "seating")
+                if r.seat_draw:
+                    rng.shuffle([0, 1, 2, 3])
+                dealer = (sum(roll_dice(rng, 2)) - 1) % 4
+            dice = roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+            ws = derive_seed(seed, "hand", 0, "wall")  # 64 bits: random.Random's key is its 32-bit words
+            keys[k, 0] = ws & 0xFFFFFFFF
+            keys[k, 1] = ws >> 32
+            nkeys[k] = 2 if ws >> 32 else 1
+            dealers[k] = dealer
+            totals[k] = sum(dice)
+            self.tables[i] = None
+            self.walls[i] = None  # read from self.wall when an engine table is built (_sync)
+            self.dice[i] = tuple(dice)
+            self.game_seed[i] = seed
+        walls = np.empty((m, self.total_tiles), dtype=np.int64)
+        conc = np.empty((m, 4, 34), dtype=np.int64)
+        fl = np.zeros((m, 4, 8), dtype=np.int64)
+        fn = np.empty((m, 4), dtype=np.int64)
+        heads = np.empty(m, dtype=np.int64)
+        tails = np.empty(m, dtype=np.int64)
+        lasts = np.empty(m, dtype=np.int64)
+        if step_kernels._deal(keys, nkeys, dealers, totals, self._tile_set, r.hand_size, self.reserve, walls, conc,
+                              fl, fn, heads, tails, lasts) >= 0:  # pragma: no cover - never with 144 tiles
+            raise AssertionError("the wall ran out at the deal")
+        fll, fnl = fl.tolist(), fn.tolist()
+        for k, i in enumerate(rows):
+            self.flowers[i] = [fll[k][s][:fnl[k][s]] for s in range(4)]
+        self._lay_out(np.asarray(rows, dtype=np.int64), dealers, walls, heads, tails, conc, fn, lasts)
+
+    def _lay_out(self, r: np.ndarray, dl: np.ndarray, walls: np.ndarray, heads: np.ndarray, tails: np.ndarray,
+                 conc: np.ndarray, fn: np.ndarray, lasts: np.ndarray) -> None:
+        """The compiled lay-out of new hands (``step_kernels._lay_out``), then the win gates."""
+        step_kernels._lay_out(r, dl, walls, heads, tails, conc, fn, lasts, TURN, self.wall, self.head, self.tail,
+                              self.hand, self.flower_n, self.last_draw, self._log_n, self.phase, self.cur,
+                              self.dealer, self.prevalent, self._flags, self._seat_flags, self.pung,
+                              self._seat_counts, self._tile_counts, self.vis, self.deltas, self.ro)
+        rr = np.repeat(r, 3)
+        ss = ((dl[:, None] + _123) % 4).reshape(-1)
+        self._set_gates(rr, ss)
+        self._turn_wins(r, np.ones(r.size, dtype=bool))
+
     def _start(self, rows: list[int], deals: list, seeds: list) -> None:
         """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it."""
         for i, (dealer, dice, wall, head, tail, concealed, flowers, last), seed in zip(rows, deals, seeds):
@@ -541,7 +624,10 @@ class BatchedCore:
         it was derived from; the engine's caches are cleared as well (``HandTable.clear_caches``)."""
         from majiang.engine.table import HandTable
 
-        t = self.tables[i] = HandTable(self.rules, self.walls[i], int(self.dealer[i]), int(self.prevalent[i]),
+        wall = self.walls[i]
+        if wall is None:
+            wall = self.walls[i] = self.wall[i, :self.total_tiles].tolist()
+        t = self.tables[i] = HandTable(self.rules, wall, int(self.dealer[i]), int(self.prevalent[i]),
                                        self.dice[i], 0)
         nm = self.n_melds[i].tolist()
         kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()

@@ -29,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates")
+_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -453,6 +453,209 @@ def candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.
     _candidates(hand, rows, seats, extra, sbits, hbits, int(shapes.seven_pairs), int(shapes.thirteen_orphans),
                 int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, out)
     return out
+
+
+# ------------------------------------------------------------------------------------- dealing
+# The engine shuffles each wall with Python's random.Random (Mersenne Twister MT19937, seeded from the
+# 64-bit seed of majiang.engine.wall.derive_seed); the batched core deals many hands a step, so the
+# same generator runs here compiled: the seeding from an integer key and the shuffle as
+# random.Random.shuffle draws its indices (getrandbits of the index's bit length, redrawn until below
+# the bound). tests/rl/test_rl_step_kernels.py checks the walls against random.Random's.
+_MT_N = 624
+_MT_M = 397
+
+
+def _mt_seed(key: np.ndarray, nkey: int, mt: np.ndarray) -> None:
+    """State ``mt`` (624 uint32) for the integer whose 32-bit words (least significant first) are
+    ``key[:nkey]``: the standard initialisation by an array, as random.Random(int) seeds."""
+    mt[0] = np.uint32(19650218)
+    for i in range(1, _MT_N):
+        prev = np.uint64(mt[i - 1])
+        mt[i] = np.uint32((np.uint64(1812433253) * (prev ^ (prev >> np.uint64(30))) + np.uint64(i))
+                          & np.uint64(0xFFFFFFFF))
+    i = 1
+    j = 0
+    k = _MT_N if _MT_N > nkey else nkey
+    while k > 0:
+        prev = np.uint64(mt[i - 1])
+        v = (np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1664525)) & np.uint64(0xFFFFFFFF)))
+        mt[i] = np.uint32((v + np.uint64(key[j]) + np.uint64(j)) & np.uint64(0xFFFFFFFF))
+        i += 1
+        j += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+        if j >= nkey:
+            j = 0
+        k -= 1
+    k = _MT_N - 1
+    while k > 0:
+        prev = np.uint64(mt[i - 1])
+        v = (np.uint64(mt[i]) ^ (((prev ^ (prev >> np.uint64(30))) * np.uint64(1566083941)) & np.uint64(0xFFFFFFFF)))
+        mt[i] = np.uint32((v - np.uint64(i)) & np.uint64(0xFFFFFFFF))
+        i += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+        k -= 1
+    mt[0] = np.uint32(0x80000000)
+
+
+def _mt_next(mt: np.ndarray, pos: np.ndarray) -> np.uint32:
+    """The next 32-bit output (``pos[0]``: the index in the state; 624 regenerates it)."""
+    if pos[0] >= _MT_N:
+        upper = np.uint32(0x80000000)
+        lower = np.uint32(0x7FFFFFFF)
+        for kk in range(_MT_N):
+            y = (mt[kk] & upper) | (mt[(kk + 1) % _MT_N] & lower)
+            v = mt[(kk + _MT_M) % _MT_N] ^ (y >> np.uint32(1))
+            if y & np.uint32(1):
+                v ^= np.uint32(0x9908B0DF)
+            mt[kk] = v
+        pos[0] = 0
+    y = mt[pos[0]]
+    pos[0] += 1
+    y ^= y >> np.uint32(11)
+    y ^= (y << np.uint32(7)) & np.uint32(0x9D2C5680)
+    y ^= (y << np.uint32(15)) & np.uint32(0xEFC60000)
+    y ^= y >> np.uint32(18)
+    return y
+
+
+def _deal(keys: np.ndarray, nkeys: np.ndarray, dealers: np.ndarray, dice_totals: np.ndarray,
+          tile_set: np.ndarray, hand_size: int, reserve: int, walls: np.ndarray, concealed: np.ndarray,
+          flowers: np.ndarray, flower_n: np.ndarray, heads: np.ndarray, tails: np.ndarray,
+          lasts: np.ndarray) -> int:
+    """Shuffle, break and deal each row's wall as ``BatchedCore.deal`` (``build_wall`` with the wall's
+    seed, then the deal and the flowers replaced from the tail). Returns -1, or a row whose wall ran
+    out during the replacements (never with 144 tiles)."""
+    n = tile_set.shape[0]
+    mt = np.zeros(_MT_N, dtype=np.uint32)
+    pos = np.zeros(1, dtype=np.int64)
+    ring = np.zeros(n, dtype=np.int64)
+    per_wall = n // 4
+    stacks = per_wall // 2
+    for r in range(keys.shape[0]):
+        _mt_seed(keys[r], nkeys[r], mt)
+        pos[0] = _MT_N
+        for i in range(n):
+            ring[i] = tile_set[i]
+        for i in range(n - 1, 0, -1):  # random.Random.shuffle: j = randbelow(i + 1)
+            bound = i + 1
+            bits = 0  # bound.bit_length()
+            b = bound
+            while b > 0:
+                bits += 1
+                b >>= 1
+            while True:
+                j = np.int64(_mt_next(mt, pos) >> np.uint32(32 - bits))
+                if j < bound:
+                    break
+            x = ring[i]
+            ring[i] = ring[j]
+            ring[j] = x
+        owner = (dealers[r] + dice_totals[r] - 1) % 4  # majiang.engine.wall.break_wall
+        offset = (owner * per_wall + 2 * (stacks - dice_totals[r] % (stacks if stacks else 1))) % n
+        for i in range(n):
+            walls[r, i] = ring[(offset + i) % n]
+        for s in range(4):
+            flower_n[r, s] = 0
+            for t in range(34):
+                concealed[r, s, t] = 0
+        head = 0
+        got = 0
+        d = dealers[r]
+        while got < hand_size:
+            k = hand_size - got
+            if k > 4:
+                k = 4
+            for q in range(4):
+                s = (d + q) % 4
+                for _ in range(k):
+                    t = walls[r, head]
+                    head += 1
+                    if t >= 34:
+                        flowers[r, s, flower_n[r, s]] = t
+                        flower_n[r, s] += 1
+                    else:
+                        concealed[r, s, t] += 1
+            got += k
+        t = walls[r, head]
+        head += 1
+        last = t
+        if t >= 34:
+            flowers[r, d, flower_n[r, d]] = t
+            flower_n[r, d] += 1
+        else:
+            concealed[r, d, t] += 1
+        tail = n
+        for q in range(4):  # each seat's flowers replaced from the tail, dealer first, until none
+            s = (d + q) % 4
+            pending = flower_n[r, s]
+            while pending > 0:
+                new = 0
+                for _ in range(pending):
+                    if tail - head - reserve <= 0:
+                        return r
+                    tail -= 1
+                    t = walls[r, tail]
+                    if t >= 34:
+                        flowers[r, s, flower_n[r, s]] = t
+                        flower_n[r, s] += 1
+                        new += 1
+                    else:
+                        concealed[r, s, t] += 1
+                        if s == d:
+                            last = t
+                pending = new
+        heads[r] = head
+        tails[r] = tail
+        lasts[r] = last
+    return -1
+
+
+def _lay_out(rows: np.ndarray, dealers: np.ndarray, walls: np.ndarray, heads: np.ndarray, tails: np.ndarray,
+             concealed: np.ndarray, flower_n_new: np.ndarray, lasts: np.ndarray, turn_phase: int,
+             wall: np.ndarray, head: np.ndarray, tail: np.ndarray, hand: np.ndarray, flower_n: np.ndarray,
+             last_draw: np.ndarray, log_n: np.ndarray, phase: np.ndarray, cur: np.ndarray, dealer: np.ndarray,
+             prevalent: np.ndarray, flags: np.ndarray, seat_flags: np.ndarray, pung: np.ndarray,
+             seat_counts: np.ndarray, tile_counts: np.ndarray, vis: np.ndarray, deltas: np.ndarray,
+             ro: np.ndarray) -> None:
+    """A new hand's state on each of ``rows`` (the numpy ``BatchedCore._start``): ``flags`` (k, n)
+    and ``seat_flags`` (k, n, 4) bool, ``seat_counts`` (k, n, 4) int64 and ``tile_counts``
+    (k, n, 4, 34) int16 stacks of the arrays a new hand clears."""
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        d = dealers[k]
+        for x in range(walls.shape[1]):
+            wall[i, x] = walls[k, x]
+        head[i] = heads[k]
+        tail[i] = tails[k]
+        for s in range(4):
+            for t in range(34):
+                hand[i, s, t] = concealed[k, s, t]
+                pung[i, s, t] = False
+                for a in range(tile_counts.shape[0]):
+                    tile_counts[a, i, s, t] = 0
+            flower_n[i, s] = flower_n_new[k, s]
+            last_draw[i, s] = -1
+            for a in range(seat_flags.shape[0]):
+                seat_flags[a, i, s] = False
+            for a in range(seat_counts.shape[0]):
+                seat_counts[a, i, s] = 0
+            deltas[i, s] = 0.0
+            for j in range(ro.shape[2]):
+                ro[i, s, j] = -1
+        last_draw[i, d] = lasts[k]
+        log_n[i] = 0
+        phase[i] = turn_phase
+        cur[i] = d
+        dealer[i] = d
+        prevalent[i] = 27  # East: the first hand of a match
+        for a in range(flags.shape[0]):
+            flags[a, i] = False
+        for t in range(34):
+            vis[i, t] = 0
 
 
 def win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np.ndarray, shapes,
