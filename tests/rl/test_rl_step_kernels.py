@@ -30,7 +30,7 @@ _STATE = ("hand", "wall", "head", "tail", "phase", "cur", "after_claim", "kong_c
           "discards_made", "last_draw", "claim_tile", "origin", "last_discard", "awaiting", "ans_kind", "can_win",
           "can_pung", "can_kong", "chow3", "turn_win", "gate_group", "gate_special", "meld_vis", "ckong", "n_melds",
           "pung", "river", "river_len", "river_cnt", "vis", "ro", "flower_n", "done", "deltas", "seat",
-          "meld_kind", "meld_tile", "meld_offer", "meld_claimed", "meld_from")
+          "meld_kind", "meld_tile", "meld_offer", "meld_claimed", "meld_from", "flower_tiles")
 
 
 @pytest.mark.parametrize("spec", ["mcr", "shandong", "mcr,multiple_winners=all", "mcr,chow=false,added_kong_drawn_only=true",

@@ -393,6 +393,7 @@ class BatchedCore:
                              + (c0 + RIVER_ORDER_SLOTS * _AR4[None, :, None]
                                 + np.arange(RIVER_ORDER_SLOTS)[None, None, :]) * 34)
         self.flower_n = z((n, 4), dtype=np.int64)
+        self.flower_tiles = z((n, 4, 8), dtype=np.int64)  # each seat's flowers in order (the compiled draw)
         self.deltas = z((n, 4), dtype=np.float64)
         self.seat = z(n, dtype=np.int64)
         self.mask = z((n, ACTION_SIZE), dtype=np.int8)
@@ -552,6 +553,7 @@ class BatchedCore:
         fll, fnl = fl.tolist(), fn.tolist()
         for k, i in enumerate(rows):
             self.flowers[i] = [fll[k][s][:fnl[k][s]] for s in range(4)]
+        self.flower_tiles[rows] = fl
         self._lay_out(np.asarray(rows, dtype=np.int64), dealers, walls, heads, tails, conc, fn, lasts)
 
     def _lay_out(self, r: np.ndarray, dl: np.ndarray, walls: np.ndarray, heads: np.ndarray, tails: np.ndarray,
@@ -574,6 +576,9 @@ class BatchedCore:
             self.dice[i] = tuple(dice)
             self.flowers[i] = flowers
             self.game_seed[i] = seed
+            self.flower_tiles[i] = 0
+            for s, f in enumerate(flowers):
+                self.flower_tiles[i, s, :len(f)] = f
         r = np.asarray(rows, dtype=np.int64)
         dl = np.array([x[0] for x in deals], dtype=np.int64)
         self.wall[r, :self.total_tiles] = [x[2] for x in deals]
@@ -708,11 +713,16 @@ class BatchedCore:
         (exhaustive draw)."""
         if self._jit_step:
             status = np.empty(rows.size, dtype=np.int64)
-            step_kernels._draws(rows, seats, tail, self.wall, self.head, self.tail, self.reserve, self.flower_chain,
-                                self.phase, self.done, self.deltas, self.hand, self.last_draw, self.cur,
-                                self.after_claim, self.turn_win, self.gate_group, self.gate_special, _GROUP, TURN,
-                                END, status)
-            test = (status == 1).nonzero()[0]
+            if not step_kernels._draws(rows, seats, tail, self.wall, self.head, self.tail, self.reserve,
+                                       self.flower_chain, self.phase, self.done, self.deltas, self.hand,
+                                       self.last_draw, self.cur, self.after_claim, self.turn_win, self.gate_group,
+                                       self.gate_special, _GROUP, self.flower_tiles, self.flower_n, TURN, END,
+                                       status):
+                return
+            for k in (status >= 4).nonzero()[0].tolist():  # flowers set aside: the lists the engine reads
+                i, s = int(rows[k]), int(seats[k])
+                self.flowers[i][s] = self.flower_tiles[i, s, :self.flower_n[i, s]].tolist()
+            test = ((status & 3) == 1).nonzero()[0]
             if test.size:  # the win gate admits the draw: the shape test, then the engine
                 r, s = rows[test], seats[test]
                 cand = step_kernels.candidates(self.hand, r, s, None, self._shapes, self._gate_tables)
@@ -722,9 +732,6 @@ class BatchedCore:
                     t = self._sync(i)
                     self.turn_win[i] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
                                                     robbing=False) is not None
-            fl = (status == 3).nonzero()[0]
-            if fl.size:
-                self._draw_numpy(rows[fl], seats[fl], tail[fl])
             return
         self._draw_numpy(rows, seats, tail)
 
@@ -751,6 +758,7 @@ class BatchedCore:
                 self.flower_chain[i] = True
                 while x >= 34:
                     self.flowers[i][s].append(x)
+                    self.flower_tiles[i, s, self.flower_n[i, s]] = x
                     self.flower_n[i, s] += 1
                     if self.tail[i] - self.head[i] - res <= 0:
                         x = -1

@@ -12,8 +12,8 @@ numpy operations. These loops do the same work row by row in compiled code (numb
   chow, and the seats whose win gate admits the tile), then the window's state once the engine has
   decided the gated wins, as ``BatchedCore._open_claims`` does with numpy;
 * ``_masks`` -- the seat to act on each row and its legal-action mask, as ``BatchedCore.fill``;
-* ``_discards``, ``_draws`` and ``_claims`` -- a discard, a draw from the wall (a flower is left to
-  the numpy path, which replaces it; a hand the win gate admits is then tested by the engine) and a
+* ``_discards``, ``_draws`` and ``_claims`` -- a discard, a draw from the wall (flowers set aside and
+  replaced from the tail; a hand the win gate admits is then tested by the engine) and a
   chow, pung or exposed kong taken from a window (a win is left to the engine), as ``BatchedCore.step``,
   ``_draw`` and ``_resolve_claims``.
 
@@ -268,28 +268,52 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
            tail: np.ndarray, reserve: int, flower_chain: np.ndarray, phase: np.ndarray, done: np.ndarray,
            deltas: np.ndarray, hand: np.ndarray, last_draw: np.ndarray, cur: np.ndarray, after_claim: np.ndarray,
            turn_win: np.ndarray, gate_group: np.ndarray, gate_special: np.ndarray, group_of: np.ndarray,
-           turn_phase: int, end_phase: int, status: np.ndarray) -> None:
+           flower_tiles: np.ndarray, flower_n: np.ndarray, turn_phase: int, end_phase: int,
+           status: np.ndarray) -> int:
+    """Each row's draw (``BatchedCore._draw``). ``status[k]``: 0 drawn, 1 drawn and the win gate
+    admits the hand (the caller tests it), 2 the wall ran out (an exhaustive draw); plus 4 when
+    flowers were set aside (the caller copies ``flower_tiles`` to its lists). Returns how many rows
+    have a status other than 0."""
+    busy = 0
     for k in range(rows.shape[0]):
         i = rows[k]
         s = seats[k]
         tl = from_tail[k]
+        flower_chain[i] = False
         if tail[i] - head[i] - reserve <= 0:  # the wall is empty: an exhaustive draw
-            flower_chain[i] = False
             phase[i] = end_phase
             done[i] = True
             for j in range(4):
                 deltas[i, j] = 0.0
             status[k] = 2
+            busy += 1
             continue
-        t = wall[i, tail[i] - 1] if tl else wall[i, head[i]]
-        if t >= 34:  # a flower: left to the numpy path, which replaces it
-            status[k] = 3
-            continue
-        flower_chain[i] = False
         if tl:
             tail[i] -= 1
+            t = wall[i, tail[i]]
         else:
+            t = wall[i, head[i]]
             head[i] += 1
+        st = 0
+        if t >= 34:  # flowers are set aside and replaced from the tail
+            st = 4
+            flower_chain[i] = True
+            while t >= 34:
+                flower_tiles[i, s, flower_n[i, s]] = t
+                flower_n[i, s] += 1
+                if tail[i] - head[i] - reserve <= 0:
+                    t = -1
+                    break
+                tail[i] -= 1
+                t = wall[i, tail[i]]
+            if t < 0:
+                phase[i] = end_phase
+                done[i] = True
+                for j in range(4):
+                    deltas[i, j] = 0.0
+                status[k] = 6
+                busy += 1
+                continue
         hand[i, s, t] += 1
         last_draw[i, s] = t
         cur[i] = s
@@ -298,9 +322,11 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
         turn_win[i] = False
         # the win gate of the hand before the draw (a kong's replacement: test the hand whole)
         if tl or ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]:
-            status[k] = 1
-        else:
-            status[k] = 0
+            st += 1
+        status[k] = st
+        if st:
+            busy += 1
+    return busy
 
 
 def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_kind: np.ndarray,
