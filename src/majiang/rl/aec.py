@@ -20,10 +20,33 @@ from pettingzoo import AECEnv, ParallelEnv
 from majiang.engine import RuleSet
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index
+from majiang.rl.batched_table import BatchedTable
 from majiang.rl.core import Shaping, Table, info_of, render
 
 AGENTS = [f"seat_{i}" for i in range(4)]
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
+
+
+def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, batched: bool | None = None,
+               **kwargs: Any) -> Table | BatchedTable:
+    """The table behind the AEC environment: :class:`~majiang.rl.batched_table.BatchedTable` (the
+    batched core, one row, compiled loops) where it plays the set-up exactly and numba is there
+    (``batched=None``), else :class:`~majiang.rl.core.Table` (the engine). ``batched=True`` requires
+    the batched table (a :class:`~majiang.errors.MajiangError` saying why not), ``False`` refuses it."""
+    from majiang.engine import resolve
+    from majiang.rl import step_kernels
+    from majiang.rl.batched import unsupported
+
+    if batched is None or batched:
+        rs = resolve(rules)
+        why = unsupported(rs, hands=kwargs.get("hands", 1), shaping=kwargs.get("shaping"), observation=observation)
+        if batched and why:
+            raise MajiangError(f"the batched core does not support this set-up (rules {rs.name!r}: "
+                               + "; ".join(why) + "); use batched=False or None")
+        if not why and (batched or step_kernels.available()):
+            return BatchedTable(rs, observation, **kwargs)
+        rules = rs
+    return Table(rules, observation, **kwargs)
 
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
@@ -42,10 +65,11 @@ class MajiangAEC(AECEnv):
 
     def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
                  hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
-                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None) -> None:
+                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None,
+                 batched: bool | None = None) -> None:
         super().__init__()
-        self.table = Table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
-                           score_scale=score_scale, analysis=analysis, shaping=shaping)
+        self.table = make_table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
+                                score_scale=score_scale, analysis=analysis, shaping=shaping, batched=batched)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         obs_space, act_space = _spaces(self.table)
@@ -85,19 +109,19 @@ class MajiangAEC(AECEnv):
         seat = _SEAT.get(agent)
         if seat is None:
             raise ActionIndexError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
-        if self.table.match is None:
+        if not self.table.started:
             raise ActionIndexError("no episode yet: call reset() first")
         return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
 
     def last(self, observe: bool = True):
-        if self.table.match is None:
+        if not self.table.started:
             raise ActionIndexError("no episode yet: call reset() first")
         if not self.agents:
             raise ActionIndexError("the episode is over (every agent has left): call reset() for the next one")
         return super().last(observe)
 
     def step(self, action: Any) -> None:
-        if self.table.match is None:
+        if not self.table.started:
             raise ActionIndexError("no episode yet: call reset() first")
         if not self.agents:
             raise ActionIndexError("the episode is over (every agent has left): call reset() for the next one")
@@ -123,7 +147,7 @@ class MajiangAEC(AECEnv):
         if not pending:  # the episode is over
             for a in self.agents:
                 self.terminations[a] = True
-        seed, hands = self.table.game_seed, len(self.table.match.results)
+        seed, hands = self.table.game_seed, self.table.hands_played
         infos = self.infos
         if hands != self._info_hands:  # a new hand: fresh info dicts
             self._info_hands = hands
@@ -181,7 +205,7 @@ class MajiangParallel(ParallelEnv):
         return self._obs(), {a: info_of(self.table, i) for i, a in enumerate(AGENTS)}
 
     def step(self, actions: dict[str, Any]):
-        if self.table.match is None:
+        if not self.table.started:
             raise ActionIndexError("no episode yet: call reset() first")
         if not self.agents:
             raise ActionIndexError("the episode is over: call reset() for the next one")

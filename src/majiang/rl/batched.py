@@ -426,6 +426,12 @@ class BatchedCore:
         self._jit_step = step_kernels.available()
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
         self._tile_set = np.array(rules.tile_set, dtype=np.int64)
+        self._status = np.zeros(n, dtype=np.int64)
+        self._err = np.zeros(2, dtype=np.int64)
+        self._consts = np.array([K_PASS, K_DISCARD, TURN, CLAIM, END, self.reserve, self.sets,
+                                 int(rules.claim_last_discard), int(rules.exposed_kong), int(rules.pung), int(rules.chow),
+                                 int(sh.seven_pairs), int(sh.thirteen_orphans), int(sh.honors_and_knitted),
+                                 int(sh.knitted_straight)], dtype=np.int64)
         if encoder.name == "majiang-v1":
             self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
@@ -1040,6 +1046,8 @@ class BatchedCore:
         n = self.n
         if acts.shape[0] != n:
             raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
+        if self._jit_step:
+            return self._step_compiled(acts)
         if np.count_nonzero((acts < 0) | (acts >= ACTION_SIZE)):
             i = int(((acts < 0) | (acts >= ACTION_SIZE)).nonzero()[0][0])
             raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
@@ -1130,6 +1138,76 @@ class BatchedCore:
         if np.count_nonzero(self.done):
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
+
+    def _step_compiled(self, acts: np.ndarray) -> np.ndarray:
+        """:meth:`step` with the common step in one compiled loop (``step_kernels._step``); what it
+        leaves (turn actions other than discards, windows to resolve, gated wins, the win test and
+        flowers of its draws) goes through the same code as the numpy path."""
+        status, err = self._status, self._err
+        while True:
+            busy = step_kernels._step(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._log,
+                                      self._log_n, self.phase, self.cur, self.hand, self.river, self.river_len,
+                                      self.river_cnt, self.vis, self.ro, self.discards_made, self._flags,
+                                      self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
+                                      self.gate_group, self.gate_special, *self._gate_tables, _GROUP, _CHOW_POS,
+                                      self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3,
+                                      self.ans_kind, self.ans_low, self.wall, self.deltas, self.last_draw,
+                                      self.turn_win, self.flower_tiles, self.flower_n, status, err)
+            if busy >= 0:
+                break
+            i = int(err[1])
+            a = int(acts[i])
+            if err[0] == 1:
+                raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
+            if err[0] == 2:
+                legal = self.mask[i].nonzero()[0]
+                raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
+                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
+        if busy:
+            self._after_compiled(acts, status)
+        rewards = np.zeros((self.n, 4), dtype=np.float64)
+        if np.count_nonzero(self.done):
+            rewards[self.done] = self.deltas[self.done] / self.reward_scale
+        return rewards
+
+    def _after_compiled(self, acts: np.ndarray, status: np.ndarray) -> None:
+        """The rows :meth:`_step_compiled`'s loop left work on (see ``step_kernels._step``)."""
+        self._draws = []
+        self._draw_q = []
+        for i in ((status & 1) != 0).nonzero()[0].tolist():
+            self._turn_rare(i, int(self.cur[i]), int(_KIND[acts[i]]), int(_TILE[acts[i]]))
+        rr = ((status & 2) != 0).nonzero()[0]
+        if rr.size:
+            rc = rr[self.phase[rr] == CLAIM]
+            if rc.size:
+                self._resolve_claims(rc)
+            for i in rr[self.phase[rr] == ROB].tolist():
+                self._resolve_rob(i)
+        gr = ((status & 4) != 0).nonzero()[0]
+        if gr.size:
+            self._open_claims(gr)
+        ds = status >> 3
+        for i in ((ds & 4) != 0).nonzero()[0].tolist():  # flowers set aside by the draw: the engine's lists
+            s = (int(self.origin[i]) + 1) % 4
+            self.flowers[i][s] = self.flower_tiles[i, s, :self.flower_n[i, s]].tolist()
+        test = ((ds & 3) == 1).nonzero()[0]
+        if test.size:  # the win gate admits the draw: the shape test, then the engine
+            s = self.cur[test]
+            cand = step_kernels.candidates(self.hand, test, s, None, self._shapes, self._gate_tables)
+            for k in cand.nonzero()[0].tolist():
+                i, seat = int(test[k]), int(s[k])
+                t = self._sync(i)
+                self.turn_win[i] = t._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True, discarder=None,
+                                                robbing=False) is not None
+        if self._draw_q:
+            q = np.array(self._draw_q, dtype=np.int64)
+            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
+        if self._draws:
+            if len(self._draws) == 1:
+                self._draw(*self._draws[0])
+            else:
+                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
 
     # ------------------------------------------------------------------ masks and observations
     def fill(self) -> tuple[np.ndarray, np.ndarray]:

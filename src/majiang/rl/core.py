@@ -88,6 +88,16 @@ class Table:
     def done(self) -> bool:
         return self.match is None or self.match.finished
 
+    @property
+    def started(self) -> bool:
+        """True once :meth:`reset` has been called."""
+        return self.match is not None
+
+    @property
+    def hands_played(self) -> int:
+        """Hands finished in this episode."""
+        return 0 if self.match is None else len(self.match.results)
+
     def to_act(self) -> int | None:
         """The seat to act next (the lowest pending seat, as :func:`~majiang.engine.run_match` asks),
         or ``None`` when the episode is over."""
@@ -238,11 +248,10 @@ def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> 
 def info_of(table: Table, seat: int, pending: list[int] | None = None) -> dict[str, Any]:
     """A small info dict: the game seed, hands played, whether ``seat`` is awaited. ``pending``:
     :meth:`Table.pending` when the caller has it already (the same answer, without asking again)."""
-    m = table.match
-    if m is None:
+    if not table.started:
         return {"game_seed": None, "hands": 0, "awaited": False}
     if pending is None:
-        pending = [] if m.finished else m.pending_seats()
-    return {"game_seed": table.game_seed, "hands": len(m.results), "awaited": seat in pending}
+        pending = table.pending()
+    return {"game_seed": table.game_seed, "hands": table.hands_played, "awaited": seat in pending}
 
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -52,65 +52,112 @@ def available() -> bool:
     return _STATE[0]
 
 
+def _gate_one(hand: np.ndarray, i: int, s: int, n_melds: np.ndarray, sbits: np.ndarray, hbits: np.ndarray,
+              sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray, off_knitted: np.ndarray,
+              group_out: np.ndarray, special_out: np.ndarray) -> None:
+    """The win gate of seat ``s``'s 3k+1 hand on row ``i`` (see :func:`win_gates`)."""
+    total = 0
+    odd = 0
+    big = 0
+    middle = 0  # suited tiles other than terminals
+    bad = 0
+    short = 0  # bit g: group g is one tile short of complete
+    okb = 0  # bit g: group g is complete
+    for g in range(4):
+        width = 7 if g == 3 else 9
+        code = 0
+        p = 1
+        for f in range(width):
+            x = np.int64(hand[i, s, 9 * g + f])
+            code += x * p
+            p *= 5
+            total += x
+            if x & 1:
+                odd += 1
+            if x > 1:
+                big += 1
+            if g < 3 and f != 0 and f != 8:
+                middle += x
+        v = hbits[code] if g == 3 else sbits[code]
+        if v & 1:
+            okb |= 1 << g
+        else:
+            bad += 1
+        if (v >> 1) & 1:
+            short |= 1 << g
+    bits = 0
+    for g in range(4):
+        if (short >> g) & 1 and bad == 1 - ((okb >> g) & 1):  # one short here, every other group complete
+            bits |= 1 << g
+    group_out[i, s] = bits
+    sp = False
+    if total == 13 and n_melds[i, s] == 0:
+        if sev and odd == 1:
+            sp = True
+        if orph and middle == 0:
+            sp = True
+        if hk and not sp and big == 0:
+            for a in range(off_knitted.shape[1]):
+                outside = 0
+                for t in range(27):
+                    outside += hand[i, s, t] * off_knitted[t, a]
+                if outside == 0:
+                    sp = True
+                    break
+    if knit and not sp:
+        for a in range(knitted.shape[0]):
+            held = 0
+            for j in range(knitted.shape[1]):
+                if hand[i, s, knitted[a, j]] > 0:
+                    held += 1
+            if held >= 8:
+                sp = True
+                break
+    special_out[i, s] = sp
+
+
 def _win_gates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, n_melds: np.ndarray, sbits: np.ndarray,
                hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
                off_knitted: np.ndarray, group_out: np.ndarray, special_out: np.ndarray) -> None:
-    v = np.zeros(4, dtype=np.int64)
     for k in range(rows.shape[0]):
-        i = rows[k]
-        s = seats[k]
-        total = 0
-        odd = 0
-        big = 0
-        middle = 0  # suited tiles other than terminals
-        for g in range(4):
-            width = 7 if g == 3 else 9
-            code = 0
-            p = 1
-            for f in range(width):
-                x = np.int64(hand[i, s, 9 * g + f])
-                code += x * p
-                p *= 5
-                total += x
-                if x & 1:
-                    odd += 1
-                if x > 1:
-                    big += 1
-                if g < 3 and f != 0 and f != 8:
-                    middle += x
-            v[g] = hbits[code] if g == 3 else sbits[code]
-        bad = 0
-        for g in range(4):
-            bad += 1 - (v[g] & 1)
-        bits = 0
-        for g in range(4):
-            if (v[g] >> 1) & 1 and bad == 1 - (v[g] & 1):  # one short here, every other group complete
-                bits |= 1 << g
-        group_out[i, s] = bits
-        sp = False
-        if total == 13 and n_melds[i, s] == 0:
-            if sev and odd == 1:
-                sp = True
-            if orph and middle == 0:
-                sp = True
-            if hk and not sp and big == 0:
-                for a in range(off_knitted.shape[1]):
-                    outside = 0
-                    for t in range(27):
-                        outside += hand[i, s, t] * off_knitted[t, a]
-                    if outside == 0:
-                        sp = True
-                        break
-        if knit and not sp:
-            for a in range(knitted.shape[0]):
-                held = 0
-                for j in range(knitted.shape[1]):
-                    if hand[i, s, knitted[a, j]] > 0:
-                        held += 1
-                if held >= 8:
-                    sp = True
-                    break
-        special_out[i, s] = sp
+        _gate_one(hand, rows[k], seats[k], n_melds, sbits, hbits, sev, orph, hk, knit, knitted, off_knitted,
+                  group_out, special_out)
+
+
+def _options_one(k: int, i: int, origin: np.ndarray, claim_tile: np.ndarray, hand: np.ndarray, head: np.ndarray,
+                 tail: np.ndarray, reserve: int, n_melds: np.ndarray, sets: int, claim_last: int, ekong: int,
+                 pung_ok: int, chow_ok: int, gate_group: np.ndarray, gate_special: np.ndarray,
+                 group_of: np.ndarray, chow_pos: np.ndarray, kong: np.ndarray, pung: np.ndarray, chow: np.ndarray,
+                 gated: np.ndarray) -> int:
+    """Who may claim row ``i``'s discard (into row ``k`` of the outputs); returns the gated seats."""
+    ngated = 0
+    d = origin[i]
+    t = claim_tile[i]
+    live = tail[i] - head[i] - reserve > 0
+    for j in range(3):
+        s = (d + j + 1) % 4
+        ct = hand[i, s, t]
+        may = n_melds[i, s] < sets and (claim_last or live)
+        kong[k, j] = ekong and ct == 3 and may and live
+        pung[k, j] = pung_ok and ct >= 2 and may
+        gd = ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]
+        gated[k, j] = gd
+        if gd:
+            ngated += 1
+        if j == 0:
+            if chow_ok and may:
+                nm2 = hand[i, s, max(t - 2, 0)] > 0
+                nm1 = hand[i, s, max(t - 1, 0)] > 0
+                np1 = hand[i, s, min(t + 1, 33)] > 0
+                np2 = hand[i, s, min(t + 2, 33)] > 0
+                chow[k, 0] = chow_pos[t, 0] and nm2 and nm1
+                chow[k, 1] = chow_pos[t, 1] and nm1 and np1
+                chow[k, 2] = chow_pos[t, 2] and np1 and np2
+            else:
+                chow[k, 0] = False
+                chow[k, 1] = False
+                chow[k, 2] = False
+    return ngated
 
 
 def _claim_options(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, hand: np.ndarray,
@@ -120,34 +167,41 @@ def _claim_options(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray,
                    pung: np.ndarray, chow: np.ndarray, gated: np.ndarray) -> int:
     ngated = 0
     for k in range(rows.shape[0]):
-        i = rows[k]
-        d = origin[i]
-        t = claim_tile[i]
-        live = tail[i] - head[i] - reserve > 0
-        for j in range(3):
-            s = (d + j + 1) % 4
-            ct = hand[i, s, t]
-            may = n_melds[i, s] < sets and (claim_last or live)
-            kong[k, j] = ekong and ct == 3 and may and live
-            pung[k, j] = pung_ok and ct >= 2 and may
-            gd = ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]
-            gated[k, j] = gd
-            if gd:
-                ngated += 1
-            if j == 0:
-                if chow_ok and may:
-                    nm2 = hand[i, s, max(t - 2, 0)] > 0
-                    nm1 = hand[i, s, max(t - 1, 0)] > 0
-                    np1 = hand[i, s, min(t + 1, 33)] > 0
-                    np2 = hand[i, s, min(t + 2, 33)] > 0
-                    chow[k, 0] = chow_pos[t, 0] and nm2 and nm1
-                    chow[k, 1] = chow_pos[t, 1] and nm1 and np1
-                    chow[k, 2] = chow_pos[t, 2] and np1 and np2
-                else:
-                    chow[k, 0] = False
-                    chow[k, 1] = False
-                    chow[k, 2] = False
+        ngated += _options_one(k, rows[k], origin, claim_tile, hand, head, tail, reserve, n_melds, sets, claim_last,
+                               ekong, pung_ok, chow_ok, gate_group, gate_special, group_of, chow_pos, kong, pung,
+                               chow, gated)
     return ngated
+
+
+def _window_one(k: int, i: int, origin: np.ndarray, win: np.ndarray, kong: np.ndarray, pung: np.ndarray,
+                chow: np.ndarray, awaiting: np.ndarray, can_win: np.ndarray, can_pung: np.ndarray,
+                can_kong: np.ndarray, chow3: np.ndarray, ans_kind: np.ndarray, phase: np.ndarray,
+                kong_chain: np.ndarray, claim_phase: int) -> bool:
+    """Row ``i``'s claim window from row ``k`` of the options; returns True if nobody may claim."""
+    d = origin[i]
+    anyone = False
+    for s in range(4):
+        awaiting[i, s] = False
+        can_win[i, s] = False
+        ans_kind[i, s] = -1
+    for j in range(3):
+        s = (d + j + 1) % 4
+        aw = win[k, j] or kong[k, j] or pung[k, j]
+        if j == 0:
+            aw = aw or chow[k, 0] or chow[k, 1] or chow[k, 2]
+        awaiting[i, s] = aw
+        can_win[i, s] = win[k, j]
+        can_pung[i, s] = pung[k, j]
+        can_kong[i, s] = kong[k, j]
+        if aw:
+            anyone = True
+    for j in range(3):
+        chow3[i, j] = chow[k, j]
+    if anyone:
+        phase[i] = claim_phase
+        return False
+    kong_chain[i] = False
+    return True
 
 
 def _open_windows(rows: np.ndarray, origin: np.ndarray, win: np.ndarray, kong: np.ndarray, pung: np.ndarray,
@@ -156,32 +210,10 @@ def _open_windows(rows: np.ndarray, origin: np.ndarray, win: np.ndarray, kong: n
                   kong_chain: np.ndarray, claim_phase: int, none: np.ndarray) -> int:
     nnone = 0
     for k in range(rows.shape[0]):
-        i = rows[k]
-        d = origin[i]
-        anyone = False
-        for s in range(4):
-            awaiting[i, s] = False
-            can_win[i, s] = False
-            ans_kind[i, s] = -1
-        for j in range(3):
-            s = (d + j + 1) % 4
-            aw = win[k, j] or kong[k, j] or pung[k, j]
-            if j == 0:
-                aw = aw or chow[k, 0] or chow[k, 1] or chow[k, 2]
-            awaiting[i, s] = aw
-            can_win[i, s] = win[k, j]
-            can_pung[i, s] = pung[k, j]
-            can_kong[i, s] = kong[k, j]
-            if aw:
-                anyone = True
-        for j in range(3):
-            chow3[i, j] = chow[k, j]
-        if anyone:
-            phase[i] = claim_phase
-            none[k] = False
-        else:
-            kong_chain[i] = False
-            none[k] = True
+        nb = _window_one(k, rows[k], origin, win, kong, pung, chow, awaiting, can_win, can_pung, can_kong, chow3,
+                         ans_kind, phase, kong_chain, claim_phase)
+        none[k] = nb
+        if nb:
             nnone += 1
     return nnone
 
@@ -237,6 +269,30 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
             seat[i] = s
 
 
+def _discard_one(i: int, t: int, cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray,
+                 river_cnt: np.ndarray, vis: np.ndarray, ro: np.ndarray, discards_made: np.ndarray,
+                 after_claim: np.ndarray, kong_chain: np.ndarray, claim_tile: np.ndarray, origin: np.ndarray,
+                 last_discard: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int) -> int:
+    """The seat to act on row ``i`` discards ``t``; returns the seat."""
+    s = cur[i]
+    hand[i, s, t] -= 1
+    n = river_len[i, s]
+    river[i, s, n] = t
+    river_len[i, s] = n + 1
+    river_cnt[i, s, t] += 1
+    vis[i, t] += 1
+    for j in range(ro.shape[2] - 1, 0, -1):
+        ro[i, s, j] = ro[i, s, j - 1]
+    ro[i, s, 0] = t
+    discards_made[i, s] += 1
+    after_claim[i] = False
+    kong_chain[i] = False
+    claim_tile[i] = t
+    origin[i] = s
+    last_discard[i] = tail[i] - head[i] - reserve <= 0
+    return s
+
+
 def _discards(rows: np.ndarray, tile: np.ndarray, cur: np.ndarray, hand: np.ndarray, river: np.ndarray,
               river_len: np.ndarray, river_cnt: np.ndarray, vis: np.ndarray, ro: np.ndarray,
               discards_made: np.ndarray, after_claim: np.ndarray, kong_chain: np.ndarray, claim_tile: np.ndarray,
@@ -244,24 +300,57 @@ def _discards(rows: np.ndarray, tile: np.ndarray, cur: np.ndarray, hand: np.ndar
               seats: np.ndarray) -> None:
     for k in range(rows.shape[0]):
         i = rows[k]
-        s = cur[i]
-        t = tile[i]
-        seats[k] = s
-        hand[i, s, t] -= 1
-        n = river_len[i, s]
-        river[i, s, n] = t
-        river_len[i, s] = n + 1
-        river_cnt[i, s, t] += 1
-        vis[i, t] += 1
-        for j in range(ro.shape[2] - 1, 0, -1):
-            ro[i, s, j] = ro[i, s, j - 1]
-        ro[i, s, 0] = t
-        discards_made[i, s] += 1
-        after_claim[i] = False
-        kong_chain[i] = False
-        claim_tile[i] = t
-        origin[i] = s
-        last_discard[i] = tail[i] - head[i] - reserve <= 0
+        seats[k] = _discard_one(i, tile[i], cur, hand, river, river_len, river_cnt, vis, ro, discards_made,
+                                after_claim, kong_chain, claim_tile, origin, last_discard, head, tail, reserve)
+
+
+def _draw_one(i: int, s: int, tl: bool, wall: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int,
+              flower_chain: np.ndarray, phase: np.ndarray, done: np.ndarray, deltas: np.ndarray, hand: np.ndarray,
+              last_draw: np.ndarray, cur: np.ndarray, after_claim: np.ndarray, turn_win: np.ndarray,
+              gate_group: np.ndarray, gate_special: np.ndarray, group_of: np.ndarray, flower_tiles: np.ndarray,
+              flower_n: np.ndarray, turn_phase: int, end_phase: int) -> int:
+    """Seat ``s`` draws on row ``i`` (from the tail if ``tl``); returns the status of :func:`_draws`."""
+    flower_chain[i] = False
+    if tail[i] - head[i] - reserve <= 0:  # the wall is empty: an exhaustive draw
+        phase[i] = end_phase
+        done[i] = True
+        for j in range(4):
+            deltas[i, j] = 0.0
+        return 2
+    if tl:
+        tail[i] -= 1
+        t = wall[i, tail[i]]
+    else:
+        t = wall[i, head[i]]
+        head[i] += 1
+    st = 0
+    if t >= 34:  # flowers are set aside and replaced from the tail
+        st = 4
+        flower_chain[i] = True
+        while t >= 34:
+            flower_tiles[i, s, flower_n[i, s]] = t
+            flower_n[i, s] += 1
+            if tail[i] - head[i] - reserve <= 0:
+                t = -1
+                break
+            tail[i] -= 1
+            t = wall[i, tail[i]]
+        if t < 0:
+            phase[i] = end_phase
+            done[i] = True
+            for j in range(4):
+                deltas[i, j] = 0.0
+            return 6
+    hand[i, s, t] += 1
+    last_draw[i, s] = t
+    cur[i] = s
+    phase[i] = turn_phase
+    after_claim[i] = False
+    turn_win[i] = False
+    # the win gate of the hand before the draw (a kong's replacement: test the hand whole)
+    if tl or ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]:
+        st += 1
+    return st
 
 
 def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.ndarray, head: np.ndarray,
@@ -276,54 +365,106 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
     have a status other than 0."""
     busy = 0
     for k in range(rows.shape[0]):
-        i = rows[k]
-        s = seats[k]
-        tl = from_tail[k]
-        flower_chain[i] = False
-        if tail[i] - head[i] - reserve <= 0:  # the wall is empty: an exhaustive draw
-            phase[i] = end_phase
-            done[i] = True
-            for j in range(4):
-                deltas[i, j] = 0.0
-            status[k] = 2
-            busy += 1
-            continue
-        if tl:
-            tail[i] -= 1
-            t = wall[i, tail[i]]
-        else:
-            t = wall[i, head[i]]
-            head[i] += 1
-        st = 0
-        if t >= 34:  # flowers are set aside and replaced from the tail
-            st = 4
-            flower_chain[i] = True
-            while t >= 34:
-                flower_tiles[i, s, flower_n[i, s]] = t
-                flower_n[i, s] += 1
-                if tail[i] - head[i] - reserve <= 0:
-                    t = -1
-                    break
-                tail[i] -= 1
-                t = wall[i, tail[i]]
-            if t < 0:
-                phase[i] = end_phase
-                done[i] = True
-                for j in range(4):
-                    deltas[i, j] = 0.0
-                status[k] = 6
-                busy += 1
-                continue
-        hand[i, s, t] += 1
-        last_draw[i, s] = t
-        cur[i] = s
-        phase[i] = turn_phase
-        after_claim[i] = False
-        turn_win[i] = False
-        # the win gate of the hand before the draw (a kong's replacement: test the hand whole)
-        if tl or ((gate_group[i, s] >> group_of[t]) & 1) > 0 or gate_special[i, s]:
-            st += 1
+        st = _draw_one(rows[k], seats[k], from_tail[k], wall, head, tail, reserve, flower_chain, phase, done, deltas,
+                       hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
+                       flower_tiles, flower_n, turn_phase, end_phase)
         status[k] = st
+        if st:
+            busy += 1
+    return busy
+
+
+def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndarray, tile_of: np.ndarray,
+          low_of: np.ndarray, consts: np.ndarray, log: np.ndarray, log_n: np.ndarray, phase: np.ndarray,
+          cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray, river_cnt: np.ndarray,
+          vis: np.ndarray, ro: np.ndarray, discards_made: np.ndarray, flags: np.ndarray, claim_tile: np.ndarray,
+          origin: np.ndarray, head: np.ndarray, tail: np.ndarray, n_melds: np.ndarray, gate_group: np.ndarray,
+          gate_special: np.ndarray, sbits: np.ndarray, hbits: np.ndarray, knitted: np.ndarray,
+          off_knitted: np.ndarray, group_of: np.ndarray, chow_pos: np.ndarray, awaiting: np.ndarray,
+          can_win: np.ndarray, can_pung: np.ndarray, can_kong: np.ndarray, chow3: np.ndarray, ans_kind: np.ndarray,
+          ans_low: np.ndarray, wall: np.ndarray, deltas: np.ndarray, last_draw: np.ndarray, turn_win: np.ndarray,
+          flower_tiles: np.ndarray, flower_n: np.ndarray, status: np.ndarray, err: np.ndarray) -> int:
+    """The common step of every row (``BatchedCore.step``): checks every action against ``mask``
+    first (``err`` = (1 index outside the layout | 2 not legal | 3 the log is full, row); nothing
+    changes then, returns -1); a discard, its win gate, its claim window and the next draw when nobody
+    may claim; an answer in a window, and the next draw when every seat passed. ``status[i]`` tells the
+    caller what is left: 1 a turn action other than a discard, 2 a window to resolve, 4 a window with
+    gated wins, plus 8 times the status of the draw made here (:func:`_draws`). Returns how many rows
+    have a status other than 0.
+
+    ``consts``: K_PASS, K_DISCARD, TURN, CLAIM, END, reserve, sets, claim_last_discard, exposed_kong,
+    pung, chow, seven_pairs, thirteen_orphans, honors_and_knitted, knitted_straight. ``flags``: the
+    core's per-table flags (after_claim, kong_chain, flower_chain, any_claim, last_discard, done)."""
+    k_pass, k_discard, turn_phase, claim_phase, end_phase = consts[0], consts[1], consts[2], consts[3], consts[4]
+    reserve, sets, claim_last, ekong, pung_ok, chow_ok = consts[5], consts[6], consts[7], consts[8], consts[9], consts[10]
+    sev, orph, hk, knit = consts[11], consts[12], consts[13], consts[14]
+    after_claim, kong_chain, flower_chain, last_discard, done = flags[0], flags[1], flags[2], flags[4], flags[5]
+    n = acts.shape[0]
+    for i in range(n):
+        if acts[i] < 0 or acts[i] >= mask.shape[1]:
+            err[0] = 1
+            err[1] = i
+            return -1
+    for i in range(n):
+        if mask[i, acts[i]] == 0:
+            err[0] = 2
+            err[1] = i
+            return -1
+    for i in range(n):
+        if log_n[i] >= log.shape[1]:
+            err[0] = 3
+            err[1] = i
+            return -1
+    kong = np.zeros((1, 3), dtype=np.bool_)
+    pung = np.zeros((1, 3), dtype=np.bool_)
+    chow = np.zeros((1, 3), dtype=np.bool_)
+    gated = np.zeros((1, 3), dtype=np.bool_)
+    win = np.zeros((1, 3), dtype=np.bool_)
+    busy = 0
+    for i in range(n):
+        a = acts[i]
+        s = seat[i]
+        log[i, log_n[i]] = s * 1000 + a
+        log_n[i] += 1
+        k = kind_of[a]
+        done[i] = False
+        st = 0
+        draw_seat = -1
+        if phase[i] == turn_phase:
+            if k == k_discard:
+                ds = _discard_one(i, tile_of[a], cur, hand, river, river_len, river_cnt, vis, ro, discards_made,
+                                  after_claim, kong_chain, claim_tile, origin, last_discard, head, tail, reserve)
+                _gate_one(hand, i, ds, n_melds, sbits, hbits, sev, orph, hk, knit, knitted, off_knitted, gate_group,
+                          gate_special)
+                if _options_one(0, i, origin, claim_tile, hand, head, tail, reserve, n_melds, sets, claim_last, ekong,
+                                pung_ok, chow_ok, gate_group, gate_special, group_of, chow_pos, kong, pung, chow,
+                                gated):
+                    st = 4  # a seat's gate admits the discard: the shape test and the engine decide
+                elif _window_one(0, i, origin, win, kong, pung, chow, awaiting, can_win, can_pung, can_kong, chow3,
+                                 ans_kind, phase, kong_chain, claim_phase):
+                    draw_seat = (origin[i] + 1) % 4
+            else:
+                st = 1
+        else:  # an answer in a claim or robbing window
+            ans_kind[i, s] = k
+            ans_low[i, s] = low_of[a]
+            awaiting[i, s] = False
+            if not (awaiting[i, 0] or awaiting[i, 1] or awaiting[i, 2] or awaiting[i, 3]):
+                allpass = phase[i] == claim_phase
+                for q in range(4):
+                    if ans_kind[i, q] > k_pass:
+                        allpass = False
+                if allpass:
+                    after_claim[i] = False
+                    kong_chain[i] = False
+                    draw_seat = (origin[i] + 1) % 4
+                else:
+                    st = 2
+        if draw_seat >= 0:
+            st += 8 * _draw_one(i, draw_seat, False, wall, head, tail, reserve, flower_chain, phase, done, deltas,
+                                hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
+                                flower_tiles, flower_n, turn_phase, end_phase)
+        status[i] = st
         if st:
             busy += 1
     return busy
