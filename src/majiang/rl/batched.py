@@ -427,6 +427,12 @@ class BatchedCore:
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
         self._tile_set = np.array(rules.tile_set, dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int64)
+        self._jit_obs: bool | None = None  # majiang-v1 in one compiled loop (decided on the first fill)
+        self._skipped = np.zeros(n, dtype=np.uint8)
+        self._counts8 = np.zeros((n, 34), dtype=np.int8)
+        self._unseen8 = np.zeros((n, 34), dtype=np.int8)
+        self._turn8 = np.zeros(n, dtype=np.int8)
+        self._no_tables = np.zeros((1, 12), dtype=np.int8)
         self._err = np.zeros(2, dtype=np.int64)
         self._consts = np.array([K_PASS, K_DISCARD, TURN, CLAIM, END, self.reserve, self.sets,
                                  int(rules.claim_last_discard), int(rules.exposed_kong), int(rules.pung), int(rules.chow),
@@ -1227,7 +1233,12 @@ class BatchedCore:
                                 self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
                                 _MASK_BASES, TURN, CLAIM, ROB, seat, mask)
             self.seat = seat
-            self._observe(obs, seat, self._rows, ((ph == CLAIM) | (ph == ROB)).nonzero()[0])
+            if self._jit_obs is None:
+                self._jit_obs = self._jit and (not self.encoder.analysis or bool(self.encoder._kernel_flags()))
+            if self._jit_obs:
+                self._observe_compiled(obs, seat)
+            else:
+                self._observe(obs, seat, self._rows, ((ph == CLAIM) | (ph == ROB)).nonzero()[0])
             self.mask = mask.copy()
             return obs, mask
         seat = self.cur.copy()
@@ -1273,6 +1284,30 @@ class BatchedCore:
         self._observe(obs, seat, rows, win_rows)
         self.mask = mask.copy()
         return obs, mask
+
+    def _observe_compiled(self, out: np.ndarray, me: np.ndarray) -> None:
+        """:meth:`_observe` for ``majiang-v1`` in one compiled loop (``step_kernels._observe``); a row
+        the analysis kernel leaves (:func:`majiang.rl.kernels.analyse_rows`) gets the Python analysis."""
+        enc = self.encoder
+        o = enc.offsets
+        if enc.analysis:
+            flags = enc._kernel_flags()
+            su, hu = kernels._Tables.get()
+        else:
+            flags = (0, 0, 0, 0, 0)
+            su = hu = self._no_tables
+        skipped = self._skipped
+        skipped.fill(0)
+        if step_kernels._observe(out, me, self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong,
+                                 self.river_cnt, self.flower_n, self.head, self.tail, self.reserve, self.total_tiles,
+                                 self.last_draw, self.ro, self.phase, self.prevalent, self.dealer, self.claim_tile,
+                                 self.origin, self.vis, o["unseen"][0], int(enc.analysis), o["shanten"][0], *flags, su,
+                                 hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8, self._unseen8,
+                                 self._turn8, skipped):
+            phases = ("turn", "claim", "rob", "end")
+            for i in skipped.nonzero()[0].tolist():
+                enc._analyse(out[i], phases[self.phase[i]], None, self._counts8[i].tolist(),
+                             self._unseen8[i].tolist())
 
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as

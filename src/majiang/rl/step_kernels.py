@@ -29,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -267,6 +267,50 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
                         mask[i, chow_idx[t, j]] = 1
         else:
             seat[i] = s
+
+
+def _observe(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray, meld_vis: np.ndarray,
+             ckong: np.ndarray, n_ckong: np.ndarray, river_cnt: np.ndarray, flower_n: np.ndarray,
+             head: np.ndarray, tail: np.ndarray, reserve: int, total: int, last_draw: np.ndarray, ro: np.ndarray,
+             phase: np.ndarray, prevalent: np.ndarray, dealer: np.ndarray, claim_tile: np.ndarray,
+             origin: np.ndarray, vis: np.ndarray, unseen_first: int, analysis: int, s0: int, sev: int, quad2: int,
+             orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, oracle_first: int,
+             counts: np.ndarray, unseen: np.ndarray, turn: np.ndarray, skipped: np.ndarray) -> int:
+    """``majiang-v1`` for seat ``me[i]`` of every row into ``out`` (zeros): the table planes
+    (:func:`majiang.rl.kernels.table_planes`), the unseen counts, the analysis planes
+    (``analysis``: :func:`majiang.rl.kernels.analyse_rows`, whose skipped rows are marked in
+    ``skipped``; returns how many) and the other hands (``oracle_first`` >= 0). ``counts``,
+    ``unseen`` (n, 34) int8 and ``turn`` (n,) int8 are scratch arrays, left holding the seat's counts
+    and unseen counts."""
+    n = out.shape[0]
+    live = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        live[i] = tail[i] - head[i] - reserve
+    kernels._table_planes(out, me, offs, hand, meld_vis, ckong, n_ckong, river_cnt, flower_n, live, total, last_draw,
+                          ro, phase, prevalent, dealer, claim_tile, origin)
+    col = kernels._LAYOUT_COL
+    for i in range(n):
+        s = me[i]
+        turn[i] = 1 if phase[i] == 0 else 0
+        for t in range(34):
+            c = hand[i, s, t]
+            counts[i, t] = c if c <= 5 else 5
+            u = 4 - c - vis[i, t] - ckong[i, s, t]
+            if u < 0:
+                u = 0
+            unseen[i, t] = u
+            for j in range(min(u, 4)):
+                out[i, unseen_first + j, col[t]] = 1.0
+        if oracle_first >= 0:
+            for r in range(1, 4):
+                a = (s + r) % 4
+                for t in range(34):
+                    c = hand[i, a, t]
+                    for j in range(min(c, 4)):
+                        out[i, oracle_first + 4 * (r - 1) + j, col[t]] = 1.0
+    if analysis:
+        return kernels._rows(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped)
+    return 0
 
 
 def _discard_one(i: int, t: int, cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray,
