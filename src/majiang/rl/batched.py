@@ -1237,6 +1237,8 @@ class BatchedCore:
                 self._jit_obs = self._jit and (not self.encoder.analysis or bool(self.encoder._kernel_flags()))
             if self._jit_obs:
                 self._observe_compiled(obs, seat)
+            elif self.encoder.name == "botzone-v0":
+                step_kernels._observe_botzone(obs, seat, self.hand, self.dealer, self.prevalent)
             else:
                 self._observe(obs, seat, self._rows, ((ph == CLAIM) | (ph == ROB)).nonzero()[0])
             self.mask = mask.copy()

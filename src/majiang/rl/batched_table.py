@@ -24,11 +24,23 @@ import random
 import numpy as np
 
 from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
+from majiang.engine.actions import PASS, ActionKind
 from majiang.errors import MajiangError
 from majiang.rl import batched as B
-from majiang.rl.actions import ACTION_SIZE, EXPOSED_KONG_BASE, PUNG_BASE, ActionIndexError, as_index, describe_index
-from majiang.rl.actions import legal_indices
+from majiang.rl.actions import (
+    ACTION_SIZE,
+    EXPOSED_KONG_BASE,
+    PUNG_BASE,
+    ActionIndexError,
+    as_index,
+    chow_of_index,
+    describe_index,
+)
 from majiang.rl.observations import Encoder
+
+
+_ENGINE_KIND = {B.K_DISCARD: ActionKind.DISCARD, B.K_PUNG: ActionKind.PUNG, B.K_EKONG: ActionKind.EXPOSED_KONG,
+                B.K_CKONG: ActionKind.CONCEALED_KONG, B.K_AKONG: ActionKind.ADDED_KONG}
 
 
 class BatchedTable:
@@ -133,15 +145,25 @@ class BatchedTable:
         return [(o + k) % 4 for k in (1, 2, 3) if c.awaiting[0, (o + k) % 4]]
 
     def legal(self, seat: int) -> dict[int, Action]:
-        """``{index: action}`` for ``seat`` now (empty when it is not awaited); the actions come from
-        the replayed engine match."""
+        """``{index: action}`` for ``seat`` now (empty when it is not awaited): the engine actions
+        the indices of :meth:`mask` name (no wildcards here, so each index names one action)."""
         got = self._legal.get(seat)
         if got is None:
+            got = {}
             if seat in self.pending():
-                m = self.match
-                got = legal_indices(m.legal_actions(seat), white_face=m.table.white_face)
-            else:
-                got = {}
+                c = self.core
+                turn = c.phase[0] == B.TURN
+                for i in self.mask(seat).nonzero()[0].tolist():
+                    k = int(B._KIND[i])
+                    if k == B.K_PASS:
+                        got[i] = PASS
+                    elif k == B.K_WIN:
+                        got[i] = Action(ActionKind.WIN, int(c.last_draw[0, seat]) if turn else int(c.claim_tile[0]))
+                    elif k == B.K_CHOW:
+                        played, low = chow_of_index(i)
+                        got[i] = Action(ActionKind.CHOW, played, low)
+                    else:
+                        got[i] = Action(_ENGINE_KIND[k], int(B._TILE[i]))
             self._legal[seat] = got
         return got
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -311,6 +311,21 @@ def _observe(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray
     if analysis:
         return kernels._rows(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped)
     return 0
+
+
+def _observe_botzone(out: np.ndarray, me: np.ndarray, hand: np.ndarray, dealer: np.ndarray,
+                     prevalent: np.ndarray) -> None:
+    """``botzone-v0`` for seat ``me[i]`` of every row into ``out`` (zeros): the seat and prevalent
+    winds, then the hand's counts as four planes (``BatchedCore._observe``)."""
+    col = kernels._LAYOUT_COL
+    for i in range(out.shape[0]):
+        s = me[i]
+        out[i, 0, col[27 + (s - dealer[i]) % 4]] = 1.0
+        out[i, 1, col[prevalent[i]]] = 1.0
+        for t in range(34):
+            c = hand[i, s, t]
+            for j in range(min(c, 4)):
+                out[i, 2 + j, col[t]] = 1.0
 
 
 def _discard_one(i: int, t: int, cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray,
