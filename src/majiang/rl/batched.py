@@ -428,6 +428,8 @@ class BatchedCore:
         self._tile_set = np.array(rules.tile_set, dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int64)
         self._jit_obs: bool | None = None  # majiang-v1 in one compiled loop (decided on the first fill)
+        self._obs_args: tuple | None = None
+        self._step_args: tuple | None = None
         self._skipped = np.zeros(n, dtype=np.uint8)
         self._counts8 = np.zeros((n, 34), dtype=np.int8)
         self._unseen8 = np.zeros((n, 34), dtype=np.int8)
@@ -1151,14 +1153,16 @@ class BatchedCore:
         flowers of its draws) goes through the same code as the numpy path."""
         status, err = self._status, self._err
         while True:
-            busy = step_kernels._step(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._log,
-                                      self._log_n, self.phase, self.cur, self.hand, self.river, self.river_len,
-                                      self.river_cnt, self.vis, self.ro, self.discards_made, self._flags,
-                                      self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
-                                      self.gate_group, self.gate_special, *self._gate_tables, _GROUP, _CHOW_POS,
-                                      self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3,
-                                      self.ans_kind, self.ans_low, self.wall, self.deltas, self.last_draw,
-                                      self.turn_win, self.flower_tiles, self.flower_n, status, err)
+            args = self._step_args
+            if args is None:  # the state arrays the loop reads and writes (never rebound)
+                args = self._step_args = (
+                    self._log_n, self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt,
+                    self.vis, self.ro, self.discards_made, self._flags, self.claim_tile, self.origin, self.head,
+                    self.tail, self.n_melds, self.gate_group, self.gate_special, *self._gate_tables, _GROUP,
+                    _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
+                    self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.flower_tiles,
+                    self.flower_n, status, err)
+            busy = step_kernels._step(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._log, *args)
             if busy >= 0:
                 break
             i = int(err[1])
@@ -1291,25 +1295,28 @@ class BatchedCore:
         """:meth:`_observe` for ``majiang-v1`` in one compiled loop (``step_kernels._observe``); a row
         the analysis kernel leaves (:func:`majiang.rl.kernels.analyse_rows`) gets the Python analysis."""
         enc = self.encoder
-        o = enc.offsets
-        if enc.analysis:
-            flags = enc._kernel_flags()
-            su, hu = kernels._Tables.get()
-        else:
-            flags = (0, 0, 0, 0, 0)
-            su = hu = self._no_tables
+        args = self._obs_args
+        if args is None:  # the state arrays and constants the loop reads (never rebound)
+            o = enc.offsets
+            if enc.analysis:
+                flags = enc._kernel_flags()
+                su, hu = kernels._Tables.get()
+            else:
+                flags = (0, 0, 0, 0, 0)
+                su = hu = self._no_tables
+            args = self._obs_args = (
+                self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong, self.river_cnt, self.flower_n,
+                self.head, self.tail, self.reserve, self.total_tiles, self.last_draw, self.ro, self.phase,
+                self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0], int(enc.analysis),
+                o["shanten"][0], *flags, su, hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8,
+                self._unseen8, self._turn8, self._skipped)
         skipped = self._skipped
-        skipped.fill(0)
-        if step_kernels._observe(out, me, self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong,
-                                 self.river_cnt, self.flower_n, self.head, self.tail, self.reserve, self.total_tiles,
-                                 self.last_draw, self.ro, self.phase, self.prevalent, self.dealer, self.claim_tile,
-                                 self.origin, self.vis, o["unseen"][0], int(enc.analysis), o["shanten"][0], *flags, su,
-                                 hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8, self._unseen8,
-                                 self._turn8, skipped):
+        if step_kernels._observe(out, me, *args):
             phases = ("turn", "claim", "rob", "end")
             for i in skipped.nonzero()[0].tolist():
                 enc._analyse(out[i], phases[self.phase[i]], None, self._counts8[i].tolist(),
                              self._unseen8[i].tolist())
+            skipped.fill(0)
 
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as

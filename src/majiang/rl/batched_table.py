@@ -106,6 +106,7 @@ class BatchedTable:
         self._seat = int(self.core.seat[0])
         self._match = None
         self._legal = {}
+        self._pending: list[int] | None = None
 
     @property
     def started(self) -> bool:
@@ -138,11 +139,16 @@ class BatchedTable:
         """Every seat whose answer is awaited now, in turn order (several in a claim window)."""
         if self.done:
             return []
-        c = self.core
-        if c.phase[0] == B.TURN:
-            return [int(c.cur[0])]
-        o = int(c.origin[0])
-        return [(o + k) % 4 for k in (1, 2, 3) if c.awaiting[0, (o + k) % 4]]
+        got = self._pending
+        if got is None:
+            c = self.core
+            if c.phase[0] == B.TURN:
+                got = [int(c.cur[0])]
+            else:
+                o = int(c.origin[0])
+                got = [(o + k) % 4 for k in (1, 2, 3) if c.awaiting[0, (o + k) % 4]]
+            self._pending = got
+        return list(got)
 
     def legal(self, seat: int) -> dict[int, Action]:
         """``{index: action}`` for ``seat`` now (empty when it is not awaited): the engine actions
@@ -222,11 +228,12 @@ class BatchedTable:
         in turn order from the discarder (the order :meth:`to_act` gives)."""
         if not self._started or self._over:
             raise ActionIndexError("the episode is over: reset first")
-        index = as_index(index)
-        pending = self.pending()
-        if seat not in pending:
-            raise ActionIndexError(f"seat {seat} is not to act now (awaiting {pending})")
+        if type(index) is not int:
+            index = as_index(index)
         if seat != self._seat:
+            pending = self.pending()
+            if seat not in pending:
+                raise ActionIndexError(f"seat {seat} is not to act now (awaiting {pending})")
             raise ActionIndexError(f"seat {seat} answers after seat {self._seat} in this claim window "
                                    "(the batched table takes answers in turn order)")
         if not 0 <= index < ACTION_SIZE or not self._mask[index]:
@@ -242,6 +249,7 @@ class BatchedTable:
             self._over = True
             self._match = None
             self._legal = {}
+            self._pending = None
             return rew[0].copy()
         self._fill()
         return None
