@@ -29,7 +29,8 @@ from majiang.rl.vector import VectorEnv
 def env(rules: Any = "mcr", observation: str = "majiang-v1", **kwargs: Any) -> MajiangAEC:
     """A PettingZoo AEC environment (:class:`~majiang.rl.aec.MajiangAEC`). Keyword arguments:
     ``oracle``, ``hands`` (per episode, default 1; ``None`` = the whole match), ``reward_scale``,
-    ``score_scale``, ``analysis``, ``shaping``, ``render_mode``."""
+    ``score_scale``, ``analysis``, ``shaping``, ``render_mode``, ``batched`` (``None``: the batched
+    core's one-row table where it plays the set-up, see :func:`majiang.rl.aec.make_table`)."""
     return MajiangAEC(rules, observation, **kwargs)
 
 

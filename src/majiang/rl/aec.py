@@ -59,7 +59,10 @@ def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
 
 class MajiangAEC(AECEnv):
     """The PettingZoo AEC environment (see the module doc and :class:`~majiang.rl.core.Table` for
-    the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text."""
+    the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text. ``batched``:
+    which table plays (:func:`make_table`): ``None`` the batched core's one-row
+    :class:`~majiang.rl.batched_table.BatchedTable` where it plays the set-up exactly (``mcr``,
+    ``shandong``; the same game, faster), else the engine :class:`~majiang.rl.core.Table`."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_v1", "is_parallelizable": True}
 
