@@ -455,13 +455,9 @@ class BatchedCore:
         """:meth:`reset_rows` for one row."""
         self.reset_rows([i], [game_seed])
 
-    def deal(self, seed: int):
-        """The first hand of ``Match(rules, seed=seed)``: its dealer, dice and wall from the engine's
-        seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
-        at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
-        replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
-        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
-        from majiang.engine.wall import build_wall, rng_for, roll_dice
+    def _dealer_dice(self, seed: int) -> tuple[int, tuple[int, ...]]:
+        """The first hand's dealer and dice of ``Match(rules, seed=seed)`` (the engine's seeds)."""
+        from majiang.engine.wall import rng_for, roll_dice
 
         r = self.rules
         dealer = 0
@@ -470,7 +466,18 @@ class BatchedCore:
             if r.seat_draw:
                 rng.shuffle([0, 1, 2, 3])
             dealer = (sum(roll_dice(rng, 2)) - 1) % 4
-        dice = roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+        return dealer, roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+
+    def deal(self, seed: int):
+        """The first hand of ``Match(rules, seed=seed)``: its dealer, dice and wall from the engine's
+        seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
+        at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
+        replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
+        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
+        from majiang.engine.wall import build_wall, rng_for
+
+        r = self.rules
+        dealer, dice = self._dealer_dice(seed)
         wall = build_wall(r, rng_for(seed, "hand", 0, "wall"), dealer, sum(dice))
         order = [(dealer + k) % 4 for k in range(4)]
         dealt: list[list[int]] = [[], [], [], []]
@@ -528,7 +535,7 @@ class BatchedCore:
         """:meth:`reset_rows` with the deal and the lay-out in compiled loops
         (:mod:`majiang.rl.step_kernels`: the walls shuffled by the same Mersenne Twister as the engine's
         ``random.Random``); the dealer and dice come from the engine's seeds as in :meth:`deal`."""
-        from majiang.engine.wall import derive_seed, rng_for, roll_dice
+        from majiang.engine.wall import derive_seed
 
         r = self.rules
         m = len(rows)
@@ -537,13 +544,7 @@ class BatchedCore:
         dealers = np.zeros(m, dtype=np.int64)
         totals = np.zeros(m, dtype=np.int64)
         for k, (i, seed) in enumerate(zip(rows, seeds)):
-            dealer = 0
-            if r.first_dealer == "dice":
-                rng = rng_for(seed, "seating")
-                if r.seat_draw:
-                    rng.shuffle([0, 1, 2, 3])
-                dealer = (sum(roll_dice(rng, 2)) - 1) % 4
-            dice = roll_dice(rng_for(seed, "hand", 0, "dice"), r.dice)
+            dealer, dice = self._dealer_dice(seed)
             ws = derive_seed(seed, "hand", 0, "wall")  # 64 bits: random.Random's key is its 32-bit words
             keys[k, 0] = ws & 0xFFFFFFFF
             keys[k, 1] = ws >> 32

@@ -19,11 +19,9 @@ replaying its actions when asked (its ``events`` are the record).
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
-from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
+from majiang.engine import Action, Match, PlayerView, RuleSet, resolve
 from majiang.engine.actions import PASS, ActionKind
 from majiang.errors import MajiangError
 from majiang.rl import batched as B
@@ -36,6 +34,7 @@ from majiang.rl.actions import (
     chow_of_index,
     describe_index,
 )
+from majiang.rl.core import EpisodeSeeds
 from majiang.rl.observations import Encoder
 
 
@@ -65,8 +64,7 @@ class BatchedTable:
         self.reward_scale = float(reward_scale)
         self.shaping = None
         self.game_seed: int | None = None
-        self._seed: int | None = None
-        self._episode = 0
+        self._seeds = EpisodeSeeds()
         self._started = False
         self._over = False
         self._rewards: np.ndarray | None = None
@@ -81,18 +79,7 @@ class BatchedTable:
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> None:
         """Start an episode: ``Match(rules, seed=...)``'s first hand (seeds as :meth:`Table.reset`)."""
-        if seed is not None:
-            self._seed = int(seed)
-            self._episode = 0
-            gseed = self._seed
-        else:
-            if self._seed is None:
-                self._seed = random.SystemRandom().getrandbits(63)
-                gseed = self._seed
-            else:
-                self._episode += 1
-                gseed = derive_seed(self._seed, "episode", self._episode)
-        self.game_seed = gseed
+        gseed = self.game_seed = self._seeds.next(seed)
         self.core.reset_rows([0], [gseed])
         self._started = True
         self._over = False

@@ -30,6 +30,27 @@ Shaping = Callable[[PlayerView, int, PlayerView | None], float]
 (``view_after`` is ``None`` when the hand ended with that action)."""
 
 
+class EpisodeSeeds:
+    """The game seed of each episode of one table (see the module doc): :meth:`next` with a seed
+    starts a sequence at it; without one, the next game of the sequence (a random first seed if
+    none was given)."""
+
+    def __init__(self) -> None:
+        self.base: int | None = None
+        self.episode = 0
+
+    def next(self, seed: int | None = None) -> int:
+        if seed is not None:
+            self.base = int(seed)
+            self.episode = 0
+            return self.base
+        if self.base is None:
+            self.base = random.SystemRandom().getrandbits(63)
+            return self.base
+        self.episode += 1
+        return derive_seed(self.base, "episode", self.episode)
+
+
 class Table:
     """A match driven by layout indices (see the module doc).
 
@@ -58,8 +79,7 @@ class Table:
         self.reward_scale = float(reward_scale)
         self.shaping = shaping
         self.match: Match | None = None
-        self._seed: int | None = None
-        self._episode = 0
+        self._seeds = EpisodeSeeds()
         self._legal: dict[int, dict[int, Action]] = {}
         self._results_seen = 0
         self.steps = 0
@@ -67,18 +87,7 @@ class Table:
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> None:
         """Start an episode (see the module doc for seeds)."""
-        if seed is not None:
-            self._seed = int(seed)
-            self._episode = 0
-            gseed = self._seed
-        else:
-            if self._seed is None:
-                self._seed = random.SystemRandom().getrandbits(63)
-                gseed = self._seed
-            else:
-                self._episode += 1
-                gseed = derive_seed(self._seed, "episode", self._episode)
-        self.game_seed = gseed
+        gseed = self.game_seed = self._seeds.next(seed)
         self.match = Match(self.rules, seed=gseed, max_hands=self.hands)
         self._legal = {}
         self._results_seen = 0

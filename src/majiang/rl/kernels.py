@@ -89,15 +89,23 @@ def _available() -> bool:
         ok = os.environ.get("MAJIANG_NUMBA", "1") != "0"
         if ok:
             try:
-                import numba
+                __import__("numba")
             except ImportError:  # pragma: no cover - exercised where numba is absent
                 ok = False
         if ok:
-            g = globals()
-            for name in _KERNELS:
-                g[name] = numba.njit(cache=True)(g[name])
+            compile_lazily(globals(), _KERNELS)
         _STATE.append(ok)
     return _STATE[0]
+
+
+def compile_lazily(namespace: dict, names: tuple[str, ...]) -> None:
+    """Replace each function ``names`` of a module (its ``globals()``) by numba's ``njit(cache=True)``
+    of it: compiled on its first call, then loaded from the cache in later processes. Call it once
+    (under a lock), after :func:`available`'s check that numba is there."""
+    import numba
+
+    for name in names:
+        namespace[name] = numba.njit(cache=True)(namespace[name])
 
 
 MAX_TILES = 17

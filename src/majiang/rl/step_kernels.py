@@ -29,7 +29,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -43,76 +43,88 @@ def available() -> bool:
         if not _STATE:
             ok = kernels.available()
             if ok:
-                import numba
-
-                g = globals()
-                for name in _KERNELS:
-                    g[name] = numba.njit(cache=True)(g[name])
+                kernels.compile_lazily(globals(), _KERNELS)
             _STATE.append(ok)
     return _STATE[0]
+
+
+def _stats(c: np.ndarray, sbits: np.ndarray, hbits: np.ndarray, st: np.ndarray) -> None:
+    """What the win tests read from counts ``c`` (34), into ``st``: total tiles, faces held an odd
+    number of times, faces held twice or more, suited tiles other than terminals, then bits by
+    group (0-2 the suits, 3 the honours): complete (sets, or sets and a pair), one tile short of
+    complete, and holding 2 mod 3 tiles (the pair's group)."""
+    for j in range(7):
+        st[j] = 0
+    for g in range(4):
+        width = 7 if g == 3 else 9
+        code = 0
+        p = 1
+        n = 0
+        for f in range(width):
+            x = np.int64(c[9 * g + f])
+            code += x * p
+            p *= 5
+            n += x
+            if x & 1:
+                st[1] += 1
+            if x > 1:
+                st[2] += 1
+            if g < 3 and f != 0 and f != 8:
+                st[3] += x
+        st[0] += n
+        v = hbits[code] if g == 3 else sbits[code]
+        if v & 1:
+            st[4] |= 1 << g
+        if (v >> 1) & 1:
+            st[5] |= 1 << g
+        if n % 3 == 2:
+            st[6] |= 1 << g
+
+
+def _knitted_single(c: np.ndarray, off_knitted: np.ndarray) -> bool:
+    """Some knitted arrangement holds every suited tile of ``c`` (honours and knitted)."""
+    for a in range(off_knitted.shape[1]):
+        outside = 0
+        for t in range(27):
+            outside += c[t] * off_knitted[t, a]
+        if outside == 0:
+            return True
+    return False
+
+
+def _knitted_held(c: np.ndarray, knitted: np.ndarray, need: int) -> bool:
+    """Some knitted arrangement has at least ``need`` of its nine tiles held in ``c``."""
+    for a in range(knitted.shape[0]):
+        held = 0
+        for j in range(knitted.shape[1]):
+            if c[knitted[a, j]] > 0:
+                held += 1
+        if held >= need:
+            return True
+    return False
 
 
 def _gate_one(hand: np.ndarray, i: int, s: int, n_melds: np.ndarray, sbits: np.ndarray, hbits: np.ndarray,
               sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray, off_knitted: np.ndarray,
               group_out: np.ndarray, special_out: np.ndarray) -> None:
     """The win gate of seat ``s``'s 3k+1 hand on row ``i`` (see :func:`win_gates`)."""
-    total = 0
-    odd = 0
-    big = 0
-    middle = 0  # suited tiles other than terminals
+    c = hand[i, s]
+    st = np.empty(7, dtype=np.int64)
+    _stats(c, sbits, hbits, st)
     bad = 0
-    short = 0  # bit g: group g is one tile short of complete
-    okb = 0  # bit g: group g is complete
     for g in range(4):
-        width = 7 if g == 3 else 9
-        code = 0
-        p = 1
-        for f in range(width):
-            x = np.int64(hand[i, s, 9 * g + f])
-            code += x * p
-            p *= 5
-            total += x
-            if x & 1:
-                odd += 1
-            if x > 1:
-                big += 1
-            if g < 3 and f != 0 and f != 8:
-                middle += x
-        v = hbits[code] if g == 3 else sbits[code]
-        if v & 1:
-            okb |= 1 << g
-        else:
-            bad += 1
-        if (v >> 1) & 1:
-            short |= 1 << g
+        bad += 1 - ((st[4] >> g) & 1)
     bits = 0
-    for g in range(4):
-        if (short >> g) & 1 and bad == 1 - ((okb >> g) & 1):  # one short here, every other group complete
+    for g in range(4):  # one short here, every other group complete
+        if (st[5] >> g) & 1 and bad == 1 - ((st[4] >> g) & 1):
             bits |= 1 << g
     group_out[i, s] = bits
     sp = False
-    if total == 13 and n_melds[i, s] == 0:
-        if sev and odd == 1:
-            sp = True
-        if orph and middle == 0:
-            sp = True
-        if hk and not sp and big == 0:
-            for a in range(off_knitted.shape[1]):
-                outside = 0
-                for t in range(27):
-                    outside += hand[i, s, t] * off_knitted[t, a]
-                if outside == 0:
-                    sp = True
-                    break
-    if knit and not sp:
-        for a in range(knitted.shape[0]):
-            held = 0
-            for j in range(knitted.shape[1]):
-                if hand[i, s, knitted[a, j]] > 0:
-                    held += 1
-            if held >= 8:
-                sp = True
-                break
+    if st[0] == 13 and n_melds[i, s] == 0:
+        sp = ((sev != 0 and st[1] == 1) or (orph != 0 and st[3] == 0)
+              or (hk != 0 and st[2] == 0 and _knitted_single(c, off_knitted)))
+    if knit != 0 and not sp:
+        sp = _knitted_held(c, knitted, 8)
     special_out[i, s] = sp
 
 
@@ -603,6 +615,7 @@ def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np
                 hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
                 off_knitted: np.ndarray, out: np.ndarray) -> int:
     c = np.zeros(34, dtype=np.int64)
+    st = np.empty(7, dtype=np.int64)
     found = 0
     for k in range(rows.shape[0]):
         i = rows[k]
@@ -611,56 +624,16 @@ def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np
             c[t] = hand[i, s, t]
         if extra[k] >= 0:
             c[extra[k]] += 1
-        total = 0
-        odd = 0
-        big = 0
-        middle = 0
-        ok = True
+        _stats(c, sbits, hbits, st)
         pairs = 0
         for g in range(4):
-            width = 7 if g == 3 else 9
-            code = 0
-            p = 1
-            n = 0
-            for f in range(width):
-                x = c[9 * g + f]
-                code += x * p
-                p *= 5
-                n += x
-                if x & 1:
-                    odd += 1
-                if x > 1:
-                    big += 1
-                if g < 3 and f != 0 and f != 8:
-                    middle += x
-            total += n
-            if ((hbits[code] if g == 3 else sbits[code]) & 1) == 0:
-                ok = False
-            if n % 3 == 2:
-                pairs += 1
-        cand = ok and pairs == 1
-        if not cand and total == 14:
-            if sev and odd == 0:
-                cand = True
-            elif orph and middle == 0:
-                cand = True
-            elif hk and big == 0:
-                for a in range(off_knitted.shape[1]):
-                    outside = 0
-                    for t in range(27):
-                        outside += c[t] * off_knitted[t, a]
-                    if outside == 0:
-                        cand = True
-                        break
-        if knit and not cand:
-            for a in range(knitted.shape[0]):
-                held = 0
-                for j in range(knitted.shape[1]):
-                    if c[knitted[a, j]] > 0:
-                        held += 1
-                if held == 9:
-                    cand = True
-                    break
+            pairs += (st[6] >> g) & 1
+        cand = st[4] == 15 and pairs == 1
+        if not cand and st[0] == 14:
+            cand = ((sev != 0 and st[1] == 0) or (orph != 0 and st[3] == 0)
+                    or (hk != 0 and st[2] == 0 and _knitted_single(c, off_knitted)))
+        if knit != 0 and not cand:
+            cand = _knitted_held(c, knitted, 9)
         out[k] = cand
         if cand:
             found += 1

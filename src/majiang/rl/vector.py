@@ -34,7 +34,6 @@ Two engines behind the same interface (``batched=``):
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -44,7 +43,7 @@ from majiang.engine import Match, Player, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError
 from majiang.rl.batched import BatchedCore, unsupported
-from majiang.rl.core import Shaping, Table
+from majiang.rl.core import EpisodeSeeds, Shaping, Table
 from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
 
@@ -78,8 +77,7 @@ class VectorEnv:
             enc = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
             self.core: BatchedCore | None = BatchedCore(n, self.rules, enc, reward_scale)
             self.tables: list[Table] = []
-            self._row_seed: list[int | None] = [None] * n
-            self._row_episode = [0] * n
+            self._row_seeds = [EpisodeSeeds() for _ in range(n)]
             shape = enc.shape
         else:
             self.core = None
@@ -107,16 +105,7 @@ class VectorEnv:
 
     def _game_seed(self, i: int, seed: int | None) -> int:
         """Row ``i``'s next game seed, as :meth:`majiang.rl.core.Table.reset` chooses it."""
-        if seed is not None:
-            self._row_seed[i] = int(seed)
-            self._row_episode[i] = 0
-            return int(seed)
-        base = self._row_seed[i]
-        if base is None:
-            base = self._row_seed[i] = random.SystemRandom().getrandbits(63)
-            return base
-        self._row_episode[i] += 1
-        return derive_seed(base, "episode", self._row_episode[i])
+        return self._row_seeds[i].next(seed)
 
     def _reset_one(self, i: int, seed: int | None) -> None:
         if self.core is not None:
