@@ -98,3 +98,7 @@ def test_the_aec_environment_chooses_its_table() -> None:
     assert isinstance(rl.env("mcr", hands=None).table, Table)  # whole matches: the engine table
     with pytest.raises(MajiangError, match="wildcards"):
         make_table("wenzhou", batched=True)
+    with pytest.raises(MajiangError, match="batched must be None, True or False"):
+        rl.env("mcr", batched="yes")
+    with pytest.raises(MajiangError, match="batched must be None, True or False"):
+        rl.VectorEnv(2, "mcr", batched=1)

@@ -37,6 +37,8 @@ def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *,
     from majiang.rl import step_kernels
     from majiang.rl.batched import unsupported
 
+    if batched is not None and not isinstance(batched, bool):
+        raise MajiangError(f"batched must be None, True or False, got {batched!r}")
     if batched is None or batched:
         rs = resolve(rules)
         why = unsupported(rs, hands=kwargs.get("hands", 1), shaping=kwargs.get("shaping"), observation=observation)

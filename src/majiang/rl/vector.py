@@ -62,6 +62,8 @@ class VectorEnv:
             raise MajiangError(f"n is the number of tables, an int; got {n!r}")
         if n < 1:
             raise MajiangError(f"a vector environment needs n >= 1 tables, got {n}")
+        if batched is not None and not isinstance(batched, bool):
+            raise MajiangError(f"batched must be None, True or False, got {batched!r}")
         self.n = n
         self.rules = resolve(rules)
         why = unsupported(self.rules, hands=hands, shaping=shaping, opponents=opponents, observation=observation)
