@@ -24,3 +24,14 @@ def test_every_masked_action_is_accepted(rules: str) -> None:
     # the walk reaches claim windows, not only discards
     assert rep.kinds.get("pass", 0) > 0 and rep.kinds.get("discard", 0) > 0
     assert rep.kinds.get("chow", 0) + rep.kinds.get("pung", 0) > 0
+
+
+@pytest.mark.parametrize("rules", ["mcr", "shandong"])
+def test_the_batched_tables_masks_are_the_engines(rules: str) -> None:
+    """The AEC environment's batched table (mcr, shandong): every mask against the legal actions of
+    the engine match replayed from its actions, every masked index accepted by that engine."""
+    pytest.importorskip("numba")
+    rep = check_masks(rules, 300, seed=13, apply_every=3, batched=True)
+    assert rep.failures == []
+    assert rep.states == 300 and rep.applied > 100
+    assert rep.kinds.get("chow", 0) + rep.kinds.get("pung", 0) > 0

@@ -41,13 +41,20 @@ class MaskReport:
 
 
 def check_masks(rules: str, states: int, seed: int = 0, *, apply_every: int = 1, eager: float = 0.5,
-                observation: bool = True) -> MaskReport:
+                observation: bool = True, batched: bool = False) -> MaskReport:
     """Walk ``states`` decision states of random games under ``rules``; see the module doc.
     ``apply_every``: try every masked index on a copy at every ``apply_every``-th state (copies cost
-    most of the time). ``observation``: also encode each state (finite, right shape). Failures are
-    collected (text), not raised."""
+    most of the time). ``observation``: also encode each state (finite, right shape). ``batched``:
+    walk the AEC environment's batched table (:class:`~majiang.rl.batched_table.BatchedTable`;
+    ``mcr``, ``shandong``) instead of the engine table: its masks are checked against the legal
+    actions of the engine match its actions replay to. Failures are collected (text), not raised."""
     rng = random.Random(seed)
-    t = Table(rules, analysis=observation)
+    if batched:
+        from majiang.rl.batched_table import BatchedTable
+
+        t = BatchedTable(rules, analysis=observation)
+    else:
+        t = Table(rules, analysis=observation)
     rep = MaskReport(rules)
     g = 0
     t.reset(seed)
