@@ -539,3 +539,65 @@ def test_action_indices_are_checked_not_truncated() -> None:
         rl.VectorEnv("4", "mcr")
     with pytest.raises(MajiangError, match="render_mode"):
         rl.parallel_env("mcr", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_vector_env_refuses_a_bad_batch_whole(batched: bool) -> None:
+    """An illegal index in one row, a fraction, or a non-numeric array: an ActionIndexError naming the
+    table, and no table steps (the per-table path used to step the rows before the bad one)."""
+    v = rl.VectorEnv(4, "mcr", batched=batched)
+    obs, _ = v.reset(seed=3)
+    before = [record_lines(v.record(i)) for i in range(4)]
+    legal = [int(np.flatnonzero(m)[0]) for m in obs["action_mask"]]
+    bad = list(legal)
+    bad[2] = int(np.flatnonzero(obs["action_mask"][2] == 0)[0])
+    with pytest.raises(rl.ActionIndexError, match="table 2: seat"):
+        v.step(bad)
+    with pytest.raises(rl.ActionIndexError, match="table 1: action index 2.7 is not a whole number"):
+        v.step([float(legal[0]), 2.7, 3.0, 4.0])
+    with pytest.raises(rl.ActionIndexError, match="integer indices"):
+        v.step(np.array([str(x) for x in legal]))
+    with pytest.raises(rl.ActionIndexError, match="integer indices"):
+        v.step(np.array([True, False, True, True]))
+    assert [record_lines(v.record(i)) for i in range(4)] == before
+    v.step(np.array(legal, dtype=np.float32))  # whole floats are indices
+    assert [record_lines(v.record(i)) for i in range(4)] != before
+
+
+@pytest.mark.parametrize("rules,batched", [("mcr", True), ("mcr", False), ("taiwan", False)])
+def test_vector_env_keeps_the_records_of_ended_games(rules: str, batched: bool) -> None:
+    """records=True: every ended episode's game comes back in info["final_records"] as the engine
+    match, whose scores are the row's final scores and whose record the engine replays."""
+    v = rl.VectorEnv(3, rules, batched=batched, records=True)
+    obs, _ = v.reset(seed=8)
+    rng = np.random.default_rng(8)
+    seen = 0
+    for _ in range(600):
+        acts = (rng.random(obs["action_mask"].shape) * obs["action_mask"]).argmax(1)
+        obs, rew, term, _, info = v.step(acts)
+        for i in range(3):
+            m = info["final_records"][i]
+            assert (m is not None) == bool(term[i])
+            if m is not None:
+                seen += 1
+                assert m.finished and list(m.scores) == list(info["final_scores"][i])
+                assert record_lines(replay(record_lines(m))) == record_lines(m)
+    assert seen >= 3
+    assert "final_records" not in rl.VectorEnv(1, rules, batched=batched).reset(seed=1)[1]
+
+
+def test_records_of_the_pettingzoo_environments_and_bad_inputs() -> None:
+    e = rl.env("mcr")
+    assert e.record() is None
+    e.reset(seed=4)
+    e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert len(e.record().events) > 0 and record_lines(e.record()) == record_lines(e.table.match)
+    with pytest.raises(MajiangError, match="a seed is an integer, got 'a'"):
+        e.reset(seed="a")
+    p = rl.parallel_env("mcr")
+    obs, _ = p.reset(seed=4)
+    acts = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in obs.items()}
+    with pytest.raises(rl.ActionIndexError, match="no live agent 'seat_9'"):
+        p.step({**acts, "seat_9": 0})
+    p.step(acts)
+    assert p.record() is p.table.match

@@ -170,6 +170,11 @@ class MajiangAEC(AECEnv):
     def render(self) -> str | None:
         return render(self.table, self.render_mode)
 
+    def record(self):
+        """The episode's game so far as an engine :class:`~majiang.engine.Match` (``None`` before
+        :meth:`reset`); ``majiang.records.jsonl.write_record(env.record(), path)`` saves it."""
+        return self.table.match
+
     def close(self) -> None:
         pass
 
@@ -214,6 +219,10 @@ class MajiangParallel(ParallelEnv):
             raise ActionIndexError("no episode yet: call reset() first")
         if not self.agents:
             raise ActionIndexError("the episode is over: call reset() for the next one")
+        unknown = [a for a in actions if a not in self.agents]
+        if unknown:
+            raise ActionIndexError(f"no live agent {', '.join(map(repr, unknown))}: the live agents are "
+                                   + ", ".join(self.agents))
         pending = self.table.pending()
         missing = [AGENTS[seat] for seat in pending if AGENTS[seat] not in actions]
         if missing:
@@ -241,6 +250,11 @@ class MajiangParallel(ParallelEnv):
 
     def render(self) -> str | None:
         return render(self.table, self.render_mode)
+
+    def record(self):
+        """The episode's game so far as an engine :class:`~majiang.engine.Match` (``None`` before
+        :meth:`reset`)."""
+        return self.table.match
 
     def close(self) -> None:
         pass

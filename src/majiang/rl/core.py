@@ -41,7 +41,10 @@ class EpisodeSeeds:
 
     def next(self, seed: int | None = None) -> int:
         if seed is not None:
-            self.base = int(seed)
+            try:
+                self.base = int(seed)
+            except (TypeError, ValueError):
+                raise MajiangError(f"a seed is an integer, got {seed!r}") from None
             self.episode = 0
             return self.base
         if self.base is None:

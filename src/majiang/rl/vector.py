@@ -11,7 +11,9 @@ Two modes:
 Auto-reset: a table whose episode ended this step is reset at once (the next game of its sequence);
 the returned row is the new episode's first observation, ``terminated[i]`` is ``True`` and the step's
 rewards are the ended hand's. ``info["final_scores"]`` holds the ended match scores (``(n, 4)``, zero
-for rows still playing).
+for rows still playing). With ``records=True``, ``info["final_records"][i]`` is the ended game as an
+engine :class:`~majiang.engine.Match` (``None`` for rows still playing), to save with
+``majiang.records.jsonl.write_record``; :meth:`VectorEnv.record` gives a row's current game.
 
 Seeds: ``reset(seed=s)`` seeds table ``i`` with ``derive_seed(s, "table", i)`` (or give a list of n
 seeds), so table ``i`` plays exactly what a single environment reset with that seed plays.
@@ -41,11 +43,27 @@ import numpy as np
 
 from majiang.engine import Match, Player, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
-from majiang.rl.actions import ACTION_SIZE, ActionIndexError
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index
 from majiang.rl.batched import BatchedCore, unsupported
 from majiang.rl.core import EpisodeSeeds, Shaping, Table
 from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
+
+
+def _indices(actions: Sequence[int] | np.ndarray) -> np.ndarray:
+    """The actions as int64 indices: integers, or floats with no fraction (as
+    :func:`~majiang.rl.actions.as_index`); anything else is an :class:`ActionIndexError`."""
+    acts = np.asarray(actions)
+    kind = acts.dtype.kind
+    if kind not in "iuf":
+        raise ActionIndexError(f"actions must be integer indices, got an array of {acts.dtype}")
+    acts = acts.reshape(-1)
+    if kind == "f":
+        whole = np.isfinite(acts) & (acts == np.floor(acts))
+        if not whole.all():
+            i = int((~whole).nonzero()[0][0])
+            raise ActionIndexError(f"table {i}: action index {float(acts[i])!r} is not a whole number")
+    return acts.astype(np.int64, copy=False)
 
 
 class VectorEnv:
@@ -57,7 +75,7 @@ class VectorEnv:
     def __init__(self, n: int, rules: RuleSet | str = "mcr", *, opponents: str | Sequence[str | Player] | None = None,
                  seat: int = 0, observation: str = "majiang-v1", oracle: bool = False, hands: int | None = 1,
                  reward_scale: float = 1.0, score_scale: float = 100.0, analysis: bool = True,
-                 shaping: Shaping | None = None, batched: bool | None = None) -> None:
+                 shaping: Shaping | None = None, batched: bool | None = None, records: bool = False) -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise MajiangError(f"n is the number of tables, an int; got {n!r}")
         if n < 1:
@@ -73,6 +91,7 @@ class VectorEnv:
                                + "; ".join(why) + "); use batched=False or None")
         self.batched = ok if batched is None else bool(batched)
         self.learner = opponents is not None
+        self.records = bool(records)
         if self.batched:
             if reward_scale == 0:
                 raise MajiangError("reward_scale must not be 0")
@@ -140,22 +159,37 @@ class VectorEnv:
         return self._batch(), {"seat": self._seat.copy()}
 
     def step(self, actions: Sequence[int] | np.ndarray):
-        """One index per table. Returns ``(obs, rewards, terminated, truncated, info)``: rewards
-        ``(n, 4)`` in self-play, ``(n,)`` in learner mode. An illegal index raises
-        :class:`~majiang.rl.actions.ActionIndexError` naming it (tables before it have stepped)."""
+        """One index per table (integers, or floats with no fraction). Returns ``(obs, rewards,
+        terminated, truncated, info)``: rewards ``(n, 4)`` in self-play, ``(n,)`` in learner mode. An
+        illegal index (in self-play) or one outside the layout raises
+        :class:`~majiang.rl.actions.ActionIndexError` naming the table, before any table steps."""
         if not self._started:
             raise ActionIndexError("no episode yet: call reset() first")
-        acts = np.asarray(actions).reshape(-1)
+        acts = _indices(actions)
         if acts.shape[0] != self.n:
             raise MajiangError(f"need {self.n} actions, got {acts.shape[0]}")
         term = np.zeros(self.n, dtype=bool)
         final = np.zeros((self.n, 4), dtype=np.float64)
         if self.core is not None:
             return self._step_batched(acts, term, final)
+        # every row checked before any steps (as the batched core does): a refused batch changes nothing
+        bad = (acts < 0) | (acts >= ACTION_SIZE)
+        if bad.any():
+            i = int(bad.nonzero()[0][0])
+            raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
+        if not self.learner:  # a learner's illegal index is the SingleAgentEnv's to judge (illegal_reward)
+            bad = self._mask[np.arange(self.n), acts] == 0
+            if bad.any():
+                i = int(bad.nonzero()[0][0])
+                a = int(acts[i])
+                legal = self._mask[i].nonzero()[0]
+                raise ActionIndexError(f"table {i}: seat {int(self._seat[i])} cannot {describe_index(a)} (index {a}) "
+                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
         if self.learner:
             rew = np.zeros(self.n, dtype=np.float64)
         else:
             rew = np.zeros((self.n, 4), dtype=np.float64)
+        records: list | None = [None] * self.n if self.records else None
         for i in range(self.n):
             t = self.tables[i]
             if self.learner:
@@ -165,11 +199,18 @@ class VectorEnv:
             if t.done:
                 term[i] = True
                 final[i] = t.match.scores
+                if records is not None:
+                    records[i] = t.match
                 self._reset_one(i, None)
             else:
                 self._fill(i)
-        return (self._batch(), rew, term, np.zeros(self.n, dtype=bool),
-                {"seat": self._seat.copy(), "final_scores": final})
+        return (self._batch(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records))
+
+    def _info(self, final: np.ndarray, records: list | None) -> dict[str, Any]:
+        info: dict[str, Any] = {"seat": self._seat.copy(), "final_scores": final}
+        if records is not None:
+            info["final_records"] = records
+        return info
 
     def _batched_out(self) -> dict[str, np.ndarray]:
         core = self.core
@@ -184,12 +225,15 @@ class VectorEnv:
         assert core is not None
         rew = core.step(acts)
         ended = np.flatnonzero(core.done)
+        records: list | None = [None] * self.n if self.records else None
         if ended.size:
             term[ended] = True
             final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas
+            if records is not None:
+                for i in ended.tolist():
+                    records[i] = core.replay(i)
             core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
-        return (self._batched_out(), rew, term, np.zeros(self.n, dtype=bool),
-                {"seat": self._seat.copy(), "final_scores": final})
+        return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records)
 
     def record(self, i: int) -> Match | None:
         """Table ``i``'s current game as an engine :class:`~majiang.engine.Match` (its ``events`` are
