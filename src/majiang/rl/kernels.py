@@ -93,9 +93,30 @@ def _available() -> bool:
             except ImportError:  # pragma: no cover - exercised where numba is absent
                 ok = False
         if ok:
+            note_first_compile(__file__, "_rows")
             compile_lazily(globals(), _KERNELS)
         _STATE.append(ok)
     return _STATE[0]
+
+
+_NOTED: list[bool] = []
+
+
+def note_first_compile(module_file: str, key: str) -> None:
+    """Say on stderr, once per process, that numba is about to compile (about a minute) when the
+    cache beside ``module_file`` holds no compiled ``key`` function yet (a fresh installation, or
+    the module changed); silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
+    import glob
+    import sys
+
+    if _NOTED or os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    folder = os.path.join(os.path.dirname(module_file), "__pycache__")
+    stem = os.path.splitext(os.path.basename(module_file))[0]
+    if not glob.glob(os.path.join(folder, f"{stem}.{key}-*.nbi")):
+        _NOTED.append(True)
+        print("majiang.rl: numba compiles the environments' loops on their first use (about a minute, once "
+              "per installation; MAJIANG_NUMBA=0 skips it)", file=sys.stderr)
 
 
 def compile_lazily(namespace: dict, names: tuple[str, ...]) -> None:

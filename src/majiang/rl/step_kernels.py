@@ -43,6 +43,7 @@ def available() -> bool:
         if not _STATE:
             ok = kernels.available()
             if ok:
+                kernels.note_first_compile(__file__, "_step")
                 kernels.compile_lazily(globals(), _KERNELS)
             _STATE.append(ok)
     return _STATE[0]
