@@ -172,7 +172,8 @@ class StrongBot:
                  menqing: bool = False, claim_needs_progress: bool | None = None,
                  value_honours: float = 0.0, dealer_danger: bool = False, two_step: int = 0,
                  ron_rate: float | None = None, claim_rate: float = CLAIM_RATE,
-                 hand_length: float = HAND_LENGTH) -> None:
+                 hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
+                 typical_speed: float = 1.0) -> None:
         self.rules = resolve(rules)
         sc = self.rules.scorer
         if defence is None:
@@ -198,6 +199,9 @@ class StrongBot:
         self.ron_rate = RON_RATES.get(sc, RON_RATE) if ron_rate is None else ron_rate
         self.claim_rate = claim_rate
         self.length_scale = hand_length / HAND_LENGTH
+        self.seat_typical = seat_typical
+        self.tie_quality = tie_quality
+        self.typical_speed = typical_speed
         self.two_step = two_step if not self.mcr else 0
         self._step_memo: dict[tuple, float] = {}
         self.value_honours = value_honours if sc == "taiwan" else 0.0
@@ -306,13 +310,13 @@ class StrongBot:
             return pv, pd, u
         if self.pattern_table is not None:
             return self._pattern_value(view, counts, melds, s, u, draws, U), s, u
-        win = self.win_typical
+        win = self._typical(view, True, None) if self.seat_typical else self.win_typical
         if 2 <= s <= self.two_step and u:
             nxt = self._next_useful(view, counts, s, unseen)
             return reach_two(draws, U, s, u, nxt) * win, s, u
         if self.value_honours:
             win += self.tai_points * self._honour_tai(view, counts, melds)
-        return reach_probability(draws, U, s, u, 1.0, self.ron_rate, self.claim_rate) * win, s, u
+        return reach_probability(draws, U, s, u, self.typical_speed, self.ron_rate, self.claim_rate) * win, s, u
 
     def _next_useful(self, view: PlayerView, counts: list[int], s: int, unseen: Sequence[int]) -> float:
         """Mean useful tiles of the hand one step nearer (``s - 1``): over the useful draws (weighted by
@@ -455,8 +459,17 @@ class StrongBot:
             rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total)))
             counts[t] += 1
         s_min = min(r[2] for r in rows)
+        bonus: dict[int, float] = {}
+        if self.tie_quality and s_min >= 1:
+            u_max = max(r[3] for r in rows if r[2] == s_min)
+            top = [r[0] for r in rows if r[2] == s_min and r[3] == u_max]
+            if len(top) > 1:
+                for t in top:
+                    counts[t] -= 1
+                    bonus[t] = self.tie_quality * self._next_useful(view, counts, s_min, unseen)
+                    counts[t] += 1
         for t, v, s, u in rows:
-            ev = v * self.shanten_decay ** (s - s_min) - risk[t]
+            ev = v * self.shanten_decay ** (s - s_min) - risk[t] + bonus.get(t, 0.0)
             key = (-round(ev, 6), s, -u, 0 if (is_honor(t) or is_terminal(t)) else 1, t)
             if best is None or key < best[0]:
                 best = (key, t, ev)
