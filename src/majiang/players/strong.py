@@ -9,7 +9,8 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
   scored by the rule set's scorer and settlement (:class:`~majiang.players.valuation.WinValuer`),
   a wait worth less than ``min_score`` (an MCR hand under 8 fan) counts for nothing, and the chance
   comes from its live copies (self-draws; discard wins weighted 2.1 draws a go-around for the three
-  other players' discards). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
+  other players' discards, 1.5 in Wenzhou W13 where a self-draw pays ×2 against ×1, RULES.md §4.4:
+  :data:`RON_RATES`). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
   (a Poisson tail over its remaining draws, useful tiles = unseen copies that lower the shanten, 1.8
   chances a go-around with claims). In MCR the distance is the shortest path to a pattern that
   reaches 8 fan (:func:`~majiang.players.valuation.mcr_plans`: flushes, seven pairs, all pungs,
@@ -161,7 +162,15 @@ class StrongBot:
     pay more (:func:`~majiang.players.valuation.typical_win`); ``menqing`` -- Taiwan, a hand without
     claimed melds valued with 門清/不求 (fewer claims: slower, worse); ``hold_horizon`` h > 0 -- let a
     discard win go when a self-draw within h × the own draws left pays more on average
-    (:meth:`hold_value`).
+    (:meth:`hold_value`; Wenzhou too). ``ron_rate``: discard-win chances a go-around per live wait
+    (default per scorer, :data:`RON_RATES`). Screened on 2026-12-02 and left off (README):
+    ``value_honours`` p -- Taiwan, a hand not ready worth more per expected 台 of value-honour pungs
+    (RULES.md §3.2; a pair counts p) and such pungs claimed when they keep the shanten;
+    ``dealer_danger`` -- Taiwan, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
+    ``two_step`` k -- hands 2..k steps from ready valued with the measured useful tiles of the next
+    step (:meth:`_next_useful`); ``tie_quality`` e -- ties on shanten and useful tiles broken by e × that
+    count; ``seat_typical`` -- a hand not ready valued by the seat's typical win (:func:`typical_win`);
+    ``claim_rate``, ``hand_length``, ``typical_speed`` -- the rates of :func:`reach_probability`.
     """
 
     name = "strong"
