@@ -316,3 +316,37 @@ def test_deal_in_scale_and_order():
     assert deal_in(v, _t("5p"))[1] < deal_in(v, _t("6p"))[1]  # his own discard is safer
     with pytest.raises(ValueError):
         deal_in(v, 40)
+
+
+def test_wenzhou_ready_hand_weighs_self_draws_by_ron_rate():
+    """Wenzhou W13 pays a plain self-draw ×2 and a discard win ×1 (RULES.md §4.4): with a long wall a
+    ready hand is worth about its mean win, which lies between the two and rises as ``ron_rate``
+    (discard chances a go-around, 1.5 by default in W13, ``RON_RATES``) falls."""
+    from majiang.players.strong import RON_RATE, RON_RATES
+
+    rules = RuleSet.preset("wenzhou")
+    assert StrongBot(rules).ron_rate == RON_RATES["wz13"] < RON_RATE == StrongBot("taiwan").ron_rate
+    v, _ = _view(rules, "1m")
+    v = replace(v, wall_live=400)
+    wf = v.wild_face
+    hand = "123456789m123p5s" if wf not in parse_compact("123456789m123p5s") else "234567891p123s5m"
+    c = _counts(parse_compact(hand))
+    unseen = [4 - c[t] for t in range(34)]
+    waits = StrongBot(rules).valuer.wait_values(v, c, [0] * 34)
+    assert waits and all(w.value_self is not None and w.gain_self > w.gain_discard > 0 for w in waits)
+    values = [StrongBot(rules, ron_rate=r).hand_value(v, list(c), (), unseen, sum(unseen))[0] for r in (3.0, 1.5)]
+    lo, hi = min(w.gain_discard for w in waits), max(w.gain_self for w in waits)
+    assert lo < values[0] < values[1] <= hi
+
+
+def test_taiwan_value_honour_tai():
+    """(Knob ``value_honours``, off by default: measured no better.) RULES.md §3.2: a pung of a dragon,
+    of the seat wind, of the prevalent wind is 1 台 each, the same wind counting twice: the dealer
+    (East seat, East round) holding a pung of 中 and a pair of East expects 1 + 2 × p 台, p the knob."""
+    rules = RuleSet.preset("taiwan", flowers=False)
+    v, tiles = _view(rules, "777z11z123m456p789s", seat=0)
+    v = replace(v, dealer=0, seat_wind=_t("1z"))
+    assert v.prevalent_wind == _t("1z")
+    bot = StrongBot(rules, value_honours=0.25)
+    assert bot._honour_tai(v, _counts(tiles), ()) == pytest.approx(1.5)
+    assert bot._honour_tai(v, _counts(parse_compact("22z33z123m456p789s")), ()) == 0.0  # guest winds

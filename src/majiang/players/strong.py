@@ -9,7 +9,8 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
   scored by the rule set's scorer and settlement (:class:`~majiang.players.valuation.WinValuer`),
   a wait worth less than ``min_score`` (an MCR hand under 8 fan) counts for nothing, and the chance
   comes from its live copies (self-draws; discard wins weighted 2.1 draws a go-around for the three
-  other players' discards). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
+  other players' discards, 1.5 in Wenzhou W13 where a self-draw pays ×2 against ×1, RULES.md §4.4:
+  :data:`RON_RATES`). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
   (a Poisson tail over its remaining draws, useful tiles = unseen copies that lower the shanten, 1.8
   chances a go-around with claims). In MCR the distance is the shortest path to a pattern that
   reaches 8 fan (:func:`~majiang.players.valuation.mcr_plans`: flushes, seven pairs, all pungs,
@@ -49,9 +50,9 @@ from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
 from majiang.players.danger import SCALE, ready_probability, wait_weights
-from majiang.players.valuation import (TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer, mcr_plans,
-                                       typical_win)
-from majiang.tiles import NUM_KINDS, WHITE, is_honor, is_terminal
+from majiang.players.valuation import (SELF_DRAW_SHARE, TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer,
+                                       mcr_plans, typical_win)
+from majiang.tiles import DRAGONS, NUM_KINDS, WHITE, is_honor, is_terminal
 
 RON_RATE = 2.1
 """Chances a go-around to win on a discard, in units of one own draw (three discards, some held back)."""
@@ -72,13 +73,21 @@ deal-in weighed at 27.5 points (about the 底 of 30 the discarder pays alone, RU
 than 55; measured with ``benchmarks/bench_strong.py`` on seeds 7 and 11 (200 walls each): +3.3 and
 +1.5 points a hand against 1.0 (2026-12-02). 0.25 against 0.5 (later that day): +0.7 on seed 7 (300
 walls), -0.1 [-2.0, +1.8] on seed 11 (300), -0.0 [-1.3, +1.2] on seed 13 (500): no better, left at 0.5."""
+RON_RATES = {"wz13": 1.5}
+"""Per scorer, the default ``ron_rate`` (:data:`RON_RATE` elsewhere). Wenzhou W13: 1.5, which weighs a
+ready hand's self-draws (paid ×2 against ×1 for a discard win, RULES.md §4.4) more against its discard
+wins and values ready hands a little lower against hands not ready; paired by wall against 2.1
+(``benchmarks/screen_strong.py wenzhou 300 SEED``, 2026-12-02): +0.09 [-0.03, +0.20] (seed 7), +0.10
+[-0.03, +0.23] (seed 11), +0.08 [-0.06, +0.21] (seed 13); 1.0 -0.02 and 3.0 -0.19 [-0.33, -0.05]
+(seed 7). In Taiwan 1.5 was worse: -1.53 [-3.05, -0.00] (seed 7)."""
 CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
 """Scorers where a chow or pung must also lower the shanten (after its best discard), as
 ``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
 hand on seeds 7 and 11)."""
 
 
-def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0) -> float:
+def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0,
+                      ron_rate: float = RON_RATE, claim_rate: float = CLAIM_RATE) -> float:
     """Chance to complete a hand ``shanten_`` steps from ready within ``draws`` own draws.
 
     Each step waits an exponential time: the next with rate ``useful_first/unseen`` per draw (times
@@ -89,12 +98,27 @@ def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: fl
         return 0.0
     U = max(unseen, 1)
     k = shanten_ + 1
-    T = U / (useful_first * ((1.0 + CLAIM_RATE) if shanten_ > 0 else (1.0 + RON_RATE)))
+    T = U / (useful_first * ((1.0 + claim_rate) if shanten_ > 0 else (1.0 + ron_rate)))
     for j in range(shanten_ - 1, -1, -1):
         if j == 0:
-            T += U / (TYPICAL_USEFUL[0] * speed * (1.0 + RON_RATE))
+            T += U / (TYPICAL_USEFUL[0] * speed * (1.0 + ron_rate))
         else:
-            T += U / (TYPICAL_USEFUL[min(j, 4)] * speed * (1.0 + CLAIM_RATE))
+            T += U / (TYPICAL_USEFUL[min(j, 4)] * speed * (1.0 + claim_rate))
+    return poisson_tail(HAND_LENGTH * draws * k / T, k)
+
+
+def reach_two(draws: float, unseen: int, shanten_: int, useful_first: float, useful_next: float) -> float:
+    """:func:`reach_probability` with the second step's useful tiles measured (``useful_next``, the
+    mean over the useful draws of the best next hand's useful tiles) instead of typical."""
+    if useful_first <= 0 or draws <= 0:
+        return 0.0
+    U = max(unseen, 1)
+    k = shanten_ + 1
+    T = U / (useful_first * (1.0 + CLAIM_RATE))
+    for j in range(shanten_ - 1, -1, -1):
+        n = useful_next if j == shanten_ - 1 else TYPICAL_USEFUL[min(j, 4)]
+        n = max(n, 0.5)
+        T += U / (n * ((1.0 + RON_RATE) if j == 0 else (1.0 + CLAIM_RATE)))
     return poisson_tail(HAND_LENGTH * draws * k / T, k)
 
 
@@ -138,7 +162,15 @@ class StrongBot:
     pay more (:func:`~majiang.players.valuation.typical_win`); ``menqing`` -- Taiwan, a hand without
     claimed melds valued with 門清/不求 (fewer claims: slower, worse); ``hold_horizon`` h > 0 -- let a
     discard win go when a self-draw within h × the own draws left pays more on average
-    (:meth:`hold_value`).
+    (:meth:`hold_value`; Wenzhou too). ``ron_rate``: discard-win chances a go-around per live wait
+    (default per scorer, :data:`RON_RATES`). Screened on 2026-12-02 and left off (README):
+    ``value_honours`` p -- Taiwan, a hand not ready worth more per expected 台 of value-honour pungs
+    (RULES.md §3.2; a pair counts p) and such pungs claimed when they keep the shanten;
+    ``dealer_danger`` -- Taiwan, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
+    ``two_step`` k -- hands 2..k steps from ready valued with the measured useful tiles of the next
+    step (:meth:`_next_useful`); ``tie_quality`` e -- ties on shanten and useful tiles broken by e × that
+    count; ``seat_typical`` -- a hand not ready valued by the seat's typical win (:func:`typical_win`);
+    ``claim_rate``, ``hand_length``, ``typical_speed`` -- the rates of :func:`reach_probability`.
     """
 
     name = "strong"
@@ -146,7 +178,11 @@ class StrongBot:
     def __init__(self, rules: RuleSet | str | None = None, seed: int = 0, *, defence: float | None = None,
                  claim_margin: float = 1.05, shanten_decay: float | None = None,
                  plain_extra: int = 1, hold_horizon: float = 0.0, patterns: bool = False,
-                 menqing: bool = False, claim_needs_progress: bool | None = None) -> None:
+                 menqing: bool = False, claim_needs_progress: bool | None = None,
+                 value_honours: float = 0.0, dealer_danger: bool = False, two_step: int = 0,
+                 ron_rate: float | None = None, claim_rate: float = CLAIM_RATE,
+                 hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
+                 typical_speed: float = 1.0) -> None:
         self.rules = resolve(rules)
         sc = self.rules.scorer
         if defence is None:
@@ -169,6 +205,20 @@ class StrongBot:
         self.pattern_table = None if (table is None or self.mcr or not (patterns or menqing)) else (
             table if patterns else {})
         self.menqing = menqing
+        self.ron_rate = RON_RATES.get(sc, RON_RATE) if ron_rate is None else ron_rate
+        self.claim_rate = claim_rate
+        self.length_scale = hand_length / HAND_LENGTH
+        self.seat_typical = seat_typical
+        self.tie_quality = tie_quality
+        self.typical_speed = typical_speed
+        self.two_step = two_step if not self.mcr else 0
+        self._step_memo: dict[tuple, float] = {}
+        self.value_honours = value_honours if sc == "taiwan" else 0.0
+        self.dealer_danger = dealer_danger and sc == "taiwan"
+        if sc == "taiwan":
+            per = float(self.rules.rule_option("per_tai"))
+            self.tai_points = (1 - SELF_DRAW_SHARE) * per + SELF_DRAW_SHARE * 3 * per
+            self.per_tai = per
         self.claim_needs_progress = claim_needs_progress
         self.sets = (self.rules.hand_size - 1) // 3
         self._typical_memo: dict[tuple, float] = {}
@@ -229,7 +279,7 @@ class StrongBot:
         """``(expected score change, shanten, useful tiles)`` of holding the physical 3k+1 ``counts``
         with ``melds`` from here to the end of the hand (see the module doc)."""
         s = self._shanten(counts, view)
-        draws = max(view.wall_live, 0) / 4.0
+        draws = max(view.wall_live, 0) / 4.0 * self.length_scale
         U = max(unseen_total, 1)
         if s == 0:
             wv = self.valuer.wait_values(view, counts, [4 - unseen[t] - counts[t] for t in range(NUM_KINDS)],
@@ -245,8 +295,8 @@ class StrongBot:
                     rate += live
                     gain += live * w.gain_self
                 if w.value_discard is not None:
-                    rate += RON_RATE * live
-                    gain += RON_RATE * live * w.gain_discard
+                    rate += self.ron_rate * live
+                    gain += self.ron_rate * live * w.gain_discard
             if view.wild_face is not None:  # a drawn wildcard completes every ready hand
                 wl = unseen[view.wild_face]
                 if wv and wl:
@@ -269,7 +319,59 @@ class StrongBot:
             return pv, pd, u
         if self.pattern_table is not None:
             return self._pattern_value(view, counts, melds, s, u, draws, U), s, u
-        return reach_probability(draws, U, s, u, 1.0) * self.win_typical, s, u
+        win = self._typical(view, True, None) if self.seat_typical else self.win_typical
+        if 2 <= s <= self.two_step and u:
+            nxt = self._next_useful(view, counts, s, unseen)
+            return reach_two(draws, U, s, u, nxt) * win, s, u
+        if self.value_honours:
+            win += self.tai_points * self._honour_tai(view, counts, melds)
+        return reach_probability(draws, U, s, u, self.typical_speed, self.ron_rate, self.claim_rate) * win, s, u
+
+    def _next_useful(self, view: PlayerView, counts: list[int], s: int, unseen: Sequence[int]) -> float:
+        """Mean useful tiles of the hand one step nearer (``s - 1``): over the useful draws (weighted by
+        their unseen copies), the discard that keeps the most useful tiles."""
+        key = (tuple(counts), tuple(unseen), view.wild_face)
+        v = self._step_memo.get(key)
+        if v is not None:
+            return v
+        tot = 0
+        acc = 0.0
+        for t in self._draw_candidates(counts, view):
+            n = unseen[t]
+            if n <= 0 or counts[t] >= 4:
+                continue
+            counts[t] += 1
+            if self._shanten(counts, view) < s:
+                best = 0
+                for d in range(NUM_KINDS):
+                    if counts[d] and d != t and d != view.wild_face:
+                        counts[d] -= 1
+                        if self._shanten(counts, view) == s - 1:
+                            uu = self._useful(counts, view, unseen, s - 1)
+                            if uu > best:
+                                best = uu
+                        counts[d] += 1
+                tot += n
+                acc += n * best
+            counts[t] -= 1
+        v = acc / tot if tot else 0.0
+        if len(self._step_memo) > 50_000:
+            self._step_memo.clear()
+        self._step_memo[key] = v
+        return v
+
+    def _honour_tai(self, view: PlayerView, counts: Sequence[int], melds: Sequence[Meld]) -> float:
+        """Taiwan: expected 台 from value honours (RULES.md §3.2: a pung or kong of a dragon, of the
+        seat wind, of the prevalent wind, 1 台 each, the same wind both counting 2): a pung held or
+        declared counts 1, a pair ``value_honours`` (its chance to become a pung)."""
+        tai = 0.0
+        melded = {m.tile for m in melds if m.kind is not MeldKind.CHOW}
+        for h in (*DRAGONS, view.seat_wind, view.prevalent_wind):
+            if h in melded or counts[h] >= 3:
+                tai += 1.0
+            elif counts[h] == 2:
+                tai += self.value_honours
+        return tai
 
     def _typical(self, view: PlayerView, concealed: bool, pattern: str | None) -> float:
         key = (view.seat == view.dealer, concealed, pattern, view.dealer_streak)
@@ -337,8 +439,11 @@ class StrongBot:
             if p <= 0.0:
                 continue
             w = wait_weights(unseen, view.rivers[s])
+            cost = self.deal_in_cost
+            if self.dealer_danger and view.dealer in (s, view.seat):  # D = 1 + 2N 台 more (RULES.md §3.3)
+                cost *= 1.0 + (1 + 2 * view.dealer_streak) * self.per_tai / _typical(self.rules)[1]
             for t in range(NUM_KINDS):
-                out[t] += min(0.6, p * w[t] * SCALE) * self.deal_in_cost
+                out[t] += min(0.6, p * w[t] * SCALE) * cost
         return out
 
     def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
@@ -363,8 +468,17 @@ class StrongBot:
             rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total)))
             counts[t] += 1
         s_min = min(r[2] for r in rows)
+        bonus: dict[int, float] = {}
+        if self.tie_quality and s_min >= 1:
+            u_max = max(r[3] for r in rows if r[2] == s_min)
+            top = [r[0] for r in rows if r[2] == s_min and r[3] == u_max]
+            if len(top) > 1:
+                for t in top:
+                    counts[t] -= 1
+                    bonus[t] = self.tie_quality * self._next_useful(view, counts, s_min, unseen)
+                    counts[t] += 1
         for t, v, s, u in rows:
-            ev = v * self.shanten_decay ** (s - s_min) - risk[t]
+            ev = v * self.shanten_decay ** (s - s_min) - risk[t] + bonus.get(t, 0.0)
             key = (-round(ev, 6), s, -u, 0 if (is_honor(t) or is_terminal(t)) else 1, t)
             if best is None or key < best[0]:
                 best = (key, t, ev)
@@ -529,7 +643,9 @@ class StrongBot:
                 v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
             if self.claim_needs_progress and a.kind is not ActionKind.EXPOSED_KONG:
                 cs = min((self._shanten_after(c, view, t) for t in range(NUM_KINDS) if c[t] and t != wf), default=99)
-                if cs >= s_now:
+                value_pung = (self.value_honours and a.kind is ActionKind.PUNG
+                              and a.tile in (*DRAGONS, view.seat_wind, view.prevalent_wind))
+                if cs > s_now or (cs == s_now and not value_pung):
                     continue
             if v > best_value * self.claim_margin + 1e-9:
                 best_action, best_value = a, v
