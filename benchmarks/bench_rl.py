@@ -164,7 +164,8 @@ def main() -> None:
     ap.add_argument("--warm", type=float, default=3.0, help="untimed seconds per environment first")
     ap.add_argument("--rules", default="mcr")
     ap.add_argument("--n", type=int, default=64, help="tables in the vector environment")
-    ap.add_argument("--games", type=int, default=48, help="self-play games per row (enough that worker start-up is not the figure)")
+    ap.add_argument("--games", type=int, default=192,
+                    help="self-play games per row (enough that the last chunks' tail is not the figure)")
     ap.add_argument("--max-hands", type=int, default=4, help="hands per self-play game")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-rlcard", action="store_true")

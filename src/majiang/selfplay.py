@@ -21,8 +21,10 @@ reads the complete records already there (replaying each through the engine to r
 figures) and plays only the missing games; different parameters are refused.
 
 Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
-this run over ``seconds``, the time after the executor started; ``startup_seconds`` is Ray's
-``ray.init`` and its workers' start: each imports majiang and builds the common tables first), and per bot name
+this run over ``seconds``, the time after the executor started; ``startup_seconds`` is the set-up
+before the first game: for processes the common tables built and frozen out of the garbage
+collector (``gc.freeze``) before the pool forks, for Ray ``ray.init`` and its workers' start, each
+importing majiang and building and freezing the tables first), and per bot name
 (over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
 of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
 of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
@@ -184,9 +186,11 @@ def _warm_worker(spec: str) -> int:
 
 
 def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
-                 fn: Callable[..., list[GameSummary]] = play_chunk) -> None:
+                 fn: Callable[..., list[GameSummary]] = play_chunk) -> float:
     """Run ``fn`` (:func:`play_chunk`) on every chunk; a pool broken by a dead worker is replaced and
-    the chunks not yet done are submitted again."""
+    the chunks not yet done are submitted again. Returns the seconds the warm-up took (the tables
+    built and frozen before the pool starts: set-up, as Ray's start-up, not game speed)."""
+    t0 = time.perf_counter()
     _warm(job[0])
     # The tables every game reads (analysis blocks, scorer caches, imports) are long-lived: frozen out
     # of the garbage collector before the pool forks, the workers' full collections do not walk them
@@ -194,10 +198,12 @@ def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callab
     # MCR games: 2 workers 20.7 -> 24.1 games/s, 1 worker 11.5 -> 12.0.
     gc.collect()
     gc.freeze()
+    startup = time.perf_counter() - t0
     try:
         _run_pool(job, chunks, workers, done, fn)
     finally:
         gc.unfreeze()
+    return startup
 
 
 def _run_pool(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
@@ -320,7 +326,7 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
         if executor == "ray":
             startup = _run_ray(job, chunks, workers, address, done)
         else:
-            _run_process(job, chunks, workers, done)
+            startup = _run_process(job, chunks, workers, done)
     elapsed = time.perf_counter() - t0 - startup
     out = {"rules": spec, "seed": seed, "executor": executor, "workers": workers, "chunk_size": chunk_size}
     out.update(aggregate([results[g] for g in range(games)], names))
