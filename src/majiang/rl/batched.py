@@ -1079,14 +1079,7 @@ class BatchedCore:
         turn = ph == TURN
         # the hot path: discards
         dr = (turn & (kind == K_DISCARD)).nonzero()[0]
-        if dr.size and self._jit_step:
-            s = np.empty(dr.size, dtype=np.int64)
-            step_kernels._discards(dr, tile, self.cur, self.hand, self.river, self.river_len, self.river_cnt,
-                                   self.vis, self.ro, self.discards_made, self.after_claim, self.kong_chain,
-                                   self.claim_tile, self.origin, self.last_discard, self.head, self.tail,
-                                   self.reserve, s)
-            self._set_gates(dr, s)
-        elif dr.size:
+        if dr.size:
             s = self.cur[dr]
             t = tile[dr]
             self.hand[dr, s, t] -= 1

@@ -12,10 +12,17 @@ numpy operations. These loops do the same work row by row in compiled code (numb
   chow, and the seats whose win gate admits the tile), then the window's state once the engine has
   decided the gated wins, as ``BatchedCore._open_claims`` does with numpy;
 * ``_masks`` -- the seat to act on each row and its legal-action mask, as ``BatchedCore.fill``;
-* ``_discards``, ``_draws`` and ``_claims`` -- a discard, a draw from the wall (flowers set aside and
+* ``_discard_one``, ``_draws`` and ``_claims`` -- a discard, a draw from the wall (flowers set aside and
   replaced from the tail; a hand the win gate admits is then tested by the engine) and a
   chow, pung or exposed kong taken from a window (a win is left to the engine), as ``BatchedCore.step``,
-  ``_draw`` and ``_resolve_claims``.
+  ``_draw`` and ``_resolve_claims``;
+* ``_step`` -- the common step of every row in one call (the actions checked, a discard with its
+  gate and window and the next draw, the answers in a window), built from the pieces above; what
+  it leaves (other turn actions, windows to resolve, gated wins) it marks for the Python code;
+* ``_observe`` and ``_observe_botzone`` -- every row's ``majiang-v1`` (table planes, unseen counts,
+  :func:`majiang.rl.kernels.analyse_rows`' loop, other hands) or ``botzone-v0`` in one call;
+* ``_deal`` and ``_lay_out`` -- new hands: each wall shuffled by the engine's Mersenne Twister
+  (``random.Random``'s, re-implemented and checked), broken and dealt, then laid out on the rows.
 
 The numpy code stays in :mod:`majiang.rl.batched` as the reference and the path without numba;
 tests/rl/test_rl_step_kernels.py compares the two step for step.
@@ -29,7 +36,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_discards", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -363,17 +370,6 @@ def _discard_one(i: int, t: int, cur: np.ndarray, hand: np.ndarray, river: np.nd
     origin[i] = s
     last_discard[i] = tail[i] - head[i] - reserve <= 0
     return s
-
-
-def _discards(rows: np.ndarray, tile: np.ndarray, cur: np.ndarray, hand: np.ndarray, river: np.ndarray,
-              river_len: np.ndarray, river_cnt: np.ndarray, vis: np.ndarray, ro: np.ndarray,
-              discards_made: np.ndarray, after_claim: np.ndarray, kong_chain: np.ndarray, claim_tile: np.ndarray,
-              origin: np.ndarray, last_discard: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int,
-              seats: np.ndarray) -> None:
-    for k in range(rows.shape[0]):
-        i = rows[k]
-        seats[k] = _discard_one(i, tile[i], cur, hand, river, river_len, river_cnt, vis, ro, discards_made,
-                                after_claim, kong_chain, claim_tile, origin, last_discard, head, tail, reserve)
 
 
 def _draw_one(i: int, s: int, tl: bool, wall: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int,
