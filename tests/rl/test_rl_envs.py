@@ -601,3 +601,24 @@ def test_records_of_the_pettingzoo_environments_and_bad_inputs() -> None:
         p.step({**acts, "seat_9": 0})
     p.step(acts)
     assert p.record() is p.table.match
+
+
+@pytest.mark.parametrize("rules", list(PRESET_NAMES) + ["taiwan,declare_ready=true"])
+def test_every_observation_lies_in_the_observation_space(rules: str) -> None:
+    """The observation space's per-cell bounds (observations.observation_bounds) hold over random
+    games of every preset, the oracle planes included; a cell outside them is reported."""
+    e = rl.env(rules, oracle=True)
+    space = e.observation_space("seat_0")["observation"]
+    assert np.isfinite(space.high).sum() < space.high.size  # scores are unbounded
+    assert space.low.min() < 0 and space.high[:4].max() == 1.0
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(3):
+        e.reset(seed=seed)
+        for agent in e.agent_iter():
+            obs, _, term, trunc, _ = e.last()
+            o = obs["observation"]
+            assert space.contains(o), (rules, np.argwhere((o < space.low) | (o > space.high))[:5])
+            seen += 1
+            e.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert seen > 100

@@ -22,6 +22,7 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index
 from majiang.rl.batched_table import BatchedTable
 from majiang.rl.core import Shaping, Table, info_of, render
+from majiang.rl.observations import observation_bounds
 
 AGENTS = [f"seat_{i}" for i in range(4)]
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
@@ -53,7 +54,7 @@ def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *,
 
 def _spaces(table: Table) -> tuple[spaces.Dict, spaces.Discrete]:
     obs = spaces.Dict({
-        "observation": spaces.Box(-np.inf, np.inf, table.encoder.shape, dtype=np.float32),
+        "observation": spaces.Box(*observation_bounds(table.encoder.name, table.encoder.oracle), dtype=np.float32),
         "action_mask": spaces.Box(0, 1, (ACTION_SIZE,), dtype=np.int8),
     })
     return obs, spaces.Discrete(ACTION_SIZE)

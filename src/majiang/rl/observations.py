@@ -101,6 +101,27 @@ def plane_spec(name: str = "majiang-v1", oracle: bool = False) -> list[tuple[str
     raise MajiangError(f"unknown observation {name!r}; known: {', '.join(OBSERVATIONS)}")
 
 
+_UNBOUNDED_ABOVE = {"dealer_streak": np.inf, "scores": np.inf, "shanten": 2.0, "discard_useful": 4.0}
+_BELOW = {"scores": -np.inf, "shanten": -0.125}
+
+
+def observation_bounds(name: str = "majiang-v1", oracle: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """``(low, high)``, each ``(C, 34)`` float32: the range of every cell (the environments'
+    observation spaces). Planes are in [0, 1] but for the running ``scores`` (unbounded), the
+    dealer's streak (/ 8, unbounded above), ``shanten`` (/ 8: -1/8 for a complete hand, at most
+    2 for a 17-tile hand) and ``discard_useful`` (unseen copies / 34: at most 4)."""
+    spec = plane_spec(name, oracle)
+    n = sum(k for _, k, _ in spec)
+    low = np.zeros((n, 34), dtype=np.float32)
+    high = np.ones((n, 34), dtype=np.float32)
+    i = 0
+    for plane, k, _ in spec:
+        low[i:i + k] = _BELOW.get(plane, 0.0)
+        high[i:i + k] = _UNBOUNDED_ABOVE.get(plane, 1.0)
+        i += k
+    return low, high
+
+
 def plane_offsets(name: str = "majiang-v1", oracle: bool = False) -> dict[str, tuple[int, int]]:
     """``{plane name: (first plane, count)}``."""
     out, i = {}, 0
@@ -1162,4 +1183,4 @@ class TableEncoder:
 
 
 __all__ = ["BOTZONE_V0_SPEC", "OBSERVATIONS", "RIVER_ORDER_SLOTS", "Encoder", "TableEncoder", "num_planes",
-           "plane_offsets", "plane_spec", "to_grid"]
+           "observation_bounds", "plane_offsets", "plane_spec", "to_grid"]
