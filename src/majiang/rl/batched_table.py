@@ -67,7 +67,6 @@ class BatchedTable:
         self._seeds = EpisodeSeeds()
         self._started = False
         self._over = False
-        self._rewards: np.ndarray | None = None
         self._obs = np.zeros(self.encoder.shape, dtype=np.float32)
         self._mask = np.zeros(ACTION_SIZE, dtype=np.int8)
         self._seat = 0
@@ -83,7 +82,6 @@ class BatchedTable:
         self.core.reset_rows([0], [gseed])
         self._started = True
         self._over = False
-        self._rewards = None
         self.steps = 0
         self._fill()
 
