@@ -181,8 +181,13 @@ def _warm(spec: str) -> None:
     resolve(spec).scorer_object()
 
 
-def _warm_worker(spec: str) -> int:
-    """:func:`_warm` in a Ray worker; returns its process id."""
+def _ray_task(spec: str, seed: int, bots: Sequence[str], games: Sequence[int], max_hands: int | None,
+              warm: bool = False) -> list[GameSummary] | int:
+    """A Ray task: :func:`play_chunk`, or with ``warm`` :func:`_warm` in the worker (then its tables
+    frozen out of the collector) and its process id. One remote function for both, so each worker
+    has loaded it during the warm-up and the first chunks start at once."""
+    if not warm:
+        return play_chunk(spec, seed, bots, games, max_hands)
     import os
 
     _warm(spec)
@@ -250,9 +255,9 @@ def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | N
     try:
         # start the workers and let each import majiang and build the common tables before the
         # clock runs (as the process pool's workers inherit them): Ray's start-up, not game speed
-        ray.get([ray.remote(_warm_worker).remote(job[0]) for _ in range(workers)])
+        remote = ray.remote(max_retries=3)(_ray_task)
+        ray.get([remote.remote(*job[:3], [], job[3], True) for _ in range(workers)])
         startup = time.perf_counter() - t0
-        remote = ray.remote(max_retries=3)(play_chunk)
         refs = [remote.remote(*job[:3], c, job[3]) for c in chunks]
         while refs:
             ready, refs = ray.wait(refs, num_returns=1)
