@@ -350,3 +350,35 @@ def test_taiwan_value_honour_tai():
     bot = StrongBot(rules, value_honours=0.25)
     assert bot._honour_tai(v, _counts(tiles), ()) == pytest.approx(1.5)
     assert bot._honour_tai(v, _counts(parse_compact("22z33z123m456p789s")), ()) == 0.0  # guest winds
+
+
+# ------------------------------------------------------------------ tiles let go since a seat's last discard
+@pytest.mark.parametrize("preset", ["taiwan", "wenzhou", "shandong"])
+def test_passed_tiles_are_never_a_win_for_the_seat_that_let_them_go(preset: str):
+    """``passed_tiles`` (the ``passed_safe`` knob): every tile it reports as let go by a seat since that
+    seat's last discard cannot complete that seat's concealed hand (checked against the hidden hands
+    with the win test), and the reading is made on most turns after the first go-around."""
+    from majiang.analysis import shanten
+    from majiang.analysis.wildcards import split_counts
+
+    rules = RuleSet.preset(preset)
+    facts = turns = 0
+    for seed in range(12):
+        m = Match(rules, seed=seed, max_hands=1)
+        bots = [StrongBot(rules, passed_safe=True) for _ in range(4)]
+        while not m.finished:
+            seat = m.pending_seats()[0]
+            view = m.view(seat)
+            if view.phase == "turn":
+                passed = bots[seat].passed_tiles(view)  # then choose() reads the same turn: nothing new
+                turns += 1
+                for s in range(4):
+                    for t in passed[s]:
+                        assert s != seat
+                        c = list(m.table.concealed[s])
+                        c[t] += 1
+                        nat, w = split_counts(c, view.wild_face, rules.white_stand_in)
+                        assert shanten(nat, w, rules.shape_rules) >= 0, (seed, s, t)
+                        facts += 1
+            m.apply(seat, bots[seat].choose(view, m.legal_actions(seat)))
+    assert turns > 200 and facts > turns // 2

@@ -182,8 +182,10 @@ class StrongBot:
                  value_honours: float = 0.0, dealer_danger: bool = False, two_step: int = 0,
                  ron_rate: float | None = None, claim_rate: float = CLAIM_RATE,
                  hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
-                 typical_speed: float = 1.0) -> None:
+                 typical_speed: float = 1.0, passed_safe: bool = False) -> None:
         self.rules = resolve(rules)
+        self.passed_safe = passed_safe
+        self._last_turn: tuple | None = None
         sc = self.rules.scorer
         if defence is None:
             defence = DEFENCE.get(sc, 1.0)
@@ -428,10 +430,38 @@ class StrongBot:
                 best, best_d = v, dist
         return best, best_d
 
+    def passed_tiles(self, view: PlayerView) -> list[frozenset[int]]:
+        """Per seat, the tiles it let go since its hand last changed (its last discard): safe against
+        it now, since a seat that could win on a discard declares the win (every bot here does) and
+        its hand is the same until it draws or claims. Read from two turns of this seat: when, since
+        this seat's last turn, every other seat discarded exactly once and nobody claimed or
+        declared a kong, the discards came in turn order, so the seat after this one let the next
+        two discards go and the seat across the last one. Empty sets when that cannot be read (the
+        first turn, a claim, a kong, a new hand) and outside this seat's turn. It remembers each turn's
+        view, so call it once a turn."""
+        out = [frozenset()] * 4
+        if view.phase != "turn":
+            return out
+        me = view.seat
+        now = (view.hand_number, tuple(len(r) for r in view.rivers),
+               tuple(len(m) for m in view.melds), tuple(view.hidden_kongs))
+        last, self._last_turn = self._last_turn, now
+        if last is None or last[0] != now[0] or last[2] != now[2] or last[3] != now[3]:
+            return out
+        if any(now[1][s] != last[1][s] + 1 for s in range(4)):
+            return out
+        right, across, left = (me + 1) % 4, (me + 2) % 4, (me + 3) % 4
+        out[right] = frozenset((view.rivers[across][-1], view.rivers[left][-1]))
+        out[across] = frozenset((view.rivers[left][-1],))
+        return out
+
     def danger(self, view: PlayerView, unseen: Sequence[int]) -> list[float]:
         """Expected extra loss (rule-set points) of discarding each tile now, summed over opponents:
-        deal-in chance (:mod:`majiang.players.danger`) × the rule set's deal-in cost."""
+        deal-in chance (:mod:`majiang.players.danger`) × the rule set's deal-in cost. With
+        ``passed_safe``, a tile an opponent let go since his last discard (:meth:`passed_tiles`)
+        costs nothing against him."""
         out = [0.0] * NUM_KINDS
+        passed = self.passed_tiles(view) if self.passed_safe else None
         for s in range(4):
             if s == view.seat:
                 continue
@@ -442,8 +472,10 @@ class StrongBot:
             cost = self.deal_in_cost
             if self.dealer_danger and view.dealer in (s, view.seat):  # D = 1 + 2N 台 more (RULES.md §3.3)
                 cost *= 1.0 + (1 + 2 * view.dealer_streak) * self.per_tai / _typical(self.rules)[1]
+            safe = passed[s] if passed is not None else ()
             for t in range(NUM_KINDS):
-                out[t] += min(0.6, p * w[t] * SCALE) * cost
+                if t not in safe:
+                    out[t] += min(0.6, p * w[t] * SCALE) * cost
         return out
 
     def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
