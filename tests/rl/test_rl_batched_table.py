@@ -102,3 +102,32 @@ def test_the_aec_environment_chooses_its_table() -> None:
         rl.env("mcr", batched="yes")
     with pytest.raises(MajiangError, match="batched must be None, True or False"):
         rl.VectorEnv(2, "mcr", batched=1)
+
+
+@pytest.mark.parametrize("spec,seed", [("mcr", 5), ("mcr", 21), ("shandong", 8)])
+def test_the_parallel_environment_on_the_batched_table(spec: str, seed: int) -> None:
+    """``parallel_env`` plays ``mcr`` and ``shandong`` on the batched table by default; answering every
+    claim window at once, it gives the same observations, masks, rewards, ends and record as on the
+    engine table (``batched=False``)."""
+    a = rl.parallel_env(spec)
+    b = rl.parallel_env(spec, batched=False)
+    assert isinstance(a.table, BatchedTable) and isinstance(b.table, Table)
+    rng = np.random.default_rng(seed)
+    oa, _ = a.reset(seed=seed)
+    ob, _ = b.reset(seed=seed)
+    steps = 0
+    while a.agents:
+        assert a.agents == b.agents
+        for ag in a.agents:
+            assert np.array_equal(oa[ag]["observation"], ob[ag]["observation"]), (ag, steps)
+            assert np.array_equal(oa[ag]["action_mask"], ob[ag]["action_mask"]), (ag, steps)
+        acts = {}
+        for ag in a.agents:
+            m = oa[ag]["action_mask"]
+            acts[ag] = int((rng.random(m.shape) * m * _WEIGHTS).argmax())
+        oa, ra, ta, _, _ = a.step(acts)
+        ob, rb, tb, _, _ = b.step(acts)
+        assert ra == rb and ta == tb
+        steps += 1
+    assert not b.agents and steps > 20
+    assert record_lines(a.record()) == record_lines(b.record())

@@ -183,15 +183,17 @@ class MajiangAEC(AECEnv):
 class MajiangParallel(ParallelEnv):
     """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
     each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
-    ``pass`` (0) and are ignored."""
+    ``pass`` (0) and are ignored. ``batched``: which table plays, as for :class:`MajiangAEC`
+    (:func:`make_table`: the batched core's one-row table for ``mcr`` and ``shandong``)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_parallel_v1"}
 
     def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
                  hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
-                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None) -> None:
-        self.table = Table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
-                           score_scale=score_scale, analysis=analysis, shaping=shaping)
+                 analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None,
+                 batched: bool | None = None) -> None:
+        self.table = make_table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
+                                score_scale=score_scale, analysis=analysis, shaping=shaping, batched=batched)
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         obs_space, act_space = _spaces(self.table)

@@ -197,8 +197,12 @@ class BatchedTable:
         else:
             c = self.core
             buf = np.zeros((1, *self.encoder.shape), dtype=np.float32)
-            win = np.arange(1) if c.phase[0] in (B.CLAIM, B.ROB) else np.zeros(0, dtype=np.int64)
-            c._observe(buf, np.array([seat], dtype=np.int64), c._rows, win)
+            me = np.array([seat], dtype=np.int64)
+            if c._jit_obs:  # the fused compiled observation, as for the seat to act (BatchedCore.fill)
+                c._observe_compiled(buf, me)
+            else:
+                win = np.arange(1) if c.phase[0] in (B.CLAIM, B.ROB) else np.zeros(0, dtype=np.int64)
+                c._observe(buf, me, c._rows, win)
             out[...] = buf[0]
         return out
 
