@@ -28,7 +28,9 @@ Figures: steps/s by wall clock and by process CPU time, and the ratio to RLCard 
 
 **Self-play games/s** (``majiang selfplay``'s engine, efficiency bots, its default chunks of 4
 games): process executor with 1 and 2 workers, Ray with 1 and 2 CPUs; the speed-up of 2 workers
-over 1. On a machine shared with other work the speed-ups are lower than the cores allow.
+over 1. games/s is ``run_selfplay``'s: the games over the time from the end of the set-up (warm
+tables, Ray's start) to the last game's result, so neither the set-up nor the shutdown counts. On a
+machine shared with other work the speed-ups are lower than the cores allow.
 """
 
 from __future__ import annotations
