@@ -1,14 +1,18 @@
 """The ``majiang-v1`` hand-analysis planes (shanten, discard_best, discard_useful, waits, useful) in
-compiled code (numba), for hands without wildcards.
+compiled code (numba): for hands without wildcards (:func:`analyse_one`, :func:`analyse_rows`) and,
+since 2026-12-02, for hands holding wildcards and the 不搭 shape (:func:`analyse_wild_one`, see
+"Wildcards" below).
 
-The Python path (:meth:`majiang.rl.observations.Encoder._analyse` and its ``_Fast`` class) stays the
-reference and the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment
-variable ``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly.
-Tests compare the two plane by plane (tests/rl/test_rl_kernels.py).
+The Python path (:meth:`majiang.rl.observations.Encoder._analyse`: its ``_Fast`` class, and
+``_Analysis.full``, i.e. :func:`majiang.analysis.shanten`, for wildcards) stays the reference and
+the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment variable
+``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly. Tests
+compare the two plane by plane (tests/rl/test_rl_kernels.py, tests/rl/test_rl_wild_kernel.py).
 
-What is computed (RULES.md §9, shanten; the shapes are the rule set's with the knitted ones left
-out, as ``observations._Analysis`` does; only shapes that :meth:`observations._Fast.usable` takes:
-the standard shape plus any of seven pairs, thirteen orphans, eight pairs, ``wilds_win``):
+What is computed without wildcards (RULES.md §9, shanten; the shapes are the rule set's with the
+knitted ones left out, as ``observations._Analysis`` does; only shapes that
+:meth:`observations._Fast.usable` takes: the standard shape plus any of seven pairs, thirteen
+orphans, eight pairs, ``wilds_win``):
 
 * **The standard shape** through per-group *used-vectors*: for a group's counts (a suit's nine
   faces, the honours' seven), ``U[2*m + p]`` is the most natural tiles that at most ``m`` sets
@@ -55,6 +59,45 @@ Planes (docs/rl.md, ``majiang-v1``), written at the layout's column of each tile
 
 The planes are written into an observation array that the caller has zeroed where the Python path
 would not write (the ``shanten`` plane is written whole).
+
+**Wildcards** (:func:`analyse_wild_one`, the loop :func:`_wild`; the AEC environments of
+``wenzhou``, ``wenzhou-w16`` and ``seed000``, for every hand once the wildcard face is known, and
+any hand under 不搭; shapes: the standard shape with any of seven pairs, thirteen orphans, eight
+pairs, 不搭, ``wilds_win``, with or without fifth copies -- :func:`wild_flags`). The physical counts
+are read as :func:`majiang.analysis.wildcards.split_counts` reads them: copies of the wildcard face
+are ``w`` wildcards, a White plays the wildcard's face where the rule set has the stand-in
+(``_Analysis.role``: a wildcard tile plays -1). Each shanten the planes need (the hand; after each
+discard of a natural or of a wildcard; after each draw of a natural held fewer than four times or
+of a wildcard) is :func:`majiang.analysis.shanten` exactly (:func:`_sx`):
+
+* the standard shape: ``max(3n + 1 - best - w, -1)``, ``n`` = (naturals + w) // 3 sets, ``best``
+  from the same used-vectors as above (they cap every face at four uses, wildcard-filled slots
+  included, as ``tables.USED`` does), one group's vector looked up again per one-tile change;
+* the special shapes (:func:`_wspec`, ``win._specials``): ``top = 3 * (total // 3) + 1 - w``
+  less the naturals each shape keeps (seven pairs, thirteen orphans, eight pairs as above; 不搭:
+  distinct honours and per suit the ranks three apart taken greedily, :func:`_unc`, as
+  ``shapes.unconnected_used``; wildcards are free); ``wilds_win``: 0 for a 3k+1 hand holding
+  ``wilds_win - 1`` wildcards, -1 for a 3k+2 hand holding ``wilds_win``;
+* ``shanten``'s last step: a 3k+2 hand at 0 with a wildcard is -1 when it wins (``is_winning``),
+  which with ``wild_fifth_copy`` (every wildcard preset) also counts a wildcard standing for a
+  fifth copy of a face (1111m + a wildcard as 111m and the pair 1m + wildcard). The kernel checks
+  it with the fewest wildcards that complete the standard shape when fifth copies are allowed
+  (:func:`_winfree`: ``tables.suit_need(c, cap=False)`` per suit, :func:`_free_suit`, kept in a
+  ``(5**9, 2)`` int8 table, 3.9 MB allocated at the first wildcard hand; honours per face). The
+  special shapes never need it: their counts above are exact for a complete hand. Where it
+  matters: the hand's own shanten on 3k+2 hands, and a draw to a ready (0) hand, including a drawn
+  wildcard, which may complete a hand only as a fifth copy.
+
+A held tile's planes then follow the physical tile: ``discard_best`` on each held physical tile
+whose discard (of the natural it plays, or of a wildcard) leaves the lowest shanten;
+``discard_useful``, ``useful`` and ``waits`` count the unseen copies of each physical tile whose draw
+lowers it: a tile playing a natural by that natural's draw, the wildcard face by a wildcard's draw
+(``Encoder._physical_useful`` and ``_useful``). Every discard and every draw is evaluated (no
+near-tile or lone-tile shortcut, unlike the loop above): about 4-12 µs a call.
+
+The Python path's general branch is not exact for one shape no preset has: ``wilds_win`` 1 (every
+3k+1 hand is then ready), where its discard scan takes the 3k+2 hand's special shanten as a floor;
+the kernel follows ``shanten`` there (a test checks it against ``shanten`` itself).
 """
 
 from __future__ import annotations
