@@ -1054,13 +1054,15 @@ def _wspec(total: int, w: int, st: np.ndarray, cnt: np.ndarray, sev: int, quad2:
 
 
 def _sx(t: np.ndarray, i: int, w_: np.ndarray, o: int, total: int, w: int, cnt: np.ndarray, st: np.ndarray,
-        sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int, fix: bool,
+        sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int, fix: bool, lim: int,
         nf: np.ndarray, p5: np.ndarray) -> int:
     """:func:`majiang.analysis.shanten` of naturals ``cnt`` (special counts ``st``) and ``w``
     wildcards, ``total`` tiles in all: the standard shape from one group's vector (row ``i`` of
     ``t``, a table or ``w_``) and the other three groups' (row ``o`` of ``w_``) --
     ``max(3n + 1 - best - w, -1)`` -- then the special shapes; a 3k+2 hand at 0 that wins with a
-    wildcard as a fifth copy is -1 (``is_winning``), checked only with ``fix``."""
+    wildcard as a fifth copy is -1 (``is_winning``), checked only with ``fix``. A caller that only
+    asks whether the shanten is below ``lim`` gets the standard shape's number when that already is
+    (-1: always the exact shanten)."""
     n = total // 3
     best = 0
     for a in range(n + 1):
@@ -1074,6 +1076,8 @@ def _sx(t: np.ndarray, i: int, w_: np.ndarray, o: int, total: int, w: int, cnt: 
     s = 3 * n + 1 - best - w
     if s < -1:
         s = -1
+    if s < lim:
+        return s
     if s > -1 and (sev + orph + eight + unc > 0 or wwin > 0):
         sp = _wspec(total, w, st, cnt, sev, quad2, orph, eight, wwin, unc)
         if sp < s:
@@ -1105,10 +1109,39 @@ def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: 
     if s <= -1:
         return mask, False
     fix = s == 0  # a draw at 0 that wins through a fifth copy is -1, below 0
+    # a natural that joins nothing (an honour not held; a suited tile with no held tile of its suit
+    # within two faces) stands alone: the standard shape reads the same lone tile's vector for all
+    # of them, the special shapes only whether it is an orphan (a count going 0 -> 1; 不搭 keeps one
+    # more natural for any of them), the fifth-copy check the same single tile's need: one draw per
+    # class (orphan or not) stands for the class
+    lone = np.int64(0)
+    for y in range(34):
+        if nat[y] > 0:
+            continue
+        if y >= 27:
+            lone |= np.int64(1) << y
+            continue
+        f = y % 9
+        if not ((f >= 1 and nat[y - 1] > 0) or (f >= 2 and nat[y - 2] > 0) or (f <= 7 and nat[y + 1] > 0)
+                or (f <= 6 and nat[y + 2] > 0)):
+            lone |= np.int64(1) << y
+    done = np.int64(0)  # lone classes tried: bit 0 not an orphan, bit 1 an orphan
+    # a natural's draw lowers each special shape by one at most (one more natural kept; wilds_win
+    # only rises): where the hand's special shanten less one is not below s, the draws read the
+    # standard shape alone
+    xs, xq, xo, xe, xw, xu = sev, quad2, orph, eight, wwin, unc
+    if (sev + orph + eight + unc > 0 or wwin > 0) and _wspec(total, w, st, nat, sev, quad2, orph, eight, wwin,
+                                                             unc) - 1 >= s:
+        xs, xq, xo, xe, xw, xu = 0, 0, 0, 0, 0, 0
     for y in range(34):
         c = nat[y]
         if c >= 4:
             continue
+        if (lone >> y) & 1:
+            k = orphan[y]
+            if (done >> k) & 1:
+                continue
+            done |= np.int64(1) << k
         g = group[y]
         k = keys[g] + p5[y]
         _change(st, c, 1, orphan[y])
@@ -1116,16 +1149,21 @@ def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: 
         if g == 3:
             if hu[k, 0] < 0:
                 _fill(3, k, su, hu)
-            v = _sx(hu, k, w_, _O + 3, total + 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, nf, p5)
+            v = _sx(hu, k, w_, _O + 3, total + 1, w, nat, st, xs, xq, xo, xe, xw, xu, fifth, fix, s, nf, p5)
         else:
             if su[k, 0] < 0:
                 _fill(g, k, su, hu)
-            v = _sx(su, k, w_, _O + g, total + 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, nf, p5)
+            v = _sx(su, k, w_, _O + g, total + 1, w, nat, st, xs, xq, xo, xe, xw, xu, fifth, fix, s, nf, p5)
         nat[y] = c
         _change(st, c + 1, -1, orphan[y])
         if v < s:
-            mask |= np.int64(1) << y
-    v = _sx(w_, _V + 3, w_, _O + 3, total + 1, w + 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, nf, p5)
+            if (lone >> y) & 1:
+                for x in range(34):
+                    if (lone >> x) & 1 and orphan[x] == orphan[y]:
+                        mask |= np.int64(1) << x
+            else:
+                mask |= np.int64(1) << y
+    v = _sx(w_, _V + 3, w_, _O + 3, total + 1, w + 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, s, nf, p5)
     return mask, v < s
 
 
@@ -1172,7 +1210,7 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
     st = np.zeros(6, dtype=np.int64)
     for t in range(34):
         _face(st, nat[t], orphan[t], 1)
-    now = _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, True, nf, p5)
+    now = _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, nf, p5)
     for t in range(34):
         out[s0, t] = now / 8.0
     if total % 3 == 1:
@@ -1201,11 +1239,11 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
         if g == 3:
             if hu[k, 0] < 0:
                 _fill(3, k, su, hu)
-            v = _sx(hu, k, W, _O + 3, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, nf, p5)
+            v = _sx(hu, k, W, _O + 3, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1, nf, p5)
         else:
             if su[k, 0] < 0:
                 _fill(g, k, su, hu)
-            v = _sx(su, k, W, _O + g, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, nf, p5)
+            v = _sx(su, k, W, _O + g, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1, nf, p5)
         nat[r] = c
         _change(st, c - 1, 1, orphan[r])
         disc[r] = v
@@ -1214,7 +1252,7 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
     dw = 99  # after discarding a wildcard
     if w > 0:
         dw = _sx(W, _V + 3, W, _O + 3, total - 1, w - 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False,
-                 nf, p5)
+                 -1, nf, p5)
         if dw < best:
             best = dw
     W2 = np.zeros((17, 12), dtype=np.int64)
