@@ -142,7 +142,9 @@ def _available() -> bool:
             except ImportError:  # pragma: no cover - exercised where numba is absent
                 ok = False
         if ok:
-            note_first_compile(__file__, "_rows")
+            # any compiled function of this module in the cache: not a fresh installation (a process that
+            # only analyses wildcard hands never compiles _rows, and must not be told so every time)
+            note_first_compile(__file__, "*")
             compile_lazily(globals(), _KERNELS)
         _STATE.append(ok)
     return _STATE[0]
@@ -154,7 +156,8 @@ _NOTED: list[bool] = []
 def note_first_compile(module_file: str, key: str) -> None:
     """Say on stderr, once per process, that numba is about to compile (about a minute) when the
     cache beside ``module_file`` holds no compiled ``key`` function yet (a fresh installation, or
-    the module changed); silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
+    the module changed; ``key`` may be a glob pattern: ``"*"``, no function of the module at all);
+    silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
     import glob
     import sys
 
