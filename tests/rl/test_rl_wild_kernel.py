@@ -381,3 +381,19 @@ def test_wild_flags_and_bad_rows() -> None:
     many = [3] * 6 + [0] * 28  # 18 tiles
     assert not kernels.analyse_wild_one(many, [0] * 34, True, out, 105, flags, 0, True)
     assert not out.any()
+
+
+def test_shapes_without_the_standard_one_keep_the_python_path() -> None:
+    """No preset lacks the standard shape; such shapes are left to the Python path (a flag check),
+    which still fills the planes."""
+    sh = dataclasses.replace(resolve("seed000").shape_rules, standard=False, honors_and_knitted=False,
+                             knitted_straight=False)
+    ek, ep = _encoders("seed000", sh)
+    assert ek._wild_flags() is False
+    c = [0] * 34
+    for t in (0, 0, 1, 1, 5, 5, 9, 9, 20, 20, 30, 30, 27):
+        c[t] += 1
+    unseen = [4 - x for x in c]
+    a = _planes(ek, c, unseen, "claim", 27)
+    assert a.tobytes() == _planes(ep, c, unseen, "claim", 27).tobytes()
+    assert a[0, 0] == np.float32(shanten([x if t != 27 else 0 for t, x in enumerate(c)], 1, sh) / 8)

@@ -676,10 +676,13 @@ class Encoder:
     def _wild_flags(self) -> tuple | bool:
         """The wildcard kernel's shape flags (:func:`majiang.rl.kernels.wild_flags`) if it fills this
         encoder's analysis planes for hands the kernel above does not take (wildcards, 不搭), else
-        False (no numba). Decided on first use."""
+        False (no numba, or shapes without the standard one, which no preset has: the Python path).
+        Decided on first use."""
         k = self._wkernel
         if k is None:
-            k = self._wkernel = kernels.wild_flags(self._an.shapes) if kernels.available() else False
+            sh = self._an.shapes
+            takes = sh.standard and not (sh.honors_and_knitted or sh.knitted_straight)  # the analysis drops both
+            k = self._wkernel = kernels.wild_flags(sh) if takes and kernels.available() else False
         return k
 
     def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
