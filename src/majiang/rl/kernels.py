@@ -116,8 +116,8 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo", "_table_planes",
-            "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_wuseful", "_wild")
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_wuseful", "_wild")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1171,7 +1171,8 @@ def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: 
                         mask |= np.int64(1) << x
             else:
                 mask |= np.int64(1) << y
-    v = _sx(w_, _V + 3, w_, _O + 3, total + 1, w + 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, s, nf, p5)
+    v = _sx(w_, _V + 3, w_, _O + 3, total + 1, w + 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, s,
+            nf, p5)
     return mask, v < s
 
 
@@ -1247,11 +1248,13 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
         if g == 3:
             if hu[k, 0] < 0:
                 _fill(3, k, su, hu)
-            v = _sx(hu, k, W, _O + 3, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1, nf, p5)
+            v = _sx(hu, k, W, _O + 3, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1,
+                    nf, p5)
         else:
             if su[k, 0] < 0:
                 _fill(g, k, su, hu)
-            v = _sx(su, k, W, _O + g, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1, nf, p5)
+            v = _sx(su, k, W, _O + g, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1,
+                    nf, p5)
         nat[r] = c
         _change(st, c - 1, 1, orphan[r])
         disc[r] = v
@@ -1533,5 +1536,5 @@ def analyse_wild_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
                  su, hu, nf) == 0
 
 
-__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "analyse_wild_one", "wild_flags", "shape_flags", "table_planes", "thermo_rows",
-           "used_vector", "TABLE_PLANES"]
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "analyse_wild_one", "wild_flags", "shape_flags",
+           "table_planes", "thermo_rows", "used_vector", "TABLE_PLANES"]
