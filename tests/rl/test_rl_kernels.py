@@ -96,6 +96,7 @@ def _pair_of_encoders(shapes) -> tuple[Encoder, Encoder]:
         encs.append(e)
     assert encs[0]._kernel_flags() == kernels.shape_flags(shapes)
     encs[1]._kernel = False
+    encs[1]._wkernel = False  # and not the wildcard kernel (test_rl_wild_kernel.py)
     return encs[0], encs[1]
 
 
@@ -250,6 +251,7 @@ def test_batched_rows_carry_the_python_planes() -> None:
     enc = v.core.encoder
     py = Encoder(resolve("mcr"))
     py._kernel = False
+    py._wkernel = False
     o = enc.offsets
     h0, u0, p0, s0 = o["hand"][0], o["unseen"][0], o["phase"][0], o["shanten"][0]
     tiles = np.argsort(np.array(COLUMN_OF))  # layout column -> our tile
@@ -324,20 +326,24 @@ def test_the_python_path_counts_draws_that_join_nothing() -> None:
     """E E E E S S S S W W (wenzhou, 1m the wildcard face, none held; 10 concealed tiles): pungs of E
     and S and the W pair leave a set slot no held tile can fill (a fifth use of E or S), so any tile
     that joins nothing lowers the shanten (2 -> 1), as :func:`majiang.analysis.shanten` says. The
-    general path (wildcard rule sets) once skipped such draws."""
-    e = Encoder(resolve("wenzhou"))
-    counts = [0] * 34
-    counts[27], counts[28], counts[29] = 4, 4, 2
-    unseen = [4 - c for c in counts]
-    out = np.zeros(e.shape, dtype=np.float32)
-    e._analyse(out, "claim", 0, counts, unseen)
-    shapes = e._an.shapes
-    s = shanten(counts, 0, shapes)
-    assert s == 2 and out[e.offsets["shanten"][0], 0] == np.float32(2 / 8)
-    lower = [t for t in range(34) if counts[t] < 4
-             and shanten([counts[i] + (i == t) for i in range(34)], 0, shapes) < s]
-    assert len(lower) == 32  # all but the two quads
-    assert sorted(np.flatnonzero(out[e.offsets["useful"][0]]).tolist()) == sorted(COLUMN_OF[t] for t in lower)
+    general path (wildcard rule sets) once skipped such draws. The wildcard kernel says the same."""
+    for wild_kernel in (False, True):
+        e = Encoder(resolve("wenzhou"))
+        if not wild_kernel:
+            e._wkernel = False
+        counts = [0] * 34
+        counts[27], counts[28], counts[29] = 4, 4, 2
+        unseen = [4 - c for c in counts]
+        out = np.zeros(e.shape, dtype=np.float32)
+        e._analyse(out, "claim", 0, counts, unseen)
+        assert (e._wkernel is not False) == wild_kernel
+        shapes = e._an.shapes
+        s = shanten(counts, 0, shapes)
+        assert s == 2 and out[e.offsets["shanten"][0], 0] == np.float32(2 / 8)
+        lower = [t for t in range(34) if counts[t] < 4
+                 and shanten([counts[i] + (i == t) for i in range(34)], 0, shapes) < s]
+        assert len(lower) == 32  # all but the two quads
+        assert sorted(np.flatnonzero(out[e.offsets["useful"][0]]).tolist()) == sorted(COLUMN_OF[t] for t in lower)
 
 
 def test_shapes_the_kernel_does_not_take_are_refused() -> None:

@@ -1,14 +1,18 @@
 """The ``majiang-v1`` hand-analysis planes (shanten, discard_best, discard_useful, waits, useful) in
-compiled code (numba), for hands without wildcards.
+compiled code (numba): for hands without wildcards (:func:`analyse_one`, :func:`analyse_rows`) and,
+since 2026-12-02, for hands holding wildcards and the 不搭 shape (:func:`analyse_wild_one`, see
+"Wildcards" below).
 
-The Python path (:meth:`majiang.rl.observations.Encoder._analyse` and its ``_Fast`` class) stays the
-reference and the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment
-variable ``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly.
-Tests compare the two plane by plane (tests/rl/test_rl_kernels.py).
+The Python path (:meth:`majiang.rl.observations.Encoder._analyse`: its ``_Fast`` class, and
+``_Analysis.full``, i.e. :func:`majiang.analysis.shanten`, for wildcards) stays the reference and
+the fallback: without numba (``pip install 'majiang[rl]'`` brings it; the environment variable
+``MAJIANG_NUMBA=0`` turns it off) the planes are the same numbers, computed more slowly. Tests
+compare the two plane by plane (tests/rl/test_rl_kernels.py, tests/rl/test_rl_wild_kernel.py).
 
-What is computed (RULES.md §9, shanten; the shapes are the rule set's with the knitted ones left
-out, as ``observations._Analysis`` does; only shapes that :meth:`observations._Fast.usable` takes:
-the standard shape plus any of seven pairs, thirteen orphans, eight pairs, ``wilds_win``):
+What is computed without wildcards (RULES.md §9, shanten; the shapes are the rule set's with the
+knitted ones left out, as ``observations._Analysis`` does; only shapes that
+:meth:`observations._Fast.usable` takes: the standard shape plus any of seven pairs, thirteen
+orphans, eight pairs, ``wilds_win``):
 
 * **The standard shape** through per-group *used-vectors*: for a group's counts (a suit's nine
   faces, the honours' seven), ``U[2*m + p]`` is the most natural tiles that at most ``m`` sets
@@ -55,6 +59,50 @@ Planes (docs/rl.md, ``majiang-v1``), written at the layout's column of each tile
 
 The planes are written into an observation array that the caller has zeroed where the Python path
 would not write (the ``shanten`` plane is written whole).
+
+**Wildcards** (:func:`analyse_wild_one`, the loop :func:`_wild`; the AEC environments of
+``wenzhou``, ``wenzhou-w16`` and ``seed000``, for every hand once the wildcard face is known, and
+any hand under 不搭; shapes: the standard shape with any of seven pairs, thirteen orphans, eight
+pairs, 不搭, ``wilds_win``, with or without fifth copies -- :func:`wild_flags`). The physical counts
+are read as :func:`majiang.analysis.wildcards.split_counts` reads them: copies of the wildcard face
+are ``w`` wildcards, a White plays the wildcard's face where the rule set has the stand-in
+(``_Analysis.role``: a wildcard tile plays -1). Each shanten the planes need (the hand; after each
+discard of a natural or of a wildcard; after each draw of a natural held fewer than four times or
+of a wildcard) is :func:`majiang.analysis.shanten` exactly (:func:`_sx`):
+
+* the standard shape: ``max(3n + 1 - best - w, -1)``, ``n`` = (naturals + w) // 3 sets, ``best``
+  from the same used-vectors as above (they cap every face at four uses, wildcard-filled slots
+  included, as ``tables.USED`` does), one group's vector looked up again per one-tile change;
+* the special shapes (:func:`_wspec`, ``win._specials``): ``top = 3 * (total // 3) + 1 - w``
+  less the naturals each shape keeps (seven pairs, thirteen orphans, eight pairs as above; 不搭:
+  distinct honours and per suit the ranks three apart taken greedily, :func:`_unc`, as
+  ``shapes.unconnected_used``; wildcards are free); ``wilds_win``: 0 for a 3k+1 hand holding
+  ``wilds_win - 1`` wildcards, -1 for a 3k+2 hand holding ``wilds_win``;
+* ``shanten``'s last step: a 3k+2 hand at 0 with a wildcard is -1 when it wins (``is_winning``),
+  which with ``wild_fifth_copy`` (every wildcard preset) also counts a wildcard standing for a
+  fifth copy of a face (1111m + a wildcard as 111m and the pair 1m + wildcard). The kernel checks
+  it with the fewest wildcards that complete the standard shape when fifth copies are allowed
+  (:func:`_winfree`: ``tables.suit_need(c, cap=False)`` per suit, :func:`_free_suit`, kept in a
+  ``(5**9, 2)`` int8 table, 3.9 MB allocated at the first wildcard hand; honours per face). The
+  special shapes never need it: their counts above are exact for a complete hand. Where it
+  matters: the hand's own shanten on 3k+2 hands, and a draw to a ready (0) hand, including a drawn
+  wildcard, which may complete a hand only as a fifth copy.
+
+A held tile's planes then follow the physical tile: ``discard_best`` on each held physical tile
+whose discard (of the natural it plays, or of a wildcard) leaves the lowest shanten;
+``discard_useful``, ``useful`` and ``waits`` count the unseen copies of each physical tile whose draw
+lowers it: a tile playing a natural by that natural's draw, the wildcard face by a wildcard's draw
+(``Encoder._physical_useful`` and ``_useful``). Every discard and every draw is evaluated, with two
+exact shortcuts (:func:`_wuseful`): the draws of naturals that join nothing are tried once per
+class, orphan or not (the standard shape reads the same lone tile for all, the special shapes only
+its class, 不搭 one more kept natural for any); and a draw's special shapes are skipped where the
+standard shape is already below the target or the hand's special shanten less one is not (a draw
+keeps at most one more natural in each special shape). About 10 µs a call on the hands of a
+played game (the 3k+1 hands about half that).
+
+The Python path's general branch is not exact for one shape no preset has: ``wilds_win`` 1 (every
+3k+1 hand is then ready), where its discard scan takes the 3k+2 hand's special shanten as a floor;
+the kernel follows ``shanten`` there (a test checks it against ``shanten`` itself).
 """
 
 from __future__ import annotations
@@ -68,7 +116,8 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo", "_table_planes")
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_wuseful", "_wild")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -93,7 +142,9 @@ def _available() -> bool:
             except ImportError:  # pragma: no cover - exercised where numba is absent
                 ok = False
         if ok:
-            note_first_compile(__file__, "_rows")
+            # any compiled function of this module in the cache: not a fresh installation (a process that
+            # only analyses wildcard hands never compiles _rows, and must not be told so every time)
+            note_first_compile(__file__, "*")
             compile_lazily(globals(), _KERNELS)
         _STATE.append(ok)
     return _STATE[0]
@@ -105,7 +156,8 @@ _NOTED: list[bool] = []
 def note_first_compile(module_file: str, key: str) -> None:
     """Say on stderr, once per process, that numba is about to compile (about a minute) when the
     cache beside ``module_file`` holds no compiled ``key`` function yet (a fresh installation, or
-    the module changed); silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
+    the module changed; ``key`` may be a glob pattern: ``"*"``, no function of the module at all);
+    silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
     import glob
     import sys
 
@@ -314,6 +366,19 @@ class _Tables:
                 if cls.arrays is None:
                     cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
         return cls.arrays
+
+    free_need: np.ndarray | None = None
+
+    @classmethod
+    def free(cls) -> np.ndarray:
+        """The suits' ``(need0, need1)`` with fifth copies allowed (:func:`_free_suit`): ``(5**9, 2)``
+        int8, -1 where not computed yet (3.9 MB, allocated when a hand with wildcards is first
+        analysed)."""
+        if cls.free_need is None:
+            with _LOCK:
+                if cls.free_need is None:
+                    cls.free_need = np.full((5 ** 9, 2), -1, dtype=np.int8)
+        return cls.free_need
 
 
 def used_vector(group: int, counts) -> tuple[int, ...]:
@@ -852,6 +917,394 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     return nskip
 
 
+
+# ------------------------------------------------------------------------------ wildcard hands
+# The planes of a hand holding wildcards (财神/百搭), or under the 不搭 shape, computed straight from
+# the definition of :func:`majiang.analysis.shanten` (see the module doc, "Wildcards"): every discard
+# and every draw is one exact shanten, each a one-group change read from the same used-vector tables.
+_WHITE = 31  # majiang.tiles.WHITE
+
+
+def _free_suit(key: int, nf: np.ndarray) -> None:
+    """``nf[key]`` = ``(need0, need1)`` of the suit of code ``key`` with fifth copies allowed: the
+    fewest wildcards that make every natural of the suit sets only / sets and one pair
+    (``tables.suit_need(c, cap=False)``; here over the whole suit padded by two faces each side,
+    which equals the sum over its blocks; an empty suit's need1 is 2, where the tables say INF --
+    the caller takes the least pair cost with 2 anyway)."""
+    c = np.zeros(13, dtype=np.int64)
+    k = key
+    for f in range(9):
+        c[2 + f] = k % 5
+        k //= 5
+    cur = np.full(18, 99, dtype=np.int64)  # state ((a * 3 + b) * 2 + p): chows two / one face back, pair
+    nxt = np.full(18, 99, dtype=np.int64)
+    cur[0] = 0
+    for i in range(13):
+        ci = c[i]
+        kmax = 3 if i <= 10 else 1
+        nxt[:] = 99
+        for a in range(3):
+            for b in range(3):
+                for p in range(2):
+                    v = cur[(a * 3 + b) * 2 + p]
+                    if v >= 99:
+                        continue
+                    for kk in range(kmax):
+                        for t in range(3):  # up to two pungs of a face when fifth copies are allowed
+                            for q in range(2 - p):
+                                u = a + b + kk + 3 * t + 2 * q
+                                if u < ci:  # every natural is used
+                                    continue
+                                j = (b * 3 + kk) * 2 + (p | q)
+                                if v + u - ci < nxt[j]:
+                                    nxt[j] = v + u - ci
+        cur, nxt = nxt, cur
+    nf[key, 0] = cur[0] if cur[0] < 99 else 99
+    nf[key, 1] = cur[1] if cur[1] < 99 else 99
+
+
+def _winfree(cnt: np.ndarray, w: int, nf: np.ndarray, p5: np.ndarray) -> bool:
+    """Whether naturals ``cnt`` and ``w`` wildcards make the standard shape with a wildcard allowed to
+    be a fifth copy (``win._standard_need(counts, cap=False) <= w``)."""
+    tot = 0
+    dmin = 2  # a pair of two wildcards
+    for g in range(3):
+        key = 0
+        for f in range(9):
+            key += cnt[9 * g + f] * p5[9 * g + f]
+        if nf[key, 0] < 0:
+            _free_suit(key, nf)
+        x0 = nf[key, 0]
+        tot += x0
+        if nf[key, 1] - x0 < dmin:
+            dmin = nf[key, 1] - x0
+    for t in range(27, 34):  # an honour face of n: (need0, need1) = (0,2) (2,1) (1,0) (0,2) (2,1)
+        n = cnt[t]
+        if n == 0:
+            continue
+        if n == 1 or n == 4:
+            tot += 2
+            d = -1
+        elif n == 2:
+            tot += 1
+            d = -1
+        else:
+            d = 2
+        if d < dmin:
+            dmin = d
+    return tot + dmin <= w
+
+
+def _unc(cnt: np.ndarray) -> int:
+    """The most naturals a 不搭 hand keeps (``shapes.unconnected_used``): distinct honours and, per
+    suit, the ranks taken greedily from the lowest at least three apart; at most 14."""
+    used = 0
+    for t in range(27, 34):
+        if cnt[t] > 0:
+            used += 1
+    for g in range(3):
+        last = -9
+        for i in range(9):
+            if cnt[9 * g + i] > 0 and i - last >= 3:
+                used += 1
+                last = i
+    return used if used < 14 else 14
+
+
+def _wspec(total: int, w: int, st: np.ndarray, cnt: np.ndarray, sev: int, quad2: int, orph: int, eight: int,
+           wwin: int, unc: int) -> int:
+    """The special shapes' shanten of naturals ``cnt`` (their counts ``st``, see :func:`_face`) and
+    ``w`` wildcards, ``total`` tiles in all (``win._specials`` without the knitted shapes): 99 where
+    none applies."""
+    best = 99
+    if wwin > 0 and w >= wwin - (1 if total % 3 == 1 else 0):
+        best = 0 if total % 3 == 1 else -1  # ready for a wildcard draw / complete
+    top = 3 * (total // 3) + 1 - w
+    if eight and (total == 16 or total == 17):
+        pairs = st[0]
+        p = pairs if pairs < 8 else 8
+        singles = st[1] + 2 * (pairs - p)
+        rest = 9 - p
+        v = top - (2 * p + (singles if singles < rest else rest))
+        if v < -1:
+            v = -1
+        if v < best:
+            best = v
+    if total == 13 or total == 14:
+        if unc:
+            v = top - _unc(cnt)
+            if v < -1:
+                v = -1
+            if v < best:
+                best = v
+        if sev:
+            if quad2:
+                pairs = st[0]
+                odd = st[1]
+            else:
+                pairs = st[2]
+                odd = st[3]
+            if pairs > 7:
+                pairs = 7
+            rest = 7 - pairs
+            v = top - (2 * pairs + (odd if odd < rest else rest))
+            if v < -1:
+                v = -1
+            if v < best:
+                best = v
+        if orph:
+            v = top - (st[4] + (1 if st[5] > 0 else 0))
+            if v < -1:
+                v = -1
+            if v < best:
+                best = v
+    return best
+
+
+def _sx(t: np.ndarray, i: int, w_: np.ndarray, o: int, total: int, w: int, cnt: np.ndarray, st: np.ndarray,
+        sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int, fix: bool, lim: int,
+        nf: np.ndarray, p5: np.ndarray) -> int:
+    """:func:`majiang.analysis.shanten` of naturals ``cnt`` (special counts ``st``) and ``w``
+    wildcards, ``total`` tiles in all: the standard shape from one group's vector (row ``i`` of
+    ``t``, a table or ``w_``) and the other three groups' (row ``o`` of ``w_``) --
+    ``max(3n + 1 - best - w, -1)`` -- then the special shapes; a 3k+2 hand at 0 that wins with a
+    wildcard as a fifth copy is -1 (``is_winning``), checked only with ``fix``. A caller that only
+    asks whether the shanten is below ``lim`` gets the standard shape's number when that already is
+    (-1: always the exact shanten)."""
+    n = total // 3
+    best = 0
+    for a in range(n + 1):
+        b = n - a
+        v = t[i, 2 * a + 1] + w_[o, 2 * b]
+        if v > best:
+            best = v
+        v = t[i, 2 * a] + w_[o, 2 * b + 1]
+        if v > best:
+            best = v
+    s = 3 * n + 1 - best - w
+    if s < -1:
+        s = -1
+    if s < lim:
+        return s
+    if s > -1 and (sev + orph + eight + unc > 0 or wwin > 0):
+        sp = _wspec(total, w, st, cnt, sev, quad2, orph, eight, wwin, unc)
+        if sp < s:
+            s = sp
+    if fix and s == 0 and w > 0 and total % 3 == 2 and fifth and _winfree(cnt, w, nf, p5):
+        s = -1
+    return s
+
+
+def _setup(w_: np.ndarray, top: int) -> None:
+    """Rows ``_O + g`` of ``w_`` = the three groups other than ``g`` combined (from rows ``_V + g``),
+    through the pairs 0+1 and 2+3, for m = 0..top sets."""
+    _comb(w_, _V + 0, _V + 1, _pair(0, 1), top)
+    _comb(w_, _V + 2, _V + 3, _pair(2, 3), top)
+    _comb(w_, _V + 1, _pair(2, 3), _O, top)
+    _comb(w_, _V + 0, _pair(2, 3), _O + 1, top)
+    _comb(w_, _V + 3, _pair(0, 1), _O + 2, top)
+    _comb(w_, _V + 2, _pair(0, 1), _O + 3, top)
+
+
+def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: np.ndarray, st: np.ndarray,
+             sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+             su: np.ndarray, hu: np.ndarray, nf: np.ndarray):
+    """For a 3k+1 hand (naturals ``nat`` with group codes ``keys``, ``w`` wildcards, ``total`` tiles,
+    shanten ``s``; rows ``_V``/``_O`` of ``w_`` set up): ``(bits of the naturals held fewer than four
+    times whose draw brings the shanten below s, whether a drawn wildcard does)``."""
+    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    mask = np.int64(0)
+    if s <= -1:
+        return mask, False
+    fix = s == 0  # a draw at 0 that wins through a fifth copy is -1, below 0
+    # a natural that joins nothing (an honour not held; a suited tile with no held tile of its suit
+    # within two faces) stands alone: the standard shape reads the same lone tile's vector for all
+    # of them, the special shapes only whether it is an orphan (a count going 0 -> 1; 不搭 keeps one
+    # more natural for any of them), the fifth-copy check the same single tile's need: one draw per
+    # class (orphan or not) stands for the class
+    lone = np.int64(0)
+    for y in range(34):
+        if nat[y] > 0:
+            continue
+        if y >= 27:
+            lone |= np.int64(1) << y
+            continue
+        f = y % 9
+        if not ((f >= 1 and nat[y - 1] > 0) or (f >= 2 and nat[y - 2] > 0) or (f <= 7 and nat[y + 1] > 0)
+                or (f <= 6 and nat[y + 2] > 0)):
+            lone |= np.int64(1) << y
+    done = np.int64(0)  # lone classes tried: bit 0 not an orphan, bit 1 an orphan
+    # a natural's draw lowers each special shape by one at most (one more natural kept; wilds_win
+    # only rises): where the hand's special shanten less one is not below s, the draws read the
+    # standard shape alone
+    xs, xq, xo, xe, xw, xu = sev, quad2, orph, eight, wwin, unc
+    if (sev + orph + eight + unc > 0 or wwin > 0) and _wspec(total, w, st, nat, sev, quad2, orph, eight, wwin,
+                                                             unc) - 1 >= s:
+        xs, xq, xo, xe, xw, xu = 0, 0, 0, 0, 0, 0
+    for y in range(34):
+        c = nat[y]
+        if c >= 4:
+            continue
+        if (lone >> y) & 1:
+            k = orphan[y]
+            if (done >> k) & 1:
+                continue
+            done |= np.int64(1) << k
+        g = group[y]
+        k = keys[g] + p5[y]
+        _change(st, c, 1, orphan[y])
+        nat[y] = c + 1
+        if g == 3:
+            if hu[k, 0] < 0:
+                _fill(3, k, su, hu)
+            v = _sx(hu, k, w_, _O + 3, total + 1, w, nat, st, xs, xq, xo, xe, xw, xu, fifth, fix, s, nf, p5)
+        else:
+            if su[k, 0] < 0:
+                _fill(g, k, su, hu)
+            v = _sx(su, k, w_, _O + g, total + 1, w, nat, st, xs, xq, xo, xe, xw, xu, fifth, fix, s, nf, p5)
+        nat[y] = c
+        _change(st, c + 1, -1, orphan[y])
+        if v < s:
+            if (lone >> y) & 1:
+                for x in range(34):
+                    if (lone >> x) & 1 and orphan[x] == orphan[y]:
+                        mask |= np.int64(1) << x
+            else:
+                mask |= np.int64(1) << y
+    v = _sx(w_, _V + 3, w_, _O + 3, total + 1, w + 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, s,
+            nf, p5)
+    return mask, v < s
+
+
+def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: int, wf: int, white: int,
+          sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+          su: np.ndarray, hu: np.ndarray, nf: np.ndarray) -> int:
+    """The five planes from ``s0`` of one observation ``out`` ``(C, 34)`` for physical counts ``phys``
+    (our tile order) with wildcard face ``wf`` (-1: none) and the White standing in when ``white``
+    (see :func:`analyse_wild_one`). Returns 1 if the row is left alone (a count outside 0-4, more than
+    :data:`MAX_TILES` tiles), else 0."""
+    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL
+    nat = np.zeros(34, dtype=np.int64)
+    total = 0
+    for t in range(34):
+        v = phys[t]
+        if v < 0 or v > 4:
+            return 1
+        nat[t] = v
+        total += v
+    if total > MAX_TILES:
+        return 1
+    role = np.arange(34)  # what each physical tile plays: -1 a wildcard, else its natural face
+    w = 0
+    if wf >= 0:
+        w = nat[wf]
+        nat[wf] = 0
+        role[wf] = -1
+        if white and wf != _WHITE:
+            nat[wf] += nat[_WHITE]
+            nat[_WHITE] = 0
+            role[_WHITE] = wf
+    if total % 3 == 0:
+        return 0
+    keys = np.zeros(4, dtype=np.int64)
+    for t in range(34):
+        keys[group[t]] += nat[t] * p5[t]
+    W = np.zeros((17, 12), dtype=np.int64)
+    for g in range(4):
+        _load(g, keys[g], W, _V + g, su, hu)
+    top = (total + 1) // 3
+    if top > 5:
+        top = 5
+    _setup(W, top)
+    st = np.zeros(6, dtype=np.int64)
+    for t in range(34):
+        _face(st, nat[t], orphan[t], 1)
+    now = _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, nf, p5)
+    for t in range(34):
+        out[s0, t] = now / 8.0
+    if total % 3 == 1:
+        mask, wl = _wuseful(nat, w, total, now, W, keys, st, sev, quad2, orph, eight, wwin, unc, fifth, su, hu, nf)
+        for y in range(34):
+            r = role[y]
+            if (r < 0 and wl) or (r >= 0 and (mask >> r) & 1):
+                u = unseen[y]
+                if u:
+                    out[s0 + 4, col[y]] = u / 4.0
+                if now == 0:
+                    out[s0 + 3, col[y]] = 1.0
+        return 0
+    if not turn:
+        return 0
+    disc = np.full(34, 99, dtype=np.int64)  # the shanten after discarding each natural
+    best = 99
+    for r in range(34):
+        c = nat[r]
+        if c == 0:
+            continue
+        g = group[r]
+        k = keys[g] - p5[r]
+        _change(st, c, -1, orphan[r])
+        nat[r] = c - 1
+        if g == 3:
+            if hu[k, 0] < 0:
+                _fill(3, k, su, hu)
+            v = _sx(hu, k, W, _O + 3, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1,
+                    nf, p5)
+        else:
+            if su[k, 0] < 0:
+                _fill(g, k, su, hu)
+            v = _sx(su, k, W, _O + g, total - 1, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False, -1,
+                    nf, p5)
+        nat[r] = c
+        _change(st, c - 1, 1, orphan[r])
+        disc[r] = v
+        if v < best:
+            best = v
+    dw = 99  # after discarding a wildcard
+    if w > 0:
+        dw = _sx(W, _V + 3, W, _O + 3, total - 1, w - 1, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, False,
+                 -1, nf, p5)
+        if dw < best:
+            best = dw
+    W2 = np.zeros((17, 12), dtype=np.int64)
+    keys2 = np.zeros(4, dtype=np.int64)
+    top2 = total // 3
+    if top2 > 5:
+        top2 = 5
+    for x in range(34):
+        if phys[x] == 0:
+            continue
+        r = role[x]
+        if (dw if r < 0 else disc[r]) != best:
+            continue
+        out[s0 + 1, col[x]] = 1.0
+        if r < 0:
+            mask, wl = _wuseful(nat, w - 1, total - 1, best, W, keys, st, sev, quad2, orph, eight, wwin, unc, fifth,
+                                su, hu, nf)
+        else:
+            g = group[r]
+            for h in range(4):
+                keys2[h] = keys[h]
+                for j in range(12):
+                    W2[_V + h, j] = W[_V + h, j]
+            keys2[g] -= p5[r]
+            _load(g, keys2[g], W2, _V + g, su, hu)
+            _setup(W2, top2)
+            c = nat[r]
+            _change(st, c, -1, orphan[r])
+            nat[r] = c - 1
+            mask, wl = _wuseful(nat, w, total - 1, best, W2, keys2, st, sev, quad2, orph, eight, wwin, unc, fifth,
+                                su, hu, nf)
+            nat[r] = c
+            _change(st, c - 1, 1, orphan[r])
+        tot = 0
+        for y in range(34):
+            ry = role[y]
+            if (ry < 0 and wl) or (ry >= 0 and (mask >> ry) & 1):
+                tot += unseen[y]
+        out[s0 + 2, col[x]] = tot / 34.0
+    return 0
+
 _I8 = np.int8
 
 
@@ -864,6 +1317,18 @@ def shape_flags(shapes) -> tuple[int, int, int, int, int]:
                            f"eight pairs or wilds_win only, not {shapes!r}")
     return (int(shapes.seven_pairs), int(shapes.quad_as_two_pairs), int(shapes.thirteen_orphans),
             int(shapes.eight_pairs), int(shapes.wilds_win))
+
+
+def wild_flags(shapes) -> tuple[int, int, int, int, int, int, int]:
+    """The wildcard kernel's reading of a :class:`~majiang.analysis.ShapeRules` (:func:`analyse_wild_one`):
+    ``(seven_pairs, quad_as_two_pairs, thirteen_orphans, eight_pairs, wilds_win, unconnected,
+    wild_fifth_copy)``. Raises :class:`MajiangError` for shapes it does not compute (no standard
+    shape, the knitted shapes)."""
+    if not shapes.standard or shapes.honors_and_knitted or shapes.knitted_straight:
+        raise MajiangError(f"the wildcard analysis kernel takes the standard shape with seven pairs, thirteen "
+                           f"orphans, eight pairs, 不搭 or wilds_win only, not {shapes!r}")
+    return (int(shapes.seven_pairs), int(shapes.quad_as_two_pairs), int(shapes.thirteen_orphans),
+            int(shapes.eight_pairs), int(shapes.wilds_win), int(shapes.unconnected), int(shapes.wild_fifth_copy))
 
 
 def _thermo(out: np.ndarray, first: int, counts: np.ndarray) -> None:
@@ -1032,5 +1497,44 @@ def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
     return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
 
 
-__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "shape_flags", "table_planes", "thermo_rows",
-           "used_vector", "TABLE_PLANES"]
+def analyse_wild_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
+                     flags: tuple[int, int, int, int, int, int, int], wild_face: int | None,
+                     white_stands_in: bool) -> bool:
+    """The five analysis planes of one observation whose hand may hold wildcards (or whose shapes
+    include 不搭), as :meth:`majiang.rl.observations.Encoder._analyse`'s Python path computes them.
+
+    Args:
+        counts: the 34 physical concealed counts (our tile order; a copy of the wildcard face is a
+            wildcard, a White plays ``wild_face`` when ``white_stands_in``, as
+            :func:`majiang.analysis.wildcards.split_counts` reads them).
+        unseen: the 34 unseen counts of the physical tiles.
+        turn: whether the seat is on its turn (``discard_best`` and ``discard_useful`` only then).
+        out: the ``(C, 34)`` C-contiguous float32 observation, zero on the planes
+            ``first + 1 .. first + 4``; the ``shanten`` plane (``first``) is written whole.
+        first: the ``shanten`` plane's index.
+        flags: :func:`wild_flags` of the analysis shapes.
+        wild_face: the wildcard face (0-33), or None.
+        white_stands_in: the rule set's White stand-in (白板代).
+
+    Returns False if it left the row alone (a count outside 0-4, more than :data:`MAX_TILES`
+    tiles; the caller's Python path then reports it), True once the planes are filled.
+    """
+    if not available():
+        raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
+    su, hu = _Tables.get()
+    nf = _Tables.free()
+    both = None
+    if type(counts) is list and type(unseen) is list:
+        try:
+            both = np.frombuffer(bytearray(counts + unseen), dtype=_I8).reshape(2, 34)
+        except ValueError:
+            both = None
+    if both is None:
+        both = np.array((counts, unseen), dtype=_I8)
+    wf = -1 if wild_face is None else int(wild_face)
+    return _wild(both[0], both[1], 1 if turn else 0, out, first, wf, 1 if white_stands_in else 0, *flags,
+                 su, hu, nf) == 0
+
+
+__all__ = ["MAX_TILES", "available", "analyse_one", "analyse_rows", "analyse_wild_one", "wild_flags", "shape_flags",
+           "table_planes", "thermo_rows", "used_vector", "TABLE_PLANES"]

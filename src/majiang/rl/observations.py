@@ -658,6 +658,7 @@ class Encoder:
         self._an = _Analysis(rules)
         self._total = len(rules.tile_set)
         self._kernel: tuple | bool | None = None  # kernels.shape_flags once decided; False: the Python path
+        self._wkernel: tuple | bool | None = None  # kernels.wild_flags once decided; False: the Python path
         if name == "majiang-v1":
             s0 = self.offsets["shanten"][0]
             assert [self.offsets[k][0] for k in _ANALYSIS_PLANES] == list(range(s0, s0 + 5))
@@ -670,6 +671,18 @@ class Encoder:
         if k is None:
             k = self._kernel = (kernels.shape_flags(self._an.shapes)
                                 if self._an.fast is not None and kernels.available() else False)
+        return k
+
+    def _wild_flags(self) -> tuple | bool:
+        """The wildcard kernel's shape flags (:func:`majiang.rl.kernels.wild_flags`) if it fills this
+        encoder's analysis planes for hands the kernel above does not take (wildcards, 不搭), else
+        False (no numba, or shapes without the standard one, which no preset has: the Python path).
+        Decided on first use."""
+        k = self._wkernel
+        if k is None:
+            sh = self._an.shapes
+            takes = sh.standard and not (sh.honors_and_knitted or sh.knitted_straight)  # the analysis drops both
+            k = self._wkernel = kernels.wild_flags(sh) if takes and kernels.available() else False
         return k
 
     def encode(self, view: PlayerView, hidden_hands: Sequence[Sequence[int]] | None = None,
@@ -763,6 +776,11 @@ class Encoder:
         if (wf is None and self._kernel is not False and self._kernel_flags() and out.dtype == np.float32
                 and out.flags.c_contiguous
                 and kernels.analyse_one(counts, unseen, phase == "turn", out, o["shanten"][0], self._kernel)):
+            return
+        # hands with wildcards and the 不搭 shape: the wildcard kernel, the same planes
+        if (self._wkernel is not False and self._wild_flags() and out.dtype == np.float32 and out.flags.c_contiguous
+                and kernels.analyse_wild_one(counts, unseen, phase == "turn", out, o["shanten"][0], self._wkernel,
+                                             wf, self._an.white_stand_in)):
             return
         an = self._an
         nat, w = an.natural(counts, wf)
