@@ -8,8 +8,7 @@ planes for hands holding wildcards (财神/百搭) and for the 不搭 shape.
   variants no preset has (no fifth copies, seven pairs without quads as two pairs, every special
   shape at once, no White stand-in);
 * against the planes built straight from their definition through ``shanten`` (physical tiles
-  mapped to what they play), also for ``wilds_win`` 1, where the Python path's general branch is
-  not exact (see :func:`test_wilds_win_one_equals_shanten`);
+  mapped to what they play), also for ``wilds_win`` 1 (see :func:`test_wilds_win_one_equals_shanten`);
 * on whole played episodes: the environment's observations with the kernel equal those of the
   same game played without numba (``MAJIANG_NUMBA=0``), and each observation's planes equal the
   Python path's for the hand read back from the observation;
@@ -223,19 +222,20 @@ def test_kernel_planes_equal_shanten(preset: str) -> None:
 
 def test_wilds_win_one_equals_shanten() -> None:
     """``wilds_win`` 1 (no preset has it) makes every 3k+1 hand without wildcards ready, so a discard
-    can lower a special shape below the hand's own: the kernel follows ``shanten`` (the Python
-    path's general branch does not there: its discard scan takes the 3k+2 hand's special shanten
-    as a floor, which holds for every preset's shapes but not this one)."""
+    can lower a special shape below the hand's own: the kernel and the Python path both follow
+    ``shanten`` (the Python path's discard scan took the 3k+2 hand's special shanten as a floor,
+    which holds for every preset's shapes but not this one, until the fourth session)."""
     w13 = dataclasses.replace(resolve("wenzhou").shape_rules, eight_pairs=True, thirteen_orphans=True, wilds_win=1)
-    ek, _ = _encoders("wenzhou", w13)
+    ek, ep = _encoders("wenzhou", w13)
     rng = random.Random(11)
     for _ in range(300):
         wf = rng.randrange(34)
         c = _hand(rng, rng.choice(_SIZES), wf, rng.choice([0, 0, 1, 2]), rng.choice([0, 1, 2]))
         unseen = [max(0, 4 - c[t] - rng.randrange(3)) for t in range(34)]
         turn = rng.random() < 0.5
-        got = _planes(ek, c, unseen, "turn" if turn else "claim", wf)
-        assert got.tobytes() == _oracle(w13, True, c, unseen, turn, wf).tobytes(), (c, wf, turn)
+        want = _oracle(w13, True, c, unseen, turn, wf).tobytes()
+        assert _planes(ek, c, unseen, "turn" if turn else "claim", wf).tobytes() == want, (c, wf, turn)
+        assert _planes(ep, c, unseen, "turn" if turn else "claim", wf).tobytes() == want, (c, wf, turn)
 
 
 def test_a_wildcard_as_a_fifth_copy() -> None:

@@ -100,9 +100,10 @@ standard shape is already below the target or the hand's special shanten less on
 keeps at most one more natural in each special shape). About 10 µs a call on the hands of a
 played game (the 3k+1 hands about half that).
 
-The Python path's general branch is not exact for one shape no preset has: ``wilds_win`` 1 (every
-3k+1 hand is then ready), where its discard scan takes the 3k+2 hand's special shanten as a floor;
-the kernel follows ``shanten`` there (a test checks it against ``shanten`` itself).
+For ``wilds_win`` 1 (no preset has it; every 3k+1 hand is then ready) a discard can lower a special
+shape below the 3k+2 hand's own shanten: the kernel follows ``shanten`` there, and so does the
+Python path since the fourth session (its discard scan took that shanten as a floor before; a test
+checks both against ``shanten`` itself).
 """
 
 from __future__ import annotations

@@ -797,10 +797,11 @@ class Encoder:
         if total % 3 == 2:
             if phase != "turn":
                 return
-            fast = w == 0
+            # removing a tile never lowers a shape's shanten below sp -- but with wilds_win 1 (every
+            # 3k+1 hand ready for a wildcard draw) it can: each discard is then counted in full
+            fast = w == 0 and an.shapes.wilds_win != 1
             roles = an.roles(wf)
             held = [t for t in range(NUM_KINDS) if counts[t]]
-            # removing a tile never lowers a shape's shanten below sp
             quick = _scan(nat, {roles[t] for t in held if roles[t] >= 0}, -1, total - 1, an.shapes, sp) if fast else {}
             scored = []
             for t in held:
