@@ -237,6 +237,23 @@ def _run_pool(job: tuple, chunks: list[list[int]], workers: int, done: Callable[
                 raise SelfplayError("worker processes keep dying; giving up") from None
 
 
+def _check_reachable(address: str, timeout: float = 5.0) -> None:
+    """Refuse at once a Ray address (``host:port`` or ``ray://host:port``) where nothing listens:
+    ``ray.init`` would keep retrying for minutes. ``auto`` and addresses without a port are left
+    to Ray. Raises :class:`SelfplayError` naming the address."""
+    import socket
+
+    rest = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = rest.rpartition(":")
+    if not sep or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise SelfplayError(f"could not connect to the Ray cluster at {address!r} ({e}); start it with "
+                            "'ray start --head' there, or leave out --address for a local Ray") from None
+
+
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
              done: Callable[[list[GameSummary]], None]) -> float:
     """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took."""
@@ -248,7 +265,11 @@ def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | N
     t0 = time.perf_counter()
     if not ray.is_initialized():
         if address:
-            ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+            _check_reachable(address)
+            try:
+                ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
+            except (ConnectionError, RuntimeError, ValueError) as e:  # unreachable, refused, bad address
+                raise SelfplayError(f"could not connect to the Ray cluster at {address!r}: {e}") from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True

@@ -89,6 +89,24 @@ def test_cli_json_and_errors(reference) -> None:
     assert bad.exit_code == 2 and "nobot" in bad.output
 
 
+def test_an_address_where_no_ray_cluster_listens_is_refused_at_once() -> None:
+    """``--address`` to a port nobody listens on: a clear error (exit 2) naming it, in well under the
+    minutes ``ray.init`` would keep retrying."""
+    import socket
+    import time
+
+    pytest.importorskip("ray")
+    with socket.socket() as s:  # a free port: bound, then released
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address in (f"127.0.0.1:{port}", f"ray://127.0.0.1:{port}"):
+        t0 = time.perf_counter()
+        res = CliRunner().invoke(main, ["selfplay", "--games", "1", "--address", address])
+        assert res.exit_code == 2, res.output
+        assert address in res.output and "could not connect" in res.output
+        assert time.perf_counter() - t0 < 30
+
+
 def _dies_once(spec, seed, bots, games, max_hands):
     """A chunk runner whose worker process dies the first time it sees game 1."""
     import os
