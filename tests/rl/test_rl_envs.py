@@ -500,6 +500,43 @@ def test_aec_and_parallel_refuse_calls_outside_an_episode() -> None:
         p.step({})
 
 
+@pytest.mark.parametrize("batched", [None, False])
+def test_parallel_env_refuses_bad_input_and_records_copies(batched) -> None:
+    """The parallel environment (on either table): a non-integer seed, an agent name that does not
+    exist, a step that is not a dict, and a non-pass action for an agent that is not awaited are each
+    an ``ActionIndexError``/``MajiangError`` (``ValueError``s) that change nothing; ``seed()`` then
+    ``reset()`` plays that seed; ``observation_spaces``/``action_spaces`` hold every agent's space;
+    ``record()`` is a copy that later steps do not change, equal to the live record when taken."""
+    from majiang.rl.actions import ActionIndexError
+
+    p = rl.parallel_env("mcr", analysis=False, batched=batched)
+    for bad in (1.5, True, "abc"):
+        with pytest.raises(MajiangError, match="a seed is an integer"):
+            p.reset(seed=bad)
+    assert set(p.observation_spaces) == set(p.action_spaces) == set(rl.AGENTS)
+    assert p.observation_space("seat_2") is p.observation_spaces["seat_2"]
+    with pytest.raises(ActionIndexError, match="no agent 'bogus'"):
+        p.observation_space("bogus")
+    with pytest.raises(ActionIndexError, match="no agent 'bogus'"):
+        rl.env("mcr", analysis=False).action_space("bogus")
+    p.seed(7)
+    obs, _ = p.reset()
+    assert record_lines(p.record()) == record_lines(Match("mcr", seed=7, max_hands=1))[:len(record_lines(p.record()))]
+    before = record_lines(p.record())
+    with pytest.raises(ActionIndexError, match="dict"):
+        p.step(5)
+    idle = [a for a in p.agents if not obs[a]["action_mask"][1:].any()]
+    acts = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in p.agents}
+    with pytest.raises(ActionIndexError, match=f"{idle[0]} is not awaited"):
+        p.step({**acts, idle[0]: 5})
+    assert record_lines(p.record()) == before  # nothing applied
+    snap = p.record()
+    for _ in range(8):
+        obs, *_ = p.step({a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in p.agents})
+    assert record_lines(snap) == before and snap is not p.table.match
+    assert record_lines(p.record()) == record_lines(p.table.match) != before
+
+
 @pytest.mark.parametrize("kwargs, want", [({}, -100.0), ({"reward_scale": 10.0}, -10.0),
                                           ({"illegal_reward": -5.0}, -5.0)])
 def test_single_agent_illegal_action_costs_more_than_a_hand(kwargs: dict, want: float) -> None:
@@ -600,7 +637,8 @@ def test_records_of_the_pettingzoo_environments_and_bad_inputs() -> None:
     with pytest.raises(rl.ActionIndexError, match="no live agent 'seat_9'"):
         p.step({**acts, "seat_9": 0})
     p.step(acts)
-    assert p.record() is p.table.match
+    snap = p.record()  # a copy: equal to the live record, another object
+    assert snap is not p.table.match and record_lines(snap) == record_lines(p.table.match)
 
 
 @pytest.mark.parametrize("rules", list(PRESET_NAMES) + ["taiwan,declare_ready=true"])

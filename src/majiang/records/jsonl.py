@@ -169,7 +169,7 @@ def action_of(ev: dict, white_face: int | None = None) -> Action:
     raise RecordError(f"event {t!r} is not a decision")
 
 
-def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
+def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = False) -> Match:
     """Re-run a record through the engine and check it step by step.
 
     Every recorded decision (``dahai``, ``reach`` (with its ``dahai``), ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
@@ -178,6 +178,9 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
     doc). After each step the events the engine writes must equal the recorded ones;
     at the end the whole record must have been consumed. ``from_seed``: rebuild the walls from the
     seed instead of reading them from the header (checks that the seed determines the game).
+    ``partial``: the record of a game still in progress (``record_lines`` of a live match) is
+    complete where it stops: the match is returned at that point, seats still to act, instead of
+    the :class:`RecordError` a truncated file gets.
 
     Returns the replayed :class:`~majiang.engine.match.Match`. Raises :class:`RecordError` on the
     first departure (naming the record line) and
@@ -227,6 +230,8 @@ def replay(record: Iterable[str], *, from_seed: bool = False) -> Match:
         t = m.table
         assert t is not None
         if j >= len(events):
+            if partial:
+                return m
             who = f"seat {seats[0]} is" if len(seats) == 1 else f"seats {', '.join(map(str, seats))} are"
             raise RecordError(f"the record ends after line {len(events) + 1} before the match is over: {who} "
                               "still to act (a truncated file?)", line=len(events) + 1)

@@ -5,12 +5,13 @@ Agents ``seat_0``..``seat_3`` are the table's seats. In the AEC environment the 
 lowest awaited seat (a claim window asks its seats one after another, each answer hidden from the
 others until all have answered, as :func:`~majiang.engine.run_match` does). In the parallel
 environment every agent acts each step: the awaited seats answer together (a turn awaits one seat,
-a claim window all that may claim); the others' ``action_mask`` is ``pass`` only and their action is
-ignored.
+a claim window all that may claim); the others' ``action_mask`` is ``pass`` only, and any other
+action for them is refused (:class:`~majiang.rl.actions.ActionIndexError`) before anything is applied.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -19,13 +20,20 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from majiang.engine import RuleSet
 from majiang.errors import MajiangError
-from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index
+from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index, describe_index
 from majiang.rl.batched_table import BatchedTable
 from majiang.rl.core import Shaping, Table, info_of, render
 from majiang.rl.observations import observation_bounds
 
 AGENTS = [f"seat_{i}" for i in range(4)]
 _SEAT = {a: i for i, a in enumerate(AGENTS)}
+
+
+def _agent(agent: Any) -> str:
+    """``agent`` if it names one of the four agents, else an :class:`ActionIndexError` listing them."""
+    if agent not in _SEAT:
+        raise ActionIndexError(f"no agent {agent!r}: the agents are {', '.join(AGENTS)}")
+    return agent
 
 
 def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, batched: bool | None = None,
@@ -87,10 +95,10 @@ class MajiangAEC(AECEnv):
         self._next_seed: int | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._obs_spaces[agent]
+        return self._obs_spaces[_agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._act_spaces[agent]
+        return self._act_spaces[_agent(agent)]
 
     def seed(self, seed: int | None = None) -> None:
         """Make the next :meth:`reset` without a seed use ``seed`` (the same game as
@@ -172,9 +180,11 @@ class MajiangAEC(AECEnv):
         return render(self.table, self.render_mode)
 
     def record(self):
-        """The episode's game so far as an engine :class:`~majiang.engine.Match` (``None`` before
-        :meth:`reset`); ``majiang.records.jsonl.write_record(env.record(), path)`` saves it."""
-        return self.table.match
+        """A copy of the episode's game so far as an engine :class:`~majiang.engine.Match` (``None``
+        before :meth:`reset`), independent of the environment whichever table plays
+        (:meth:`~majiang.rl.core.Table.record`); ``majiang.records.jsonl.write_record(env.record(),
+        path)`` saves it."""
+        return self.table.record()
 
     def close(self) -> None:
         pass
@@ -183,7 +193,7 @@ class MajiangAEC(AECEnv):
 class MajiangParallel(ParallelEnv):
     """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
     each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
-    ``pass`` (0) and are ignored. ``batched``: which table plays, as for :class:`MajiangAEC`
+    ``pass`` (0) (anything else is refused, as an illegal action is, before anything is applied). ``batched``: which table plays, as for :class:`MajiangAEC`
     (:func:`make_table`: the batched core's one-row table for ``mcr`` and ``shandong``)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_parallel_v1"}
@@ -197,22 +207,30 @@ class MajiangParallel(ParallelEnv):
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         obs_space, act_space = _spaces(self.table)
-        self._obs_space, self._act_space = obs_space, act_space
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: act_space for a in AGENTS}
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise MajiangError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         self.render_mode = render_mode
+        self._next_seed: int | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
-        return self._obs_space
+        return self.observation_spaces[_agent(agent)]
 
     def action_space(self, agent: str) -> spaces.Space:
-        return self._act_space
+        return self.action_spaces[_agent(agent)]
+
+    def seed(self, seed: int | None = None) -> None:
+        """Make the next :meth:`reset` without a seed use ``seed``, as :meth:`MajiangAEC.seed`."""
+        self._next_seed = seed
 
     def _obs(self) -> dict[str, dict[str, np.ndarray]]:
         return {a: {"observation": self.table.observe(i), "action_mask": self.table.mask(i)}
                 for i, a in enumerate(AGENTS) if a in self.agents}
 
     def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is None and self._next_seed is not None:
+            seed, self._next_seed = self._next_seed, None
         self.table.reset(seed)
         self.agents = list(AGENTS)
         return self._obs(), {a: info_of(self.table, i) for i, a in enumerate(AGENTS)}
@@ -222,6 +240,8 @@ class MajiangParallel(ParallelEnv):
             raise ActionIndexError("no episode yet: call reset() first")
         if not self.agents:
             raise ActionIndexError("the episode is over: call reset() for the next one")
+        if not isinstance(actions, Mapping):
+            raise ActionIndexError(f"step takes a dict of actions, agent -> action index; got {actions!r}")
         unknown = [a for a in actions if a not in self.agents]
         if unknown:
             raise ActionIndexError(f"no live agent {', '.join(map(repr, unknown))}: the live agents are "
@@ -230,6 +250,10 @@ class MajiangParallel(ParallelEnv):
         missing = [AGENTS[seat] for seat in pending if AGENTS[seat] not in actions]
         if missing:
             raise ActionIndexError(f"no action for {', '.join(missing)}, awaited now (give every live agent an action)")
+        for a, act in actions.items():  # an agent not awaited has one action: pass (index 0)
+            if _SEAT[a] not in pending and as_index(act) != 0:
+                raise ActionIndexError(f"{a} is not awaited now: its only action is pass (index 0), got "
+                                       f"{describe_index(as_index(act))} (index {as_index(act)})")
         for seat in pending:  # check every answer first: a refused one changes nothing
             a = as_index(actions[AGENTS[seat]])
             if a not in self.table.legal(seat):
@@ -255,9 +279,9 @@ class MajiangParallel(ParallelEnv):
         return render(self.table, self.render_mode)
 
     def record(self):
-        """The episode's game so far as an engine :class:`~majiang.engine.Match` (``None`` before
-        :meth:`reset`)."""
-        return self.table.match
+        """A copy of the episode's game so far as an engine :class:`~majiang.engine.Match` (``None``
+        before :meth:`reset`), as :meth:`MajiangAEC.record`."""
+        return self.table.record()
 
     def close(self) -> None:
         pass

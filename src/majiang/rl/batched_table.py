@@ -107,6 +107,10 @@ class BatchedTable:
             self._match = self.core.replay(0)
         return self._match
 
+    def record(self) -> Match | None:
+        """As :meth:`Table.record`: a copy of the game so far (replayed afresh on each call)."""
+        return self.core.replay(0) if self._started else None
+
     @property
     def hands_played(self) -> int:
         """Hands finished in this episode (0 or 1: one hand per episode)."""

@@ -13,6 +13,7 @@ a reset without a seed plays the next game of the same sequence
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Callable
 from typing import Any
@@ -41,9 +42,11 @@ class EpisodeSeeds:
 
     def next(self, seed: int | None = None) -> int:
         if seed is not None:
-            try:
-                self.base = int(seed)
-            except (TypeError, ValueError):
+            try:  # an int or a numpy integer; not a bool, a float (1.5 would play seed 1) or a string
+                if isinstance(seed, bool):
+                    raise TypeError
+                self.base = operator.index(seed)
+            except TypeError:
                 raise MajiangError(f"a seed is an integer, got {seed!r}") from None
             self.episode = 0
             return self.base
@@ -95,6 +98,15 @@ class Table:
         self._legal = {}
         self._results_seen = 0
         self.steps = 0
+
+    def record(self) -> Match | None:
+        """A copy of the game so far (``None`` before :meth:`reset`): an engine
+        :class:`~majiang.engine.Match` rebuilt from :attr:`match`'s record
+        (:func:`~majiang.records.jsonl.replay` with ``partial``), so stepping the table does not change
+        it and changing it does not touch the table; ``record_lines`` of it equals the live record."""
+        from majiang.records.jsonl import record_lines, replay
+
+        return None if self.match is None else replay(record_lines(self.match), partial=True)
 
     @property
     def done(self) -> bool:

@@ -236,11 +236,13 @@ class VectorEnv:
         return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records)
 
     def record(self, i: int) -> Match | None:
-        """Table ``i``'s current game as an engine :class:`~majiang.engine.Match` (its ``events`` are
-        the record); the batched core rebuilds it by replaying the game's actions on the engine."""
+        """A copy of table ``i``'s current game as an engine :class:`~majiang.engine.Match` (its
+        ``events`` are the record), independent of the environment: the batched core rebuilds it by
+        replaying the game's actions on the engine, a per-table row by replaying its record
+        (:meth:`~majiang.rl.core.Table.record`)."""
         if self.core is not None:
             return self.core.replay(i)
-        return self.tables[i].match
+        return self.tables[i].record()
 
     def close(self) -> None:
         pass
