@@ -537,6 +537,42 @@ def test_parallel_env_refuses_bad_input_and_records_copies(batched) -> None:
     assert record_lines(p.record()) == record_lines(p.table.match) != before
 
 
+def test_parallel_env_on_illegal_terminate() -> None:
+    """``on_illegal="terminate"``: an action outside an agent's mask (a discard it does not hold, or
+    a non-pass for an agent not awaited) ends the episode with the table unchanged, the offender
+    paid ``illegal_reward`` (-100 points in reward units by default) and the others 0; an action
+    that is no index at all still raises; PettingZoo's ``parallel_seed_test`` (unmasked samples)
+    passes."""
+    from pettingzoo.test import parallel_seed_test
+
+    from majiang.rl.actions import ActionIndexError
+
+    with pytest.raises(MajiangError, match="on_illegal"):
+        rl.parallel_env("mcr", on_illegal="ignore")
+    for kw, want in (({}, -100.0), ({"reward_scale": 4.0}, -25.0), ({"illegal_reward": -3.0}, -3.0)):
+        p = rl.parallel_env("mcr", analysis=False, on_illegal="terminate", **kw)
+        obs, _ = p.reset(seed=5)
+        before = record_lines(p.record())
+        awaited = next(a for a in p.agents if obs[a]["action_mask"][1:].any())
+        idle = next(a for a in p.agents if a != awaited)
+        acts = {a: 0 for a in p.agents}
+        acts[awaited] = int(np.flatnonzero(obs[awaited]["action_mask"] == 0)[-1])
+        with pytest.raises(ActionIndexError):
+            p.step({**acts, awaited: 2.7})
+        _, rew, term, _, infos = p.step(acts)
+        assert rew[awaited] == want and all(rew[a] == 0.0 for a in rl.AGENTS if a != awaited)
+        assert all(term.values()) and infos[awaited]["illegal_action"] and not infos[idle]["illegal_action"]
+        assert p.agents == [] and record_lines(p.record()) == before
+    p = rl.parallel_env("mcr", analysis=False, on_illegal="terminate")
+    obs, _ = p.reset(seed=5)
+    awaited = next(a for a in p.agents if obs[a]["action_mask"][1:].any())
+    idle = next(a for a in p.agents if a != awaited)
+    acts = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in p.agents}
+    _, rew, _, _, infos = p.step({**acts, idle: 3})
+    assert rew[idle] == -100.0 and infos[idle]["illegal_action"]
+    parallel_seed_test(lambda: rl.parallel_env("mcr", analysis=False, on_illegal="terminate"), num_cycles=50)
+
+
 @pytest.mark.parametrize("kwargs, want", [({}, -100.0), ({"reward_scale": 10.0}, -10.0),
                                           ({"illegal_reward": -5.0}, -5.0)])
 def test_single_agent_illegal_action_costs_more_than_a_hand(kwargs: dict, want: float) -> None:

@@ -193,17 +193,33 @@ class MajiangAEC(AECEnv):
 class MajiangParallel(ParallelEnv):
     """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
     each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
-    ``pass`` (0) (anything else is refused, as an illegal action is, before anything is applied). ``batched``: which table plays, as for :class:`MajiangAEC`
-    (:func:`make_table`: the batched core's one-row table for ``mcr`` and ``shandong``)."""
+    ``pass`` (0) (anything else is illegal). ``batched``: which table plays, as for
+    :class:`MajiangAEC` (:func:`make_table`: the batched core's one-row table for ``mcr`` and
+    ``shandong``).
+
+    An illegal action (outside an agent's mask), by ``on_illegal``: ``"raise"`` (the default) raises
+    :class:`~majiang.rl.actions.ActionIndexError` naming it, nothing applied; ``"terminate"`` (as
+    :class:`~majiang.rl.SingleAgentEnv` and PettingZoo's classic games do) ends the episode with the
+    table unchanged: each offending agent gets ``illegal_reward`` (default −100 settlement points in
+    reward units, ``ILLEGAL_POINTS / reward_scale``), the others 0, and ``infos[agent]
+    ["illegal_action"]`` says who. What is no action index at all (2.7, 999, a string) raises either way.
+    With ``"terminate"`` PettingZoo's ``parallel_seed_test``, which samples without masks, passes."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_parallel_v1"}
 
     def __init__(self, rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *, oracle: bool = False,
                  hands: int | None = 1, reward_scale: float = 1.0, score_scale: float = 100.0,
                  analysis: bool = True, shaping: Shaping | None = None, render_mode: str | None = None,
-                 batched: bool | None = None) -> None:
+                 batched: bool | None = None, on_illegal: str = "raise", illegal_reward: float | None = None) -> None:
+        from majiang.rl.single import ILLEGAL_POINTS
+
+        if on_illegal not in ("raise", "terminate"):
+            raise MajiangError(f"on_illegal must be 'raise' or 'terminate', got {on_illegal!r}")
         self.table = make_table(rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
                                 score_scale=score_scale, analysis=analysis, shaping=shaping, batched=batched)
+        self.on_illegal = on_illegal
+        self.illegal_reward = (ILLEGAL_POINTS / float(reward_scale) if illegal_reward is None
+                               else float(illegal_reward))
         self.possible_agents = list(AGENTS)
         self.agents: list[str] = []
         obs_space, act_space = _spaces(self.table)
@@ -250,14 +266,16 @@ class MajiangParallel(ParallelEnv):
         missing = [AGENTS[seat] for seat in pending if AGENTS[seat] not in actions]
         if missing:
             raise ActionIndexError(f"no action for {', '.join(missing)}, awaited now (give every live agent an action)")
-        for a, act in actions.items():  # an agent not awaited has one action: pass (index 0)
-            if _SEAT[a] not in pending and as_index(act) != 0:
+        index = {a: as_index(act) for a, act in actions.items()}  # not an index at all: raises
+        illegal = [a for a in self.agents if a in index and (
+            index[a] not in self.table.legal(_SEAT[a]) if _SEAT[a] in pending else index[a] != 0)]
+        if illegal and self.on_illegal == "terminate":
+            return self._end_illegal(illegal)
+        for a in illegal:  # check every answer first: a refused one changes nothing
+            if _SEAT[a] not in pending:  # an agent not awaited has one action: pass (index 0)
                 raise ActionIndexError(f"{a} is not awaited now: its only action is pass (index 0), got "
-                                       f"{describe_index(as_index(act))} (index {as_index(act)})")
-        for seat in pending:  # check every answer first: a refused one changes nothing
-            a = as_index(actions[AGENTS[seat]])
-            if a not in self.table.legal(seat):
-                self.table.step(seat, a)  # raises ActionIndexError naming the action
+                                       f"{describe_index(index[a])} (index {index[a]})")
+            self.table.step(_SEAT[a], index[a])  # raises ActionIndexError naming the action
         total = np.zeros(4)
         for seat in pending:
             total += self.table.step(seat, as_index(actions[AGENTS[seat]]))
@@ -273,6 +291,17 @@ class MajiangParallel(ParallelEnv):
             self.agents = []
         if self.render_mode == "human":
             print(self.table.render_text())
+        return obs, rewards, terms, truncs, infos
+
+    def _end_illegal(self, illegal: list[str]):
+        """``on_illegal="terminate"``: the episode ends here, the table unchanged (class doc)."""
+        obs = self._obs()
+        rewards = {a: (self.illegal_reward if a in illegal else 0.0) for a in self.agents}
+        terms = {a: True for a in self.agents}
+        truncs = {a: False for a in self.agents}
+        infos = {a: dict(info_of(self.table, i), illegal_action=a in illegal)
+                 for i, a in enumerate(AGENTS) if a in self.agents}
+        self.agents = []
         return obs, rewards, terms, truncs, infos
 
     def render(self) -> str | None:
