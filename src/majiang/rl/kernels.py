@@ -638,41 +638,9 @@ def _change(st: np.ndarray, c: int, d: int, orphan: int) -> None:
 
 def _spec(total: int, st: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int) -> int:
     """The special shapes' shanten of a hand of ``total`` naturals and no wildcard (``win._specials``):
-    99 where none applies."""
-    best = 99
-    if wwin == 1 and total % 3 == 1:  # ready for a wildcard draw
-        best = 0
-    top = 3 * (total // 3) + 1
-    if eight and (total == 16 or total == 17):
-        pairs = st[0]
-        p = pairs if pairs < 8 else 8
-        singles = st[1] + 2 * (pairs - p)
-        rest = 9 - p
-        used = 2 * p + (singles if singles < rest else rest)
-        v = top - used
-        if v < -1:
-            v = -1
-        if v < best:
-            best = v
-    if total == 13 or total == 14:
-        if sev:
-            if quad2:
-                pairs = st[0]
-                odd = st[1]
-            else:
-                pairs = st[2]
-                odd = st[3]
-            if pairs > 7:
-                pairs = 7
-            rest = 7 - pairs
-            used = 2 * pairs + (odd if odd < rest else rest)
-            if top - used < best:
-                best = top - used if top - used > -1 else -1
-        if orph:
-            used = st[4] + (1 if st[5] > 0 else 0)
-            if top - used < best:
-                best = top - used if top - used > -1 else -1
-    return best
+    99 where none applies. :func:`_wspec` with no wildcard and no 不搭 (which never reads the counts
+    then)."""
+    return _wspec(total, 0, st, st, sev, quad2, orph, eight, wwin, 0)
 
 
 def _special_draws(mask: np.int64, cnt: np.ndarray, st: np.ndarray, total: int, s: int, cls: np.ndarray,
