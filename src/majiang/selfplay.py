@@ -38,6 +38,8 @@ import gc
 import hashlib
 import json
 import math
+import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -188,12 +190,40 @@ def _ray_task(spec: str, seed: int, bots: Sequence[str], games: Sequence[int], m
     has loaded it during the warm-up and the first chunks start at once."""
     if not warm:
         return play_chunk(spec, seed, bots, games, max_hands)
-    import os
-
     _warm(spec)
     gc.collect()
     gc.freeze()  # the worker's own process: its tables stay out of the collector's passes
     return os.getpid()
+
+
+def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
+    """Pool initializer: end this worker process when its parent ``parent`` (a process id) is gone.
+
+    A master killed with SIGKILL cannot shut its pool down, and its workers would otherwise wait for
+    work forever. On Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` (through ctypes) has the kernel kill
+    the worker at once; everywhere a daemon thread also checks ``os.getppid()`` every ``interval``
+    seconds and exits the worker (``os._exit``) once the parent changed. Nothing is lost: the
+    records are written by the master."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass  # the watch thread below still works
+    if os.getppid() != parent:  # the parent died before the worker was set up
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="majiang-parent-watch", daemon=True).start()
 
 
 def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
@@ -223,7 +253,8 @@ def _run_pool(job: tuple, chunks: list[list[int]], workers: int, done: Callable[
     attempts = 0
     while pending:
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                     initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
                 futs = {pool.submit(fn, *job[:3], c, job[3]): tuple(c) for c in pending}
                 while futs:
                     finished, _ = wait(futs, return_when=FIRST_COMPLETED)
@@ -400,8 +431,6 @@ def describe(stats: dict[str, Any]) -> str:
 def selfplay(rules: str, games: int, bots: str, workers: int, executor: str, address: str | None, seed: int,
              records: Path | None, max_hands: int | None, chunk_size: int, as_json: bool) -> None:
     """Bot self-play at scale: chunks of games on worker processes or Ray, aggregates and a digest."""
-    import sys
-
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     if address:

@@ -156,3 +156,116 @@ def test_the_clock_stops_at_the_last_result_not_at_the_executors_teardown(refere
     assert got["digest"] == stats["digest"]
     assert got["seconds"] <= wall - 1.0
     assert got["games_per_second"] == pytest.approx(6 / got["seconds"])
+
+
+# --- the trial's problems (selfplay-fixes) ----------------------------------------------------------
+
+def _cli(*args: str) -> list[str]:
+    """The command line of ``majiang selfplay ARGS`` run by this interpreter (real file descriptors)."""
+    import sys
+
+    return [sys.executable, "-c", "from majiang.cli import main; main()", "selfplay", *args]
+
+
+def _children(pid: int) -> list[int]:
+    """The live processes whose parent is ``pid`` (from /proc)."""
+    kids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != "Z" and int(fields[1]) == pid:
+            kids.append(int(stat.parent.name))
+    return kids
+
+
+def _alive(pids: list[int]) -> list[int]:
+    """Those of ``pids`` still running (a zombie waiting for its reaper counts as gone)."""
+    out = []
+    for p in pids:
+        try:
+            state = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            out.append(p)
+    return out
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the worker processes in /proc")
+def test_the_workers_exit_when_the_master_is_killed() -> None:
+    """SIGKILL of ``majiang selfplay`` (no chance to shut its pool down): its worker processes notice
+    their parent is gone and exit within a few seconds instead of waiting for work forever."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    proc = subprocess.Popen(_cli("--games", "192", "--max-hands", "4", "--workers", "2"),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    kids: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(kids) < 2 and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.1)
+            kids = _children(proc.pid)
+        assert len(kids) == 2, kids
+        time.sleep(0.5)  # the workers are playing
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 5
+        while _alive(kids) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _alive(kids) == []
+    finally:
+        proc.kill()
+        proc.wait()
+        for p in _alive(kids):
+            os.kill(p, signal.SIGKILL)
+
+
+
+_WATCHED = """
+import multiprocessing as mp, os, sys, time
+
+def child():
+    sys.platform = "darwin"  # no prctl: the portable watch thread alone
+    from majiang.selfplay import _exit_with_parent
+    _exit_with_parent(os.getppid(), 0.1)
+    time.sleep(120)
+
+p = mp.get_context("fork").Process(target=child)
+p.start()
+print(p.pid, flush=True)
+time.sleep(120)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the processes in /proc")
+def test_the_parent_watch_thread_alone_ends_an_orphaned_worker() -> None:
+    """The fallback where ``PR_SET_PDEATHSIG`` is not available: the initializer's thread sees the
+    parent gone (``os.getppid()`` changed) and exits the worker."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-c", _WATCHED], stdout=subprocess.PIPE, text=True)
+    kid: list[int] = []
+    try:
+        kid = [int(proc.stdout.readline())]
+        time.sleep(0.5)
+        assert _alive(kid) == kid  # the watch does not end a worker whose parent lives
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 3
+        while _alive(kid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert _alive(kid) == []
+    finally:
+        proc.kill()
+        proc.wait()
+        for p in _alive(kid):
+            os.kill(p, signal.SIGKILL)
