@@ -34,6 +34,7 @@ of hands it won / fed the winning tile, a robbed kong included), plus the same p
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
@@ -41,7 +42,7 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -49,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from majiang.engine import Match, derive_seed, resolve, run_match
 from majiang.errors import MajiangError
@@ -414,6 +416,42 @@ def describe(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr(active: bool = True) -> Iterator[None]:
+    """While active, file descriptor 1 (and ``sys.stdout``) point at stderr, so that whatever the run
+    writes to stdout -- Ray's "worker died ... will be retried" lines from C++, a print in a worker
+    forked meanwhile, a library's notice -- lands on stderr and ``--json`` prints its object alone.
+    Restored (Python's buffer flushed first) on the way out. Without a file descriptor 1 or 2 only
+    ``sys.stdout`` is redirected."""
+    if not active:
+        yield
+        return
+    saved = None
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        if saved is not None:
+            os.close(saved)
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        try:
+            sys.stdout.flush()  # Python-level writes of the run still buffered: to fd 1, i.e. stderr
+        except (OSError, ValueError):
+            pass
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 @click.command()
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--games", type=click.IntRange(min=1), default=16, show_default=True, help="Matches to play.")
@@ -433,11 +471,16 @@ def selfplay(rules: str, games: int, bots: str, workers: int, executor: str, add
     """Bot self-play at scale: chunks of games on worker processes or Ray, aggregates and a digest."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    ctx = click.get_current_context()
+    given = ctx.get_parameter_source("executor") not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+    if address and given and executor != "ray":
+        raise _Fail(f"--address {address} is a Ray cluster: use --executor ray (or leave --executor out), "
+                    f"not --executor {executor}")
     if address:
         executor = "ray"
     t0 = time.perf_counter()
     try:
-        with Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(),
+        with _stdout_to_stderr(as_json), Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), transient=True,
                       disable=as_json or not sys.stderr.isatty()) as bar:
             task = bar.add_task("selfplay", total=games, rate="")

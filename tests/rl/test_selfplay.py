@@ -269,3 +269,64 @@ def test_the_parent_watch_thread_alone_ends_an_orphaned_worker() -> None:
         proc.wait()
         for p in _alive(kid):
             os.kill(p, signal.SIGKILL)
+
+_NOISY = """
+import os, sys
+import majiang.selfplay as sp
+
+game, warm = sp.play_game, sp._warm
+
+def noisy_game(*a):  # in the workers: what a dying Ray worker's notice looks like, at the C level
+    os.write(1, b"\\x1b[33m(raylet) A worker died or was killed ... will be retried\\x1b[0m\\n")
+    print("python-level noise from a worker", flush=True)
+    return game(*a)
+
+def noisy_warm(spec):  # in the master, during the run
+    os.write(1, b"fd 1 noise from the master\\n")
+    print("python-level noise from the master")
+    return warm(spec)
+
+sp.play_game, sp._warm = noisy_game, noisy_warm
+from majiang.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_json_mode_puts_nothing_but_the_json_on_stdout(reference) -> None:
+    """``--json``: whatever the run writes to file descriptor 1 (Ray's "worker died" lines, a print in
+    a worker or in the master) goes to stderr; stdout is the JSON object alone."""
+    import subprocess
+    import sys
+
+    stats, _ = reference
+    res = subprocess.run([sys.executable, "-c", _NOISY, "selfplay", "--games", "6", "--bots",
+                          "efficiency,random,efficiency,random", "--max-hands", "2", "--seed", "3",
+                          "--workers", "2", "--chunk-size", "2", "--json"],
+                         capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert json.loads(res.stdout)["digest"] == stats["digest"]
+    for noise in ("will be retried", "python-level noise from a worker", "fd 1 noise from the master",
+                  "python-level noise from the master"):
+        assert noise in res.stderr
+
+
+def test_the_ray_extra_installs_ray_client() -> None:
+    """``ray://host:10001`` needs Ray Client (``ray[client]``, grpc): the ``ray`` and ``test`` extras ask
+    for it, and where ray is installed here its client's dependency imports."""
+    import tomllib
+
+    meta = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    extras = meta["project"]["optional-dependencies"]
+    assert "ray[client]>=2.9" in extras["ray"]
+    assert any(r.startswith("ray[client]>=2.9") for r in extras["test"])
+    pytest.importorskip("ray")
+    import grpc  # noqa: F401  (Ray Client: "requires pip package `ray[client]`" without it)
+
+
+def test_an_address_with_executor_process_is_an_error() -> None:
+    """``--address`` alone implies Ray; with an explicit ``--executor process`` it is a contradiction."""
+    res = CliRunner().invoke(main, ["selfplay", "--games", "1", "--executor", "process",
+                                    "--address", "127.0.0.1:1"])
+    assert res.exit_code == 2, res.output
+    assert "--executor process" in res.output and "--address" in res.output
+
