@@ -114,7 +114,9 @@ def play_chunk(spec: str, seed: int, bots: Sequence[str], games: Sequence[int],
 
 
 def _read_game(path: Path, g: int) -> GameSummary | None:
-    """A complete record on disk, replayed for its figures; ``None`` if missing or cut short."""
+    """A complete record on disk, replayed for its figures; ``None`` if missing or cut short (a
+    crash while writing: the game is played again). A complete record that does not replay raises
+    :class:`SelfplayError` naming the file: it is left alone, not overwritten."""
     from majiang.records.jsonl import replay
 
     if not path.exists():
@@ -123,7 +125,11 @@ def _read_game(path: Path, g: int) -> GameSummary | None:
     lines = text.splitlines()
     if not lines or not text.endswith("\n") or '"type":"end_game"' not in lines[-1]:
         return None
-    m = replay(lines)
+    try:
+        m = replay(lines)
+    except (ValueError, KeyError, TypeError, IndexError) as e:  # RecordError and malformed events
+        raise SelfplayError(f"{path}: {e} -- a complete record that does not replay (edited, or written by "
+                            "another version); move it away to have that game played again") from None
     return _summarise(g, m, text)
 
 
@@ -289,20 +295,36 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
 
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
              done: Callable[[list[GameSummary]], None]) -> float:
-    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took."""
+    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took.
+
+    ``address`` (``--address``), else the environment's ``RAY_ADDRESS`` (unless ``local``), is a
+    running cluster to join: checked for a listener first (:func:`_check_reachable`), then
+    ``ray.init(address=...)``; without either a local Ray with ``num_cpus=workers``. Raises
+    :class:`SelfplayError` naming the address and where it came from when it cannot be joined."""
     try:
         import ray
     except ImportError:
-        raise SelfplayError("--executor ray needs ray: pip install 'majiang[ray]'") from None
+        raise SelfplayError("--executor ray needs ray: pip install -e '.[ray]' in a majiang checkout") from None
     started = False
     t0 = time.perf_counter()
     if not ray.is_initialized():
+        # no address given on a cluster node (RAY_ADDRESS set, as `ray start` and job submission do):
+        # join that cluster, as ray.init would -- it refuses num_cpus when it joins one
+        env = os.environ.get("RAY_ADDRESS", "").strip()
+        where = "--address"
+        if not address and env and env != "local":
+            address, where = env, "RAY_ADDRESS"
         if address:
-            _check_reachable(address)
+            try:
+                _check_reachable(address)
+            except SelfplayError as e:
+                hint = "; unset it for a local Ray" if where == "RAY_ADDRESS" else ""
+                raise SelfplayError(f"{e} (from {where}{hint})") from None
             try:
                 ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as e:  # unreachable, refused, bad address
-                raise SelfplayError(f"could not connect to the Ray cluster at {address!r}: {e}") from None
+                raise SelfplayError(f"could not connect to the Ray cluster at {address!r} (from {where}): {e}"
+                                    ) from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True
@@ -353,7 +375,10 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
     results: dict[int, GameSummary] = {}
     if records is not None:
         records = Path(records)
-        records.mkdir(parents=True, exist_ok=True)
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SelfplayError(f"cannot create the records folder {records}: {e.strerror or e}") from None
         mf = records / MANIFEST
         if mf.exists():
             old = json.loads(mf.read_text(encoding="utf-8"))
@@ -363,7 +388,10 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
                 what = "; ".join(f"{k} {old.get(k)!r} there, {now[k]!r} now" for k in differ)
                 raise SelfplayError(f"{records} holds records of another run ({what}); use a new folder "
                                     "or the same settings")
-        mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise SelfplayError(f"cannot write {mf}: {e.strerror or e}") from None
         for g in range(games):
             got = _read_game(records / f"game-{g:06d}.jsonl", g)
             if got is not None:

@@ -330,3 +330,64 @@ def test_an_address_with_executor_process_is_an_error() -> None:
     assert res.exit_code == 2, res.output
     assert "--executor process" in res.output and "--address" in res.output
 
+
+def test_ray_address_in_the_environment_is_the_cluster_to_join(monkeypatch) -> None:
+    """With ``RAY_ADDRESS`` set and no ``--address``, ``--executor ray`` joins that cluster (reachable
+    check included) instead of starting a local Ray with ``num_cpus`` (which ray.init refuses)."""
+    import socket
+
+    ray = pytest.importorskip("ray")
+    import majiang.selfplay as sp
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    monkeypatch.setenv("RAY_ADDRESS", f"127.0.0.1:{port}")
+    with pytest.raises(SelfplayError, match="could not connect") as e:
+        run_selfplay(executor="ray", workers=2, **KW)
+    assert f"127.0.0.1:{port}" in str(e.value) and "RAY_ADDRESS" in str(e.value)
+
+    calls = []
+
+    def fake_init(*args, **kw):  # stands for the cluster: records how it is asked to join, then fails
+        calls.append((args, kw))
+        raise ConnectionError("no cluster in this test")
+
+    monkeypatch.setattr(sp, "_check_reachable", lambda address, timeout=5.0: None)
+    monkeypatch.setattr(ray, "init", fake_init)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setenv("RAY_ADDRESS", "10.1.2.3:6379")
+    with pytest.raises(SelfplayError, match="10.1.2.3:6379"):
+        run_selfplay(executor="ray", workers=2, **KW)
+    assert len(calls) == 1
+    assert calls[0][1]["address"] == "10.1.2.3:6379" and "num_cpus" not in calls[0][1]
+
+
+def test_a_corrupted_record_is_named(reference, tmp_path: Path) -> None:
+    """A complete record that does not replay (edited, or another engine's): the error names the file
+    and the run stops with exit 2 (nothing overwritten)."""
+    import re
+
+    _, d = reference
+    shutil.copytree(d, tmp_path / "r")
+    bad = tmp_path / "r" / "game-000003.jsonl"
+    text = bad.read_text(encoding="utf-8")
+    dice = re.search(r'"dice":\[(\d),(\d)\]', text)
+    other = "[1,2]" if dice.group(0) != '"dice":[1,2]' else "[3,4]"
+    bad.write_text(text.replace(dice.group(0), f'"dice":{other}', 1), encoding="utf-8")
+    with pytest.raises(SelfplayError, match=r"game-000003\.jsonl: line 3: ") as e:
+        run_selfplay(workers=1, records=tmp_path / "r", **KW)
+    assert str(tmp_path / "r" / "game-000003.jsonl") in str(e.value)
+    res = CliRunner().invoke(main, ["selfplay", "--games", "6", "--bots", "efficiency,random,efficiency,random",
+                                    "--max-hands", "2", "--seed", "3", "--records", str(tmp_path / "r")])
+    assert res.exit_code == 2, res.output
+    assert "game-000003.jsonl: line 3: " in res.output
+    assert bad.read_text(encoding="utf-8") != text  # left as it was found, for the user to look at
+
+
+def test_a_records_folder_that_cannot_be_made_is_an_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("x")
+    for folder in ("/dev/null/x", str(tmp_path / "file" / "x")):
+        res = CliRunner().invoke(main, ["selfplay", "--games", "1", "--max-hands", "1", "--records", folder])
+        assert res.exit_code == 2, res.output
+        assert folder in res.output and "Traceback" not in res.output
