@@ -10,26 +10,40 @@ equal for ``--executor process`` and ``ray`` and for any worker count.
 Executors:
 
 * ``process`` -- a :class:`concurrent.futures.ProcessPoolExecutor` with ``--workers`` processes; a
-  chunk whose worker died (the pool breaks) is submitted again to a new pool (up to 3 times).
-* ``ray`` -- ``ray.init(num_cpus=workers)`` locally, or ``ray.init(address=...)`` on a cluster
-  (``pip install 'majiang[ray]'``); chunk tasks carry ``max_retries=3``, so Ray reruns a chunk whose
-  worker died.
+  chunk whose worker died (the pool breaks) is submitted again to a new pool (up to 3 times). The
+  workers exit when the master is gone (killed with SIGKILL too: :func:`_exit_with_parent`).
+* ``ray`` (``pip install -e '.[ray]'`` in a checkout; majiang is not on PyPI) --
+  ``ray.init(num_cpus=workers)`` locally, or ``ray.init(address=...)`` to join a running cluster:
+  ``--address host:6379`` (the GCS address ``ray start --head`` prints) or ``ray://host:10001``
+  (Ray Client, ``ray[client]``); without ``--address`` the environment's ``RAY_ADDRESS`` (set on
+  a cluster's nodes) is joined the same way. An address where nothing listens is refused at once.
+  ``--address`` alone implies ``--executor ray``; with ``--executor process`` it is an error. Chunk
+  tasks carry ``max_retries=3``, so Ray reruns a chunk whose worker died.
 
 Records and resuming: with ``--records DIR`` each game is written to ``DIR/game-000123.jsonl``
 and the run's parameters to ``DIR/selfplay.json``. A later run with the same parameters and folder
 reads the complete records already there (replaying each through the engine to recover its
-figures) and plays only the missing games; different parameters are refused.
+figures) and plays only the missing games and those whose record was cut short; different
+parameters are refused, and so is a complete record that does not replay (the error names the file;
+it is left alone -- move it away to have that game played again).
+
+With ``--json`` stdout carries the JSON object alone: during the run file descriptor 1 points at
+stderr, so whatever else writes there (Ray's "worker died ... will be retried" lines) goes to stderr.
 
 Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
-this run over ``seconds``, the time after the executor started; ``startup_seconds`` is the set-up
+this run over ``seconds``, the time after the executor started -- the replay of resumed records
+comes before and does not count either; ``startup_seconds`` is the set-up
 before the first game: for processes the common tables built and frozen out of the garbage
 collector (``gc.freeze``) before the pool forks, for Ray ``ray.init`` and its workers' start, each
 importing majiang and building and freezing the tables first); ``seconds`` ends when the last
 game's result arrives, so the executor's teardown (the pool's exit, ``ray.shutdown``: about 1.3 s on
 2 cores) does not count either; and per bot name
-(over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
-of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
+(over every player slot it fills) ``games`` (seat-games: a bot in two seats of 192 games has 384),
+``mean_score`` (final match score), ``ci95`` (half-width of the normal 95% interval of the mean,
+1.96 s/sqrt(n), each seat-game taken as independent -- seats of one game are not; for a paired
+comparison of bots use ``benchmarks/bench_strong.py``), ``win_rate`` and ``deal_in_rate`` (share
 of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
+Without ``--max-hands`` each game is the whole match.
 """
 
 from __future__ import annotations
@@ -65,7 +79,8 @@ class _Fail(click.ClickException):
 
 
 class SelfplayError(MajiangError):
-    """Bad self-play arguments, a records folder from another run, or ray missing."""
+    """Bad self-play arguments, a records folder from another run or that cannot be made, a record
+    that does not replay, a Ray cluster that cannot be joined, or ray missing."""
 
 
 @dataclass(frozen=True)
@@ -487,11 +502,14 @@ def _stdout_to_stderr(active: bool = True) -> Iterator[None]:
               help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes / Ray CPUs.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True)
-@click.option("--address", default=None, help="A Ray cluster address (ray://host:10001); implies --executor ray.")
+@click.option("--address", default=None,
+              help="A running Ray cluster: host:6379 (ray start --head) or ray://host:10001 (Ray Client); "
+                   "implies --executor ray. Without it --executor ray joins RAY_ADDRESS if set.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of game records; a run with the same parameters resumes from it.")
-@click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
+@click.option("--max-hands", type=click.IntRange(min=1),
+              help="Stop each match after this many hands (default: the whole match).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True, help="Games per chunk.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the aggregates and the digest.")
 def selfplay(rules: str, games: int, bots: str, workers: int, executor: str, address: str | None, seed: int,
