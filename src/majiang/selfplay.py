@@ -17,6 +17,8 @@ Executors:
   ``--address host:6379`` (the GCS address ``ray start --head`` prints) or ``ray://host:10001``
   (Ray Client, ``ray[client]``); without ``--address`` the environment's ``RAY_ADDRESS`` (set on
   a cluster's nodes) is joined the same way. An address where nothing listens is refused at once.
+  A cluster with token authentication (``ray start`` where ``~/.ray/auth_token`` exists) needs
+  ``RAY_AUTH_MODE=token`` in the environment: Ray sends the token to an explicit address only then.
   ``--address`` alone implies ``--executor ray``; with ``--executor process`` it is an error. Chunk
   tasks carry ``max_retries=3``, so Ray reruns a chunk whose worker died.
 
@@ -308,6 +310,16 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                             "'ray start --head' there, or leave out --address for a local Ray") from None
 
 
+def _auth_hint() -> str:
+    """A hint for a failed join: Ray (2.5x on) starts clusters with token authentication where a token
+    exists (``~/.ray/auth_token``), but a driver given an explicit address sends the token only with
+    ``RAY_AUTH_MODE=token`` in its environment; without it the join fails after a few retries."""
+    if os.environ.get("RAY_AUTH_MODE") is None and (Path.home() / ".ray" / "auth_token").exists():
+        return ("; if the cluster uses token authentication (~/.ray/auth_token exists here), "
+                "set RAY_AUTH_MODE=token")
+    return ""
+
+
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
              done: Callable[[list[GameSummary]], None]) -> float:
     """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took.
@@ -339,7 +351,7 @@ def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | N
                 ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as e:  # unreachable, refused, bad address
                 raise SelfplayError(f"could not connect to the Ray cluster at {address!r} (from {where}): {e}"
-                                    ) from None
+                                    f"{_auth_hint()}") from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True

@@ -363,6 +363,34 @@ def test_ray_address_in_the_environment_is_the_cluster_to_join(monkeypatch) -> N
     assert calls[0][1]["address"] == "10.1.2.3:6379" and "num_cpus" not in calls[0][1]
 
 
+def test_a_failed_join_mentions_token_authentication(monkeypatch, tmp_path: Path) -> None:
+    """Ray starts clusters with token authentication where ``~/.ray/auth_token`` exists, and a driver
+    given an address sends the token only with ``RAY_AUTH_MODE=token`` (checked by hand against a
+    ``ray start --head`` cluster: "InvalidAuthToken" without it, the run goes through with it)."""
+    ray = pytest.importorskip("ray")
+    import majiang.selfplay as sp
+
+    def refused(*args, **kw):
+        raise ConnectionError("Failed to connect to Ray cluster at 10.1.2.3:6379")
+
+    monkeypatch.setattr(sp, "_check_reachable", lambda address, timeout=5.0: None)
+    monkeypatch.setattr(ray, "init", refused)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with pytest.raises(SelfplayError) as e:
+        run_selfplay(executor="ray", address="10.1.2.3:6379", **KW)
+    assert "RAY_AUTH_MODE" not in str(e.value)  # no token here: no hint
+    (tmp_path / ".ray").mkdir()
+    (tmp_path / ".ray" / "auth_token").write_text("x" * 64)
+    with pytest.raises(SelfplayError, match="set RAY_AUTH_MODE=token"):
+        run_selfplay(executor="ray", address="10.1.2.3:6379", **KW)
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")  # already set: the failure is something else
+    with pytest.raises(SelfplayError) as e:
+        run_selfplay(executor="ray", address="10.1.2.3:6379", **KW)
+    assert "RAY_AUTH_MODE" not in str(e.value)
+
+
 def test_a_corrupted_record_is_named(reference, tmp_path: Path) -> None:
     """A complete record that does not replay (edited, or another engine's): the error names the file
     and the run stops with exit 2 (nothing overwritten)."""
