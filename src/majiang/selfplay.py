@@ -10,36 +10,55 @@ equal for ``--executor process`` and ``ray`` and for any worker count.
 Executors:
 
 * ``process`` -- a :class:`concurrent.futures.ProcessPoolExecutor` with ``--workers`` processes; a
-  chunk whose worker died (the pool breaks) is submitted again to a new pool (up to 3 times).
-* ``ray`` -- ``ray.init(num_cpus=workers)`` locally, or ``ray.init(address=...)`` on a cluster
-  (``pip install 'majiang[ray]'``); chunk tasks carry ``max_retries=3``, so Ray reruns a chunk whose
-  worker died.
+  chunk whose worker died (the pool breaks) is submitted again to a new pool (up to 3 times). The
+  workers exit when the master is gone (killed with SIGKILL too: :func:`_exit_with_parent`).
+* ``ray`` (``pip install -e '.[ray]'`` in a checkout; majiang is not on PyPI) --
+  ``ray.init(num_cpus=workers)`` locally, or ``ray.init(address=...)`` to join a running cluster:
+  ``--address host:6379`` (the GCS address ``ray start --head`` prints) or ``ray://host:10001``
+  (Ray Client, ``ray[client]``); without ``--address`` the environment's ``RAY_ADDRESS`` (set on
+  a cluster's nodes) is joined the same way. An address where nothing listens is refused at once.
+  A cluster with token authentication (``ray start`` where ``~/.ray/auth_token`` exists) needs
+  ``RAY_AUTH_MODE=token`` in the environment: Ray sends the token to an explicit address only then.
+  ``--address`` alone implies ``--executor ray``; with ``--executor process`` it is an error. Chunk
+  tasks carry ``max_retries=3``, so Ray reruns a chunk whose worker died.
 
 Records and resuming: with ``--records DIR`` each game is written to ``DIR/game-000123.jsonl``
 and the run's parameters to ``DIR/selfplay.json``. A later run with the same parameters and folder
 reads the complete records already there (replaying each through the engine to recover its
-figures) and plays only the missing games; different parameters are refused.
+figures) and plays only the missing games and those whose record was cut short; different
+parameters are refused, and so is a complete record that does not replay (the error names the file;
+it is left alone -- move it away to have that game played again).
+
+With ``--json`` stdout carries the JSON object alone: during the run file descriptor 1 points at
+stderr, so whatever else writes there (Ray's "worker died ... will be retried" lines) goes to stderr.
 
 Aggregates (``--json``): ``games``, ``hands``, ``digest``, ``games_per_second`` (games played in
-this run over ``seconds``, the time after the executor started; ``startup_seconds`` is the set-up
+this run over ``seconds``, the time after the executor started -- the replay of resumed records
+comes before and does not count either; ``startup_seconds`` is the set-up
 before the first game: for processes the common tables built and frozen out of the garbage
 collector (``gc.freeze``) before the pool forks, for Ray ``ray.init`` and its workers' start, each
 importing majiang and building and freezing the tables first); ``seconds`` ends when the last
 game's result arrives, so the executor's teardown (the pool's exit, ``ray.shutdown``: about 1.3 s on
 2 cores) does not count either; and per bot name
-(over every player slot it fills) ``games``, ``mean_score`` (final match score), ``ci95`` (half-width
-of the normal 95% interval of the mean, 1.96 s/sqrt(n)), ``win_rate`` and ``deal_in_rate`` (share
+(over every player slot it fills) ``games`` (seat-games: a bot in two seats of 192 games has 384),
+``mean_score`` (final match score), ``ci95`` (half-width of the normal 95% interval of the mean,
+1.96 s/sqrt(n), each seat-game taken as independent -- seats of one game are not; for a paired
+comparison of bots use ``benchmarks/bench_strong.py``), ``win_rate`` and ``deal_in_rate`` (share
 of hands it won / fed the winning tile, a robbed kong included), plus the same per player slot.
+Without ``--max-hands`` each game is the whole match.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
 import math
+import os
+import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -47,6 +66,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from majiang.engine import Match, derive_seed, resolve, run_match
 from majiang.errors import MajiangError
@@ -61,7 +81,8 @@ class _Fail(click.ClickException):
 
 
 class SelfplayError(MajiangError):
-    """Bad self-play arguments, a records folder from another run, or ray missing."""
+    """Bad self-play arguments, a records folder from another run or that cannot be made, a record
+    that does not replay, a Ray cluster that cannot be joined, or ray missing."""
 
 
 @dataclass(frozen=True)
@@ -110,7 +131,9 @@ def play_chunk(spec: str, seed: int, bots: Sequence[str], games: Sequence[int],
 
 
 def _read_game(path: Path, g: int) -> GameSummary | None:
-    """A complete record on disk, replayed for its figures; ``None`` if missing or cut short."""
+    """A complete record on disk, replayed for its figures; ``None`` if missing or cut short (a
+    crash while writing: the game is played again). A complete record that does not replay raises
+    :class:`SelfplayError` naming the file: it is left alone, not overwritten."""
     from majiang.records.jsonl import replay
 
     if not path.exists():
@@ -119,7 +142,11 @@ def _read_game(path: Path, g: int) -> GameSummary | None:
     lines = text.splitlines()
     if not lines or not text.endswith("\n") or '"type":"end_game"' not in lines[-1]:
         return None
-    m = replay(lines)
+    try:
+        m = replay(lines)
+    except (ValueError, KeyError, TypeError, IndexError) as e:  # RecordError and malformed events
+        raise SelfplayError(f"{path}: {e} -- a complete record that does not replay (edited, or written by "
+                            "another version); move it away to have that game played again") from None
     return _summarise(g, m, text)
 
 
@@ -188,12 +215,40 @@ def _ray_task(spec: str, seed: int, bots: Sequence[str], games: Sequence[int], m
     has loaded it during the warm-up and the first chunks start at once."""
     if not warm:
         return play_chunk(spec, seed, bots, games, max_hands)
-    import os
-
     _warm(spec)
     gc.collect()
     gc.freeze()  # the worker's own process: its tables stay out of the collector's passes
     return os.getpid()
+
+
+def _exit_with_parent(parent: int, interval: float = 0.5) -> None:
+    """Pool initializer: end this worker process when its parent ``parent`` (a process id) is gone.
+
+    A master killed with SIGKILL cannot shut its pool down, and its workers would otherwise wait for
+    work forever. On Linux ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` (through ctypes) has the kernel kill
+    the worker at once; everywhere a daemon thread also checks ``os.getppid()`` every ``interval``
+    seconds and exits the worker (``os._exit``) once the parent changed. Nothing is lost: the
+    records are written by the master."""
+    import threading
+
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+            import signal
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # PR_SET_PDEATHSIG = 1
+        except (OSError, AttributeError):
+            pass  # the watch thread below still works
+    if os.getppid() != parent:  # the parent died before the worker was set up
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(interval)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="majiang-parent-watch", daemon=True).start()
 
 
 def _run_process(job: tuple, chunks: list[list[int]], workers: int, done: Callable[[list[GameSummary]], None],
@@ -223,7 +278,8 @@ def _run_pool(job: tuple, chunks: list[list[int]], workers: int, done: Callable[
     attempts = 0
     while pending:
         try:
-            with ProcessPoolExecutor(max_workers=workers, mp_context=_context()) as pool:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=_context(),
+                                     initializer=_exit_with_parent, initargs=(os.getpid(),)) as pool:
                 futs = {pool.submit(fn, *job[:3], c, job[3]): tuple(c) for c in pending}
                 while futs:
                     finished, _ = wait(futs, return_when=FIRST_COMPLETED)
@@ -254,22 +310,48 @@ def _check_reachable(address: str, timeout: float = 5.0) -> None:
                             "'ray start --head' there, or leave out --address for a local Ray") from None
 
 
+def _auth_hint() -> str:
+    """A hint for a failed join: Ray (2.5x on) starts clusters with token authentication where a token
+    exists (``~/.ray/auth_token``), but a driver given an explicit address sends the token only with
+    ``RAY_AUTH_MODE=token`` in its environment; without it the join fails after a few retries."""
+    if os.environ.get("RAY_AUTH_MODE") is None and (Path.home() / ".ray" / "auth_token").exists():
+        return ("; if the cluster uses token authentication (~/.ray/auth_token exists here), "
+                "set RAY_AUTH_MODE=token")
+    return ""
+
+
 def _run_ray(job: tuple, chunks: list[list[int]], workers: int, address: str | None,
              done: Callable[[list[GameSummary]], None]) -> float:
-    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took."""
+    """Run the chunks as Ray tasks; returns the seconds ``ray.init`` and the workers' warm-up took.
+
+    ``address`` (``--address``), else the environment's ``RAY_ADDRESS`` (unless ``local``), is a
+    running cluster to join: checked for a listener first (:func:`_check_reachable`), then
+    ``ray.init(address=...)``; without either a local Ray with ``num_cpus=workers``. Raises
+    :class:`SelfplayError` naming the address and where it came from when it cannot be joined."""
     try:
         import ray
     except ImportError:
-        raise SelfplayError("--executor ray needs ray: pip install 'majiang[ray]'") from None
+        raise SelfplayError("--executor ray needs ray: pip install -e '.[ray]' in a majiang checkout") from None
     started = False
     t0 = time.perf_counter()
     if not ray.is_initialized():
+        # no address given on a cluster node (RAY_ADDRESS set, as `ray start` and job submission do):
+        # join that cluster, as ray.init would -- it refuses num_cpus when it joins one
+        env = os.environ.get("RAY_ADDRESS", "").strip()
+        where = "--address"
+        if not address and env and env != "local":
+            address, where = env, "RAY_ADDRESS"
         if address:
-            _check_reachable(address)
+            try:
+                _check_reachable(address)
+            except SelfplayError as e:
+                hint = "; unset it for a local Ray" if where == "RAY_ADDRESS" else ""
+                raise SelfplayError(f"{e} (from {where}{hint})") from None
             try:
                 ray.init(address=address, ignore_reinit_error=True, log_to_driver=False)
             except (ConnectionError, RuntimeError, ValueError) as e:  # unreachable, refused, bad address
-                raise SelfplayError(f"could not connect to the Ray cluster at {address!r}: {e}") from None
+                raise SelfplayError(f"could not connect to the Ray cluster at {address!r} (from {where}): {e}"
+                                    f"{_auth_hint()}") from None
         else:
             ray.init(num_cpus=workers, include_dashboard=False, ignore_reinit_error=True, log_to_driver=False)
         started = True
@@ -320,7 +402,10 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
     results: dict[int, GameSummary] = {}
     if records is not None:
         records = Path(records)
-        records.mkdir(parents=True, exist_ok=True)
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise SelfplayError(f"cannot create the records folder {records}: {e.strerror or e}") from None
         mf = records / MANIFEST
         if mf.exists():
             old = json.loads(mf.read_text(encoding="utf-8"))
@@ -330,7 +415,10 @@ def run_selfplay(rules: str, games: int, bots: Sequence[str], *, workers: int = 
                 what = "; ".join(f"{k} {old.get(k)!r} there, {now[k]!r} now" for k in differ)
                 raise SelfplayError(f"{records} holds records of another run ({what}); use a new folder "
                                     "or the same settings")
-        mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
+        try:
+            mf.write_text(json.dumps(params, ensure_ascii=False) + "\n", encoding="utf-8")
+        except OSError as e:
+            raise SelfplayError(f"cannot write {mf}: {e.strerror or e}") from None
         for g in range(games):
             got = _read_game(records / f"game-{g:06d}.jsonl", g)
             if got is not None:
@@ -383,6 +471,42 @@ def describe(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+@contextlib.contextmanager
+def _stdout_to_stderr(active: bool = True) -> Iterator[None]:
+    """While active, file descriptor 1 (and ``sys.stdout``) point at stderr, so that whatever the run
+    writes to stdout -- Ray's "worker died ... will be retried" lines from C++, a print in a worker
+    forked meanwhile, a library's notice -- lands on stderr and ``--json`` prints its object alone.
+    Restored (Python's buffer flushed first) on the way out. Without a file descriptor 1 or 2 only
+    ``sys.stdout`` is redirected."""
+    if not active:
+        yield
+        return
+    saved = None
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        if saved is not None:
+            os.close(saved)
+        saved = None
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            yield
+    finally:
+        try:
+            sys.stdout.flush()  # Python-level writes of the run still buffered: to fd 1, i.e. stderr
+        except (OSError, ValueError):
+            pass
+        if saved is not None:
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
 @click.command()
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--games", type=click.IntRange(min=1), default=16, show_default=True, help="Matches to play.")
@@ -390,25 +514,31 @@ def describe(stats: dict[str, Any]) -> str:
               help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes / Ray CPUs.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True)
-@click.option("--address", default=None, help="A Ray cluster address (ray://host:10001); implies --executor ray.")
+@click.option("--address", default=None,
+              help="A running Ray cluster: host:6379 (ray start --head) or ray://host:10001 (Ray Client); "
+                   "implies --executor ray. Without it --executor ray joins RAY_ADDRESS if set.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Master seed of the run.")
 @click.option("--records", type=click.Path(file_okay=False, path_type=Path),
               help="Folder of game records; a run with the same parameters resumes from it.")
-@click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
+@click.option("--max-hands", type=click.IntRange(min=1),
+              help="Stop each match after this many hands (default: the whole match).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=4, show_default=True, help="Games per chunk.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the aggregates and the digest.")
 def selfplay(rules: str, games: int, bots: str, workers: int, executor: str, address: str | None, seed: int,
              records: Path | None, max_hands: int | None, chunk_size: int, as_json: bool) -> None:
     """Bot self-play at scale: chunks of games on worker processes or Ray, aggregates and a digest."""
-    import sys
-
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+    ctx = click.get_current_context()
+    given = ctx.get_parameter_source("executor") not in (ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP)
+    if address and given and executor != "ray":
+        raise _Fail(f"--address {address} is a Ray cluster: use --executor ray (or leave --executor out), "
+                    f"not --executor {executor}")
     if address:
         executor = "ray"
     t0 = time.perf_counter()
     try:
-        with Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(),
+        with _stdout_to_stderr(as_json), Progress(TextColumn("selfplay"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("{task.fields[rate]}"), TimeElapsedColumn(), transient=True,
                       disable=as_json or not sys.stderr.isatty()) as bar:
             task = bar.add_task("selfplay", total=games, rate="")
