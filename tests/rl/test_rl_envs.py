@@ -537,6 +537,15 @@ def test_parallel_env_refuses_bad_input_and_records_copies(batched) -> None:
     assert record_lines(p.record()) == record_lines(p.table.match) != before
 
 
+@pytest.mark.parametrize("rules", ["mcr", "wenzhou", "taiwan"])
+def test_pettingzoo_seed_test_for_the_aec_environment(rules: str) -> None:
+    """PettingZoo's ``seed_test`` (two environments, the same seed, masked samples from seeded action
+    spaces: the same observations, rewards and masks throughout) passes on each kind of table."""
+    from pettingzoo.test import seed_test
+
+    seed_test(lambda: rl.env(rules, analysis=False), num_cycles=200)
+
+
 def test_parallel_env_on_illegal_terminate() -> None:
     """``on_illegal="terminate"``: an action outside an agent's mask (a discard it does not hold, or
     a non-pass for an agent not awaited) ends the episode with the table unchanged, the offender
