@@ -1,0 +1,104 @@
+"""FastEfficiencyBot (majiang.rl.fast_bots) against the reference EfficiencyBot: the same choice on
+thousands of real decision states of every preset, the same candidates and useful counts, the same
+records for whole games, and the "efficiency" opponents of the learner environments."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("numba")
+pytest.importorskip("gymnasium")
+
+from majiang.engine import PRESET_NAMES, ActionKind, Match, run_match  # noqa: E402
+from majiang.players import EfficiencyBot, RandomBot  # noqa: E402
+from majiang.records.jsonl import record_lines  # noqa: E402
+from majiang.rl import kernels  # noqa: E402
+from majiang.rl.fast_bots import FastEfficiencyBot  # noqa: E402
+
+pytestmark = pytest.mark.skipif(not kernels.available(), reason="numba cannot be imported")
+
+
+def _states(preset: str, games: int):
+    """Every decision state (view, legal actions) of ``games`` two-hand matches where efficiency bots
+    play two seats and random bots the other two (random play reaches hands the bot would not:
+    undeclared complete hands, odd discards)."""
+    ref = EfficiencyBot(preset)
+    for g in range(games):
+        m = Match(preset, seed=1000 + g, max_hands=2)
+        players = [ref if (p + g) % 2 else RandomBot(seed=4 * g + p) for p in range(4)]
+        while not m.finished:
+            s = m.pending_seats()[0]
+            acts = m.legal_actions(s)
+            v = m.view(s)
+            yield v, acts
+            m.apply(s, players[m.player_at_seat[s]].choose(v, acts))
+
+
+def _reference_candidates(bot: EfficiencyBot, counts: list[int], view, allowed: list[int]):
+    """The reference bot's lowest shanten after an allowed discard and each best discard's useful
+    count, from its own Python code (_discard_shanten, _useful)."""
+    scored = EfficiencyBot._discard_shanten(bot, counts, view, allowed)
+    best = min(s for s, _ in scored)
+    visible = view.visible_counts()
+    useful = {}
+    for s, t in scored:
+        if s == best:
+            counts[t] -= 1
+            useful[t] = EfficiencyBot._useful(bot, counts, view, visible)
+            counts[t] += 1
+    return best, useful
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_same_decisions_on_real_states(preset):
+    ref, fast = EfficiencyBot(preset), FastEfficiencyBot(preset)
+    decisions = turns = 0
+    for view, acts in _states(preset, 14):
+        assert fast.choose(view, acts) == ref.choose(view, acts)
+        decisions += 1
+        allowed = [a.tile for a in acts if a.kind is ActionKind.DISCARD and a.tile is not None]
+        if view.phase != "turn" or not allowed:
+            continue
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        got = fast.kernel_discards(list(counts), view, allowed)
+        assert got is not None  # no preset's real hand leaves the kernel out (a best discard is allowed)
+        assert got == _reference_candidates(ref, list(counts), view, allowed)
+        assert fast._best_discard(list(counts), view, allowed) == EfficiencyBot._best_discard(ref, counts, view,
+                                                                                               allowed)
+        turns += 1
+    assert decisions > 1000 and turns > 700
+    assert fast.kernel_used > turns  # the kernel chose (the checks above, and most of choose's turns)
+
+
+def test_complete_hand_not_declared_counts_the_discarded_tile():
+    """A complete hand that is not declared (the random seats pass on wins): the draws that lower the
+    shanten after a best discard include the discarded tile itself, counted as the bot counts it."""
+    seen = 0
+    for preset in ("mcr", "wenzhou"):
+        ref, fast = EfficiencyBot(preset), FastEfficiencyBot(preset)
+        for view, acts in _states(preset, 14):
+            allowed = [a.tile for a in acts if a.kind is ActionKind.DISCARD and a.tile is not None]
+            if view.phase != "turn" or not allowed:
+                continue
+            counts = [0] * 34
+            for t in view.hand:
+                counts[t] += 1
+            if ref._shanten(counts, view) != -1:
+                continue
+            seen += 1
+            assert fast.kernel_discards(list(counts), view, allowed) == _reference_candidates(ref, counts, view,
+                                                                                             allowed)
+    assert seen >= 10
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_same_records_for_whole_games(preset):
+    for seed in range(3):
+        a = run_match(Match(preset, seed=seed, max_hands=2), [EfficiencyBot(preset) for _ in range(4)])
+        fast = [FastEfficiencyBot(preset) for _ in range(4)]
+        b = run_match(Match(preset, seed=seed, max_hands=2), fast)
+        assert record_lines(b) == record_lines(a)
+        assert sum(f.kernel_used for f in fast) > 0
