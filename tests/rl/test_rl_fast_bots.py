@@ -13,8 +13,8 @@ pytest.importorskip("gymnasium")
 from majiang.engine import PRESET_NAMES, ActionKind, Match, run_match  # noqa: E402
 from majiang.players import EfficiencyBot, RandomBot  # noqa: E402
 from majiang.records.jsonl import record_lines  # noqa: E402
-from majiang.rl import kernels  # noqa: E402
-from majiang.rl.fast_bots import FastEfficiencyBot  # noqa: E402
+from majiang.rl import SingleAgentEnv, VectorEnv, kernels  # noqa: E402
+from majiang.rl.fast_bots import FastEfficiencyBot, make_opponent  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not kernels.available(), reason="numba cannot be imported")
 
@@ -102,3 +102,40 @@ def test_same_records_for_whole_games(preset):
         b = run_match(Match(preset, seed=seed, max_hands=2), fast)
         assert record_lines(b) == record_lines(a)
         assert sum(f.kernel_used for f in fast) > 0
+
+
+def test_learner_envs_use_the_fast_bot():
+    assert type(make_opponent("efficiency", SingleAgentEnv("mcr").table.rules)) is FastEfficiencyBot
+    assert type(make_opponent("random", SingleAgentEnv("mcr").table.rules, 1)) is RandomBot
+    for preset in ("mcr", "wenzhou"):
+        env = SingleAgentEnv(preset)
+        env.reset(seed=5)
+        assert all(type(b) is FastEfficiencyBot for b in env.driver.bots.values())
+        vec = VectorEnv(2, preset, opponents="efficiency")
+        vec.reset(seed=5)
+        assert all(type(b) is FastEfficiencyBot for d in vec.drivers for b in d.bots.values())
+
+
+@pytest.mark.parametrize("preset", ["mcr", "wenzhou"])
+def test_learner_episodes_unchanged(preset, monkeypatch):
+    """SingleAgentEnv with the fast opponents plays the same episodes as with the reference bots
+    (the same masked random learner actions, the same observations and rewards)."""
+    import majiang.rl.single as single
+    from majiang.players import make_bot
+
+    def run():
+        env = SingleAgentEnv(preset)
+        rng = np.random.default_rng(7)
+        obs, _ = env.reset(seed=11)
+        trace = []
+        for _ in range(300):
+            a = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            obs, r, term, trunc, _ = env.step(a)
+            trace.append((a, r, obs["observation"].tobytes()))
+            if term or trunc:
+                obs, _ = env.reset(seed=int(rng.integers(1 << 30)))
+        return trace
+
+    fast = run()
+    monkeypatch.setattr(single, "make_opponent", make_bot)
+    assert run() == fast
