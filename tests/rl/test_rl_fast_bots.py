@@ -68,6 +68,11 @@ def test_same_decisions_on_real_states(preset):
         assert got == _reference_candidates(ref, list(counts), view, allowed)
         assert fast._best_discard(list(counts), view, allowed) == EfficiencyBot._best_discard(ref, counts, view,
                                                                                                allowed)
+        # the table withholding every best discard (as it may a wildcard): the bot's own code decides
+        rest = [t for t in allowed if t not in got[1]]
+        if rest:
+            assert fast.kernel_discards(list(counts), view, rest) is None
+            assert fast._best_discard(list(counts), view, rest) == EfficiencyBot._best_discard(ref, counts, view, rest)
         turns += 1
     assert decisions > 1000 and turns > 700
     assert fast.kernel_used > turns  # the kernel chose (the checks above, and most of choose's turns)
@@ -102,6 +107,16 @@ def test_same_records_for_whole_games(preset):
         b = run_match(Match(preset, seed=seed, max_hands=2), fast)
         assert record_lines(b) == record_lines(a)
         assert sum(f.kernel_used for f in fast) > 0
+
+
+def test_knitted_shapes_keep_the_python_path():
+    """With ``fast=False`` (the knitted shapes counted, which the kernel does not compute) every
+    decision is EfficiencyBot's own code: the same record, the kernel never used."""
+    a = run_match(Match("mcr", seed=4, max_hands=1), [EfficiencyBot("mcr", fast=False) for _ in range(4)])
+    fast = [FastEfficiencyBot("mcr", fast=False) for _ in range(4)]
+    b = run_match(Match("mcr", seed=4, max_hands=1), fast)
+    assert record_lines(b) == record_lines(a)
+    assert all(f.kernel_used == 0 for f in fast)
 
 
 def test_learner_envs_use_the_fast_bot():
