@@ -28,7 +28,8 @@ under MCR's eight points); there the bot's count is the planes' with the discard
 counted again that way. The shanten after the best discard (which the bot compares the kongs
 with) is read from a second kernel call on the hand after one best discard.
 
-The claim test's and the kongs' shanten stay the bot's own (they cost little: a memoised look-up).
+The claim test's and the kongs' shanten stay the bot's own: memoised look-ups, about 7% of a
+Wenzhou learner step in a profile, which a kernel call per hand would not make cheaper.
 """
 
 from __future__ import annotations
@@ -141,7 +142,8 @@ class FastEfficiencyBot(EfficiencyBot):
         self.kernel_used += 1
         return best, min(useful, key=lambda t: (-useful[t], _ORPHAN_FIRST[t], t))
 
-    def _after_discard(self, counts: list[int], view: PlayerView, plain: tuple | None, wild: tuple | None) -> int | None:
+    def _after_discard(self, counts: list[int], view: PlayerView, plain: tuple | None,
+                       wild: tuple | None) -> int | None:
         """The shanten of the 3k+1 hand ``counts`` from the kernel (None if it left the hand alone)."""
         out = self._out13
         out.fill(0.0)
