@@ -30,6 +30,7 @@ from majiang.players import make_bot
 from majiang.rl.actions import ActionIndexError, as_index
 from majiang.rl.aec import _spaces
 from majiang.rl.core import Shaping, Table, info_of, render
+from majiang.rl.fast_bots import make_opponent
 
 
 class LearnerDriver:
@@ -37,7 +38,9 @@ class LearnerDriver:
 
     ``opponents``: one bot name for all three, three names (next, opposite, previous seat order by
     seat number, the learner's skipped), or three :class:`~majiang.engine.Player` objects. Named bots
-    are made afresh each episode with seeds derived from the game seed.
+    are made afresh each episode with seeds derived from the game seed; ``"efficiency"`` is
+    :class:`~majiang.rl.fast_bots.FastEfficiencyBot` where numba is available (the same decisions as
+    :class:`~majiang.players.EfficiencyBot`, its discard choice from the compiled analysis kernel).
     """
 
     def __init__(self, table: Table, opponents: str | Sequence[str | Player] = "efficiency",
@@ -59,7 +62,7 @@ class LearnerDriver:
         others = [s for s in range(4) if s != self.seat]
         self.bots = {}
         for s, o in zip(others, self.opponents):
-            self.bots[s] = make_bot(o, self.table.rules, derive_seed(self.table.game_seed, "bot", s)) \
+            self.bots[s] = make_opponent(o, self.table.rules, derive_seed(self.table.game_seed, "bot", s)) \
                 if isinstance(o, str) else o
 
     def reset(self, seed: int | None = None) -> None:
