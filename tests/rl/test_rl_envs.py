@@ -207,6 +207,26 @@ def test_rewards_are_scaled_settlements_and_shaping_adds() -> None:
     assert len(calls) == len(steps)
 
 
+def test_single_agent_shaping_sees_the_learners_actions_only() -> None:
+    """``SingleAgentEnv(shaping=f)``: ``f`` is called once per learner step, with the learner's own
+    views, never for the bots' actions; the return is the settlement plus f per learner step."""
+    calls = []
+
+    def shaping(before, index, after):
+        calls.append((before.seat, index))
+        return 0.25
+
+    env = rl.SingleAgentEnv("wenzhou", seat=1, shaping=shaping)
+    obs, _ = env.reset(seed=4)
+    total, n, done = 0.0, 0, False
+    while not done:
+        obs, r, done, _, _ = env.step(_first_masked(obs["action_mask"]))
+        total += r
+        n += 1
+    assert len(calls) == n and {s for s, _ in calls} == {1}
+    assert total == pytest.approx(env.table.match.results[0].deltas[1] + 0.25 * n)
+
+
 def test_single_agent_env_plays_against_bots() -> None:
     env = rl.SingleAgentEnv("mcr", seat=2)
     obs, _ = env.reset(seed=9)

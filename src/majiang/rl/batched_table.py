@@ -247,8 +247,9 @@ class BatchedTable:
         self._fill()
         return None
 
-    def apply_action(self, seat: int, action: Action) -> np.ndarray:
-        """Apply an engine :class:`~majiang.engine.Action` (a bot's choice) through its index."""
+    def apply_action(self, seat: int, action: Action, *, shape: bool = True) -> np.ndarray:
+        """Apply an engine :class:`~majiang.engine.Action` (a bot's choice) through its index
+        (``shape`` as :meth:`Table.step_sparse`; this table never has shaping)."""
         from majiang.rl.actions import index_of
 
         m = self.match

@@ -190,9 +190,10 @@ class Table:
         r = self.step_sparse(seat, index)
         return np.zeros(4, dtype=np.float64) if r is None else r
 
-    def step_sparse(self, seat: int, index: int) -> np.ndarray | None:
+    def step_sparse(self, seat: int, index: int, *, shape: bool = True) -> np.ndarray | None:
         """:meth:`step`, returning ``None`` instead of the zero rewards of a step that pays nothing
-        (most steps; saves the environments an array)."""
+        (most steps; saves the environments an array). ``shape=False``: no shaping call for this
+        step (a bot's action in the learner environments, whose shaping is the learner's)."""
         m = self.match
         if m is None or m.finished:
             raise ActionIndexError("the episode is over: reset first")
@@ -206,24 +207,27 @@ class Table:
                 raise ActionIndexError(f"action index {index} outside 0-{ACTION_SIZE - 1}")
             raise ActionIndexError(f"seat {seat} cannot {describe_index(index)} (index {index}) now; legal: "
                                    + ", ".join(f"{i} {describe_index(i)}" for i in legal))
-        before = m.view(seat) if self.shaping is not None else None
+        shaping = self.shaping if shape else None
+        before = m.view(seat) if shaping is not None else None
         m.apply(seat, action)
         self._legal = {}
         self.steps += 1
-        if self._results_seen == len(m.results) and self.shaping is None:
+        if self._results_seen == len(m.results) and shaping is None:
             return None
         rewards = np.zeros(4, dtype=np.float64)
         while self._results_seen < len(m.results):
             rewards += np.asarray(m.results[self._results_seen].deltas, dtype=np.float64) / self.reward_scale
             self._results_seen += 1
-        if self.shaping is not None and before is not None:
-            rewards[seat] += float(self.shaping(before, index, self.view(seat)))
+        if shaping is not None and before is not None:
+            rewards[seat] += float(shaping(before, index, self.view(seat)))
         return rewards
 
-    def apply_action(self, seat: int, action: Action) -> np.ndarray:
-        """Apply an engine :class:`~majiang.engine.Action` (a bot's choice) through its index."""
+    def apply_action(self, seat: int, action: Action, *, shape: bool = True) -> np.ndarray:
+        """Apply an engine :class:`~majiang.engine.Action` (a bot's choice) through its index;
+        ``shape`` as :meth:`step_sparse`."""
         t = self.match.table if self.match is not None else None
-        return self.step(seat, index_of(action, white_face=t.white_face if t is not None else None))
+        r = self.step_sparse(seat, index_of(action, white_face=t.white_face if t is not None else None), shape=shape)
+        return np.zeros(4, dtype=np.float64) if r is None else r
 
     # ------------------------------------------------------------------ text
     def render_text(self) -> str:

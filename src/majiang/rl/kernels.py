@@ -155,7 +155,7 @@ _NOTED: list[bool] = []
 
 
 def note_first_compile(module_file: str, key: str) -> None:
-    """Say on stderr, once per process, that numba is about to compile (about a minute) when the
+    """Say on stderr, once per process, that numba is about to compile (20-60 s) when the
     cache beside ``module_file`` holds no compiled ``key`` function yet (a fresh installation, or
     the module changed; ``key`` may be a glob pattern: ``"*"``, no function of the module at all);
     silent when ``NUMBA_CACHE_DIR`` moves the cache elsewhere."""
@@ -168,7 +168,7 @@ def note_first_compile(module_file: str, key: str) -> None:
     stem = os.path.splitext(os.path.basename(module_file))[0]
     if not glob.glob(os.path.join(folder, f"{stem}.{key}-*.nbi")):
         _NOTED.append(True)
-        print("majiang.rl: numba compiles the environments' loops on their first use (about a minute, once "
+        print("majiang.rl: numba compiles the environments' loops on their first use (20-60 s, once "
               "per installation; MAJIANG_NUMBA=0 skips it)", file=sys.stderr)
 
 

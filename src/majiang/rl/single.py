@@ -5,7 +5,7 @@ The learner is asked only when it has a decision: its turns, and the claim windo
 claim (a window where it has nothing to claim is skipped, as at the table); a game that ends before
 its first decision is skipped at reset (the next game of the sequence is dealt). An episode is one hand
 by default (``hands=``); the reward is the learner's settlement (``reward_scale``) and, with
-``shaping=``, its shaping term.
+``shaping=``, its shaping term (called for the learner's actions only, never the bots').
 
 An illegal action (``on_illegal``): ``"terminate"`` (default) ends the episode with
 ``illegal_reward`` and ``info["illegal_action"] = True``, the table unchanged; ``"raise"`` raises
@@ -87,7 +87,7 @@ class LearnerDriver:
             assert s is not None
             m = t.match
             a = self.bots[s].choose(m.view(s), m.legal_actions(s))
-            total += float(t.apply_action(s, a)[self.seat])
+            total += float(t.apply_action(s, a, shape=False)[self.seat])  # shaping is the learner's
         return total
 
     def step(self, index: int) -> float:
