@@ -1041,16 +1041,7 @@ def _sx(t: np.ndarray, i: int, w_: np.ndarray, o: int, total: int, w: int, cnt: 
     asks whether the shanten is below ``lim`` gets the standard shape's number when that already is
     (-1: always the exact shanten)."""
     n = total // 3
-    best = 0
-    for a in range(n + 1):
-        b = n - a
-        v = t[i, 2 * a + 1] + w_[o, 2 * b]
-        if v > best:
-            best = v
-        v = t[i, 2 * a] + w_[o, 2 * b + 1]
-        if v > best:
-            best = v
-    s = 3 * n + 1 - best - w
+    s = _std(t, i, w_, o, n) - w  # _std never clamps: best is at most 3n + 2
     if s < -1:
         s = -1
     if s < lim:
