@@ -50,6 +50,18 @@ def _reference_candidates(bot: EfficiencyBot, counts: list[int], view, allowed: 
     return best, useful
 
 
+def _turns(preset, games):
+    """The turn states of :func:`_states` that offer discards: ``(view, actions, counts, allowed)``."""
+    for view, acts in _states(preset, games):
+        allowed = [a.tile for a in acts if a.kind is ActionKind.DISCARD and a.tile is not None]
+        if view.phase != "turn" or not allowed:
+            continue
+        counts = [0] * 34
+        for t in view.hand:
+            counts[t] += 1
+        yield view, acts, counts, allowed
+
+
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 def test_same_decisions_on_real_states(preset):
     ref, fast = EfficiencyBot(preset), FastEfficiencyBot(preset)
@@ -57,12 +69,7 @@ def test_same_decisions_on_real_states(preset):
     for view, acts in _states(preset, 14):
         assert fast.choose(view, acts) == ref.choose(view, acts)
         decisions += 1
-        allowed = [a.tile for a in acts if a.kind is ActionKind.DISCARD and a.tile is not None]
-        if view.phase != "turn" or not allowed:
-            continue
-        counts = [0] * 34
-        for t in view.hand:
-            counts[t] += 1
+    for view, acts, counts, allowed in _turns(preset, 14):
         got = fast.kernel_discards(list(counts), view, allowed)
         assert got is not None  # no preset's real hand leaves the kernel out (a best discard is allowed)
         assert got == _reference_candidates(ref, list(counts), view, allowed)
@@ -84,13 +91,7 @@ def test_complete_hand_not_declared_counts_the_discarded_tile():
     seen = 0
     for preset in ("mcr", "wenzhou"):
         ref, fast = EfficiencyBot(preset), FastEfficiencyBot(preset)
-        for view, acts in _states(preset, 14):
-            allowed = [a.tile for a in acts if a.kind is ActionKind.DISCARD and a.tile is not None]
-            if view.phase != "turn" or not allowed:
-                continue
-            counts = [0] * 34
-            for t in view.hand:
-                counts[t] += 1
+        for view, _, counts, allowed in _turns(preset, 14):
             if ref._shanten(counts, view) != -1:
                 continue
             seen += 1
