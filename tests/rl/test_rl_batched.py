@@ -41,14 +41,15 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert rl.VectorEnv(2, "mcr").batched
     assert rl.VectorEnv(2, "mcr", observation="botzone-v0").batched
     assert not rl.VectorEnv(2, "mcr", batched=False).batched
-    assert not rl.VectorEnv(2, "taiwan").batched  # flower wins, 16-tile hands
+    assert rl.VectorEnv(2, "taiwan").batched  # 16-tile hands, flower wins (no minimum score)
+    assert not supports(resolve("taiwan,min_score=3"))  # a flower win below it lets play go on: the engine's
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
     assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
     assert not supports(resolve("wenzhou"))
     assert not supports(resolve("seed000")) and not supports(resolve("wenzhou-w16"))
     assert supports(resolve("shandong"))
     with pytest.raises(MajiangError, match="batched core"):
-        rl.VectorEnv(2, "taiwan", batched=True)
+        rl.VectorEnv(2, "wenzhou", batched=True)
 
 
 def test_batched_vector_env_agrees_with_aec_environments() -> None:
@@ -379,3 +380,124 @@ def test_compiled_count_planes_equal_the_numpy_ones(oracle: bool) -> None:
         acts = (rng.random(oa["action_mask"].shape) * oa["action_mask"]).argmax(1)
         oa, *_ = a.step(acts)
         ob, *_ = b.step(acts)
+
+
+def _efficient(rng: np.random.Generator, obs: np.ndarray, mask: np.ndarray, best0: int) -> np.ndarray:
+    """A policy that finishes hands: wins whenever offered, claims often, and discards among the
+    ``discard_best`` plane's tiles (the lowest shanten), so Taiwan hands end in wins, not draws."""
+    w = rng.random(mask.shape) * mask
+    w[:, 1] *= 1e6
+    w[:, 99:235] *= 20.0
+    w[:, 36:99] *= 3.0
+    w[:, 2:36] *= np.where(obs[:, best0, :] > 0, 100.0, 1.0)
+    return w.argmax(1)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_taiwan_16_tile_hands_agree(seed: int) -> None:
+    """Taiwan 16-tile hands (five sets, 16 tiles kept back, flowers, RULES.md §3.1) on the batched
+    core and the per-table path: every observation, mask, seat, reward and final score equal, over a
+    few hundred hands that mostly end in wins (scored by the Taiwan 台 scorer, §3.2-3.3)."""
+    n = 8
+    a = rl.VectorEnv(n, "taiwan", batched=True, analysis=True)
+    b = rl.VectorEnv(n, "taiwan", batched=False, analysis=True)
+    best0 = Encoder(resolve("taiwan"), "majiang-v1", analysis=True).offsets["discard_best"][0]
+    oa, ia = a.reset(seed=seed)
+    ob, ib = b.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    ends = wins = melds5 = 0
+    for _ in range(1500):
+        assert np.array_equal(ia["seat"], ib["seat"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        assert np.array_equal(oa["observation"], ob["observation"])
+        acts = _efficient(rng, oa["observation"], oa["action_mask"], best0)
+        melds5 = max(melds5, int(a.core.n_melds.max()))
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, ib = b.step(acts)
+        assert np.array_equal(ra, rb)
+        assert np.array_equal(ta, tb)
+        assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        ends += int(ta.sum())
+        wins += int((ra != 0).any(axis=1).sum())
+    assert ends >= 100 and wins >= 0.7 * ends
+    assert melds5 >= 4
+
+
+def _flower_scenario(eighth_to: int, numpy_draws: bool) -> tuple[BatchedCore, Table, int]:
+    """Taiwan: the seat after the dealer (returned) is dealt seven of the eight flowers (34-40,
+    replaced from the tail at the deal); the eighth (41) is the first draw of play, which is that
+    seat's (``eighth_to`` 1), or the second, the next seat's (``eighth_to`` 2)."""
+    rules = resolve("taiwan")
+    dealer = Match(rules, seed=5, walls=[arrange_wall(rules, [[]] * 4, seed=5)], max_hands=1).dealer
+    holder = (dealer + 1) % 4
+    hands = [[] for _ in range(4)]
+    hands[holder] = [34, 35, 36, 37, 38, 39, 40]
+    draws = [41, 0] if eighth_to == 1 else [0, 41]
+    wall = arrange_wall(rules, hands, draws, dealer=dealer, seed=5)
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    if numpy_draws:
+        core._jit_step = False
+    core.load(0, Match(rules, seed=5, walls=[wall], max_hands=1))
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, seed=5, walls=[wall], max_hands=1)
+    table._legal = {}
+    return core, table, holder
+
+
+def _pass_and_discard_draws(table: Table):
+    def policy(phase: str, seat: int, mask: np.ndarray) -> int:
+        if phase != "turn":
+            return 0
+        drew = table.match.table.last_draw[seat]
+        if drew is not None and mask[2 + COLUMN_OF[drew]]:
+            return 2 + COLUMN_OF[drew]
+        legal = np.flatnonzero(mask)
+        return int(legal[legal >= 2][0])
+    return policy
+
+
+@pytest.mark.parametrize("numpy_draws", [False, True])
+@pytest.mark.parametrize("eighth_to, kind", [(1, "eight"), (2, "seven")])
+def test_taiwan_flower_wins(eighth_to: int, kind: str, numpy_draws: bool) -> None:
+    """八仙過海 (the seat holding seven flowers draws the eighth: paid as a self-draw by all three) and
+    七搶一 (the next seat draws it: that seat pays alone), RULES.md §3.2-3.3: the hand ends at
+    that draw, with the engine's settlement, on the compiled draw and the numpy one."""
+    core, table, holder = _flower_scenario(eighth_to, numpy_draws)
+    assert list(core.flower_n[0]) == [7 if s == holder else 0 for s in range(4)]
+    _drive(_pass_and_discard_draws(table), core, table)
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [holder] and res.wins[0].ctx.flower_win == kind
+    assert list(core.deltas[0]) == list(res.deltas)
+    payers = [s for s in range(4) if res.deltas[s] < 0]
+    assert payers == (sorted(s for s in range(4) if s != holder) if kind == "eight" else [(holder + 1) % 4])
+
+
+def test_a_deal_that_ends_the_hand_is_dealt_again(monkeypatch) -> None:
+    """A one-hand episode whose deal ends it (a flower win on the deal) has no step to take: both
+    paths deal ``redeal_seed(seed)`` instead (majiang.rl.core.redeal_seed). Such deals are about 3 in a
+    million, so this test makes one game seed's deal end by patching the engine's Match."""
+    import majiang.rl.batched as batched_mod
+    import majiang.rl.core as core_mod
+    from majiang.rl.core import redeal_seed
+
+    ending = derive_seed(9, "table", 1)
+
+    class EndingMatch(Match):
+        def __init__(self, rules, *args, seed=None, **kw):
+            super().__init__(rules, *args, seed=seed, **kw)
+            if seed == ending:
+                self.finished = True
+
+    monkeypatch.setattr(core_mod, "Match", EndingMatch)
+    monkeypatch.setattr(batched_mod, "Match", EndingMatch)
+    a = rl.VectorEnv(3, "taiwan", batched=True)
+    b = rl.VectorEnv(3, "taiwan", batched=False)
+    monkeypatch.setattr(BatchedCore, "_deal_may_end", staticmethod(lambda fn: True))  # ask the engine every time
+    oa, ia = a.reset(seed=9)
+    ob, ib = b.reset(seed=9)
+    assert a.core.game_seed[1] == b.tables[1].game_seed == redeal_seed(ending)
+    assert a.core.game_seed[0] == b.tables[0].game_seed == derive_seed(9, "table", 0)
+    assert np.array_equal(oa["observation"], ob["observation"])
+    assert np.array_equal(oa["action_mask"], ob["action_mask"])

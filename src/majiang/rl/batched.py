@@ -134,15 +134,16 @@ def suit_tables() -> tuple[np.ndarray, np.ndarray]:
     (chows and pungs) only -- for a count that is 0 mod 3 -- or into sets and one pair -- for a count
     that is 2 mod 3 (the count decides which, so one table holds both). Honours make pungs only.
     ``*_SHORT[code]``: one more tile of some face makes the group OK (the win gate of a 3k+1 hand).
-    Built once by enumerating every multiset of at most four sets plus an optional pair (RULES.md §1.4).
+    Built once by enumerating every multiset of at most five sets plus an optional pair (RULES.md §1.2, §1.4).
     """
     global _TABLES
     if _TABLES is None:
         sets = [np.eye(9, dtype=np.int64)[i:i + 3].sum(0) for i in range(7)] + [3 * np.eye(9, dtype=np.int64)[i]
                                                                                   for i in range(9)]
         vecs = [np.zeros(9, dtype=np.int64)]
-        for k in range(1, 5):
-            vecs += [sum(sets[j] for j in combo) for combo in combinations_with_replacement(range(16), k)]
+        for k in range(1, 6):  # up to five sets in one suit: 16-tile hands (Taiwan, RULES.md §3.1)
+            vecs += [v for v in (sum(sets[j] for j in combo)
+                                 for combo in combinations_with_replacement(range(16), k)) if v.max() <= 4]
         base = np.array(vecs)
         pairs = np.vstack([np.zeros((1, 9), dtype=np.int64), 2 * np.eye(9, dtype=np.int64)])
         allv = (base[:, None, :] + pairs[None, :, :]).reshape(-1, 9)
@@ -273,13 +274,13 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
     why = [text for bad, text in (
         (rules.wild_mode != "none", f"wildcards ({rules.wild_mode})"),
         (rules.declare_ready, "报听 (declare_ready)"),
-        (rules.flower_wins, "flower wins"),
+        (rules.flower_wins and (rules.min_score > 0 or rules.xianggong), "flower wins with a minimum score"),
         (rules.followed_penalty != 0, "被跟 penalty"),
         (rules.wild_discard_penalty != 0, "误打财神 penalty"),
         (rules.xianggong, "相公 (xianggong)"),
         (rules.bao_pai, "宝牌"),
         (rules.white_stand_in, "White stand-in (白板代)"),
-        (rules.hand_size != 13, f"{rules.hand_size}-tile hands"),
+        (rules.hand_size not in (13, 16), f"{rules.hand_size}-tile hands"),
         (rules.players != 4, f"{rules.players} players"),
         (not sh.standard, "no standard shape"),
         (sh.unconnected, "不搭 shape"),
@@ -403,13 +404,14 @@ class BatchedCore:
         self.tables: list = [None] * n
         self.walls: list[list[int]] = [[] for _ in range(n)]
         self.dice: list[tuple[int, ...]] = [()] * n
-        # melds per seat and slot (n, 4, 4): kind (_MELD_KINDS), tile, offer, claimed tile and the seat
+        slots = max(4, rules.sets)
+        # melds per seat and slot (n, 4, sets): kind (_MELD_KINDS), tile, offer, claimed tile and the seat
         # that fed it (-1: none); built into engine Melds for the scorer
-        self.meld_kind = z((n, 4, 4), dtype=np.int64)
-        self.meld_tile = z((n, 4, 4), dtype=np.int64)
-        self.meld_offer = z((n, 4, 4), dtype=np.int64)
-        self.meld_claimed = z((n, 4, 4), dtype=np.int64)
-        self.meld_from = z((n, 4, 4), dtype=np.int64)
+        self.meld_kind = z((n, 4, slots), dtype=np.int64)
+        self.meld_tile = z((n, 4, slots), dtype=np.int64)
+        self.meld_offer = z((n, 4, slots), dtype=np.int64)
+        self.meld_claimed = z((n, 4, slots), dtype=np.int64)
+        self.meld_from = z((n, 4, slots), dtype=np.int64)
         self.flowers: list[list[list[int]]] = [[[], [], [], []] for _ in range(n)]
         self.game_seed: list[int | None] = [None] * n
         self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
@@ -439,17 +441,35 @@ class BatchedCore:
         self._consts = np.array([K_PASS, K_DISCARD, TURN, CLAIM, END, self.reserve, self.sets,
                                  int(rules.claim_last_discard), int(rules.exposed_kong), int(rules.pung), int(rules.chow),
                                  int(sh.seven_pairs), int(sh.thirteen_orphans), int(sh.honors_and_knitted),
-                                 int(sh.knitted_straight)], dtype=np.int64)
+                                 int(sh.knitted_straight), int(rules.flower_wins)], dtype=np.int64)
         if encoder.name == "majiang-v1":
             self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
     # ------------------------------------------------------------------ episodes
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
         """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
+        rows, seeds = list(rows), [int(x) for x in seeds]
         if self._jit_step and _compiled_deal_ok(self):
-            self._start_compiled(list(rows), [int(x) for x in seeds])
-            return
-        self._start(list(rows), [self.deal(seed) for seed in seeds], list(seeds))
+            self._start_compiled(rows, seeds)
+        else:
+            self._start(rows, [self.deal(seed) for seed in seeds], seeds)
+        if self.rules.flower_wins:  # a deal that ends the hand (a flower win) is dealt again, as Table.reset
+            again = [i for i in rows if self._deal_may_end(self.flower_n[i]) and self._deal_ends(i)]
+            if again:
+                from majiang.rl.core import redeal_seed
+
+                self.reset_rows(again, [redeal_seed(self.game_seed[i]) for i in again])
+
+    @staticmethod
+    def _deal_may_end(flower_n: np.ndarray) -> bool:
+        """A deal with these flower counts per seat might have ended in a flower win (a seat holds
+        seven or eight): the engine decides (:meth:`_deal_ends`)."""
+        return bool(flower_n.max() >= 7)
+
+    def _deal_ends(self, i: int) -> bool:
+        """Whether row ``i``'s deal ends its hand (a flower win on the deal, RULES.md §3.2), as the
+        engine deals it."""
+        return Match(self.rules, seed=self.game_seed[i], max_hands=1).finished
 
     def reset_row(self, i: int, game_seed: int) -> None:
         """:meth:`reset_rows` for one row."""
@@ -526,8 +546,8 @@ class BatchedCore:
         explicit wall, ``Match(rules, walls=[wall], max_hands=1)``, for scenario tests; such a row's
         :meth:`replay` needs ``game_seed``)."""
         t = m.table
-        if t is None or t.finished:  # pragma: no cover - a deal never ends a hand without flower wins
-            raise AssertionError("the hand ended at the deal")
+        if t is None or t.finished:
+            raise MajiangError("the match's first hand ended at the deal (a flower win): nothing to play")
         self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
                            [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
 
@@ -716,6 +736,23 @@ class BatchedCore:
         self.phase[i] = END
         self.done[i] = True
 
+    def _flower_may_win(self, i: int, s: int) -> bool:
+        """Seat ``s`` of row ``i`` has just set aside a flower that may end the hand (RULES.md §3.2):
+        its eighth (八仙過海), or the eighth while another seat holds seven (七搶一)."""
+        fn = self.flower_n[i]
+        return bool(fn[s] == 8 or any(fn[h] == 7 for h in range(4) if h != s))
+
+    def _flower_win(self, i: int, s: int) -> None:
+        """The flower win of :meth:`_flower_may_win`, scored and settled by the engine
+        (``HandTable._flower_win``); the core supports flower wins only where every one stands (no
+        minimum score, no 相公: :func:`unsupported`)."""
+        t = self._sync(i)
+        if not t._flower_win(s, self.flowers[i][s][-1]):  # pragma: no cover - excluded by unsupported()
+            raise AssertionError("a flower win the engine did not declare")
+        self.deltas[i] = t.result.deltas
+        self.phase[i] = END
+        self.done[i] = True
+
     def _exhaust(self, rows: np.ndarray) -> None:
         self.phase[rows] = END
         self.done[rows] = True
@@ -732,11 +769,13 @@ class BatchedCore:
                                        self.flower_chain, self.phase, self.done, self.deltas, self.hand,
                                        self.last_draw, self.cur, self.after_claim, self.turn_win, self.gate_group,
                                        self.gate_special, _GROUP, self.flower_tiles, self.flower_n, TURN, END,
-                                       status):
+                                       status, int(self.rules.flower_wins)):
                 return
             for k in (status >= 4).nonzero()[0].tolist():  # flowers set aside: the lists the engine reads
                 i, s = int(rows[k]), int(seats[k])
                 self.flowers[i][s] = self.flower_tiles[i, s, :self.flower_n[i, s]].tolist()
+            for k in ((status & 3) == 3).nonzero()[0].tolist():
+                self._flower_win(int(rows[k]), int(seats[k]))
             test = ((status & 3) == 1).nonzero()[0]
             if test.size:  # the win gate admits the draw: the shape test, then the engine
                 r, s = rows[test], seats[test]
@@ -775,6 +814,10 @@ class BatchedCore:
                     self.flowers[i][s].append(x)
                     self.flower_tiles[i, s, self.flower_n[i, s]] = x
                     self.flower_n[i, s] += 1
+                    if self.rules.flower_wins and self._flower_may_win(i, s):
+                        self._flower_win(i, s)
+                        x = -2
+                        break
                     if self.tail[i] - self.head[i] - res <= 0:
                         x = -1
                         break
@@ -783,7 +826,7 @@ class BatchedCore:
                 t[k] = x
             ok = t >= 0
             if np.count_nonzero(ok) != ok.size:
-                self._exhaust(rows[~ok])
+                self._exhaust(rows[t == -1])
                 rows, seats, t, full = rows[ok], seats[ok], t[ok], full[ok]
                 if not rows.size:
                     return
@@ -922,7 +965,7 @@ class BatchedCore:
             self.vis[i, t] += 1
             self.pung[i, s, t] = False
             j = int(((self.meld_kind[i, s] == M_PUNG) & (self.meld_tile[i, s] == t)
-                                   & (np.arange(4) < self.n_melds[i, s])).nonzero()[0][0])
+                                   & (np.arange(self.meld_kind.shape[2]) < self.n_melds[i, s])).nonzero()[0][0])
             self.meld_kind[i, s, j] = M_AKONG  # offer and claimed tile stay the pung's
             self.any_claim[i] = True
             self.claim_tile[i] = t
@@ -1195,6 +1238,8 @@ class BatchedCore:
         for i in ((ds & 4) != 0).nonzero()[0].tolist():  # flowers set aside by the draw: the engine's lists
             s = (int(self.origin[i]) + 1) % 4
             self.flowers[i][s] = self.flower_tiles[i, s, :self.flower_n[i, s]].tolist()
+        for i in ((ds & 3) == 3).nonzero()[0].tolist():  # a flower that may win (flower_wins)
+            self._flower_win(i, (int(self.origin[i]) + 1) % 4)
         test = ((ds & 3) == 1).nonzero()[0]
         if test.size:  # the win gate admits the draw: the shape test, then the engine
             s = self.cur[test]

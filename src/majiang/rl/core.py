@@ -57,6 +57,15 @@ class EpisodeSeeds:
         return derive_seed(self.base, "episode", self.episode)
 
 
+def redeal_seed(game_seed: int) -> int:
+    """The game seed dealt instead of ``game_seed`` when that game's deal itself ends it -- a flower
+    win on the deal (Taiwan 八仙過海 or 七搶一, RULES.md §3.2: a seat dealt seven or eight of the eight
+    flowers, about 3 deals in a million) in a one-hand episode: such an episode would have no step to
+    take, so every environment deals ``derive_seed(game_seed, "redeal")`` instead (and again, should
+    that one end at once too). The table's :attr:`Table.game_seed` is the seed dealt."""
+    return derive_seed(game_seed, "redeal")
+
+
 class Table:
     """A match driven by layout indices (see the module doc).
 
@@ -93,8 +102,13 @@ class Table:
     # ------------------------------------------------------------------ episodes
     def reset(self, seed: int | None = None) -> None:
         """Start an episode (see the module doc for seeds)."""
-        gseed = self.game_seed = self._seeds.next(seed)
-        self.match = Match(self.rules, seed=gseed, max_hands=self.hands)
+        gseed = self._seeds.next(seed)
+        m = Match(self.rules, seed=gseed, max_hands=self.hands)
+        while m.finished:  # the deal itself ended the episode: deal again (see redeal_seed)
+            gseed = redeal_seed(gseed)
+            m = Match(self.rules, seed=gseed, max_hands=self.hands)
+        self.game_seed = gseed
+        self.match = m
         self._legal = {}
         self._results_seen = 0
         self.steps = 0

@@ -376,8 +376,11 @@ def _draw_one(i: int, s: int, tl: bool, wall: np.ndarray, head: np.ndarray, tail
               flower_chain: np.ndarray, phase: np.ndarray, done: np.ndarray, deltas: np.ndarray, hand: np.ndarray,
               last_draw: np.ndarray, cur: np.ndarray, after_claim: np.ndarray, turn_win: np.ndarray,
               gate_group: np.ndarray, gate_special: np.ndarray, group_of: np.ndarray, flower_tiles: np.ndarray,
-              flower_n: np.ndarray, turn_phase: int, end_phase: int) -> int:
-    """Seat ``s`` draws on row ``i`` (from the tail if ``tl``); returns the status of :func:`_draws`."""
+              flower_n: np.ndarray, turn_phase: int, end_phase: int, fwin: int) -> int:
+    """Seat ``s`` draws on row ``i`` (from the tail if ``tl``); returns the status of :func:`_draws`.
+    With ``fwin`` (``rules.flower_wins``, Taiwan, RULES.md §3.2) the draw stops at a flower that may
+    win -- the seat's eighth (八仙過海), or the eighth while another seat holds seven (七搶一) -- with
+    status 7 and no replacement drawn: the caller asks the engine."""
     flower_chain[i] = False
     if tail[i] - head[i] - reserve <= 0:  # the wall is empty: an exhaustive draw
         phase[i] = end_phase
@@ -398,6 +401,13 @@ def _draw_one(i: int, s: int, tl: bool, wall: np.ndarray, head: np.ndarray, tail
         while t >= 34:
             flower_tiles[i, s, flower_n[i, s]] = t
             flower_n[i, s] += 1
+            if fwin:
+                hit = flower_n[i, s] == 8
+                for h in range(4):
+                    if h != s and flower_n[i, h] == 7:
+                        hit = True
+                if hit:
+                    return 7
             if tail[i] - head[i] - reserve <= 0:
                 t = -1
                 break
@@ -426,16 +436,17 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
            deltas: np.ndarray, hand: np.ndarray, last_draw: np.ndarray, cur: np.ndarray, after_claim: np.ndarray,
            turn_win: np.ndarray, gate_group: np.ndarray, gate_special: np.ndarray, group_of: np.ndarray,
            flower_tiles: np.ndarray, flower_n: np.ndarray, turn_phase: int, end_phase: int,
-           status: np.ndarray) -> int:
+           status: np.ndarray, fwin: int) -> int:
     """Each row's draw (``BatchedCore._draw``). ``status[k]``: 0 drawn, 1 drawn and the win gate
-    admits the hand (the caller tests it), 2 the wall ran out (an exhaustive draw); plus 4 when
-    flowers were set aside (the caller copies ``flower_tiles`` to its lists). Returns how many rows
+    admits the hand (the caller tests it), 2 the wall ran out (an exhaustive draw), 3 a flower that
+    may win was set aside (``fwin``, :func:`_draw_one`); plus 4 when flowers were set aside (the caller
+    copies ``flower_tiles`` to its lists). Returns how many rows
     have a status other than 0."""
     busy = 0
     for k in range(rows.shape[0]):
         st = _draw_one(rows[k], seats[k], from_tail[k], wall, head, tail, reserve, flower_chain, phase, done, deltas,
                        hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
-                       flower_tiles, flower_n, turn_phase, end_phase)
+                       flower_tiles, flower_n, turn_phase, end_phase, fwin)
         status[k] = st
         if st:
             busy += 1
@@ -461,7 +472,7 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
     have a status other than 0.
 
     ``consts``: K_PASS, K_DISCARD, TURN, CLAIM, END, reserve, sets, claim_last_discard, exposed_kong,
-    pung, chow, seven_pairs, thirteen_orphans, honors_and_knitted, knitted_straight. ``flags``: the
+    pung, chow, seven_pairs, thirteen_orphans, honors_and_knitted, knitted_straight, flower_wins. ``flags``: the
     core's per-table flags (after_claim, kong_chain, flower_chain, any_claim, last_discard, done)."""
     k_pass, k_discard, turn_phase, claim_phase, end_phase = consts[0], consts[1], consts[2], consts[3], consts[4]
     reserve, sets, claim_last, ekong, pung_ok, chow_ok = consts[5], consts[6], consts[7], consts[8], consts[9], consts[10]
@@ -531,7 +542,7 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
         if draw_seat >= 0:
             st += 8 * _draw_one(i, draw_seat, False, wall, head, tail, reserve, flower_chain, phase, done, deltas,
                                 hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
-                                flower_tiles, flower_n, turn_phase, end_phase)
+                                flower_tiles, flower_n, turn_phase, end_phase, consts[15])
         status[i] = st
         if st:
             busy += 1
