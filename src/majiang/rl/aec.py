@@ -73,7 +73,7 @@ class MajiangAEC(AECEnv):
     the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text. ``batched``:
     which table plays (:func:`make_table`): ``None`` the batched core's one-row
     :class:`~majiang.rl.batched_table.BatchedTable` where it plays the set-up exactly (``mcr``,
-    ``shandong``; the same game, faster), else the engine :class:`~majiang.rl.core.Table`."""
+    ``shandong``, ``taiwan``; the same game, faster), else the engine :class:`~majiang.rl.core.Table`."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_v1", "is_parallelizable": True}
 

@@ -3,7 +3,7 @@
 The per-table path (:class:`~majiang.rl.core.Table`) runs one engine per table; at about 150 steps a
 hand it reaches a few thousand steps/s. This core keeps the ``n`` tables' state as arrays -- concealed
 counts ``(n, 4, 34)``, the wall and its two pointers, rivers (tiles, counts, the latest in order),
-melds (counts and a ``(n, 4, 4)`` record per slot), flowers, phase, seat to act, the open window --
+melds (counts and a ``(n, 4, sets)`` record per slot), flowers, phase, seat to act, the open window --
 and applies each step to every row with vectorised operations (rows in different phases are picked
 out by row masks). Legal-action masks ``(n, 269)`` and the observations ``(n, C, 34)`` are built for
 all rows at once, in the layout of :class:`~majiang.rl.observations.Encoder`.
@@ -22,10 +22,13 @@ What the engine still decides, per row:
 * **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
   per row.
 
-Supported set-ups (:func:`supports`): no wildcards, 报听, flower wins, penalties, 宝牌 or 相公;
-13-tile hands; shapes among standard / seven pairs / thirteen orphans / knitted (the ``mcr`` and
-``shandong`` presets and their options); one hand per episode, self-play, no shaping. Other
-set-ups use the per-table path.
+Supported set-ups (:func:`supports`): no wildcards, 报听, penalties, 宝牌 or 相公; 13- or 16-tile
+hands; flower wins only without a minimum score (a flower that may win stops the compiled draw, and
+the engine settles it: ``HandTable._flower_win``); shapes among standard / seven pairs / thirteen
+orphans / knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); one hand per
+episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself ends the
+hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as the
+per-table :class:`~majiang.rl.core.Table` does.
 
 The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
 observations, masks, seats, rewards and final scores over many seeded games); a game's record is

@@ -6,8 +6,8 @@ planes in Python; on the batched core (:mod:`majiang.rl.batched`) with its compi
 (:mod:`majiang.rl.step_kernels`, :mod:`majiang.rl.kernels`) the common step -- a discard, the claim
 window, the next draw, the acting seat's mask and observation -- runs in compiled code, and only
 wins, kongs and claims go back to the engine. So the AEC environment uses this table wherever the
-batched core plays the set-up exactly (:func:`majiang.rl.batched.supports`: ``mcr`` and
-``shandong`` with their options, one hand per episode, no shaping) and numba is there; ``env(...,
+batched core plays the set-up exactly (:func:`majiang.rl.batched.supports`: ``mcr``,
+``shandong`` and ``taiwan`` with their options, one hand per episode, no shaping) and numba is there; ``env(...,
 batched=False)`` keeps the engine table.
 
 It plays the same game as :class:`~majiang.rl.core.Table` from the same seed (same seeds, the same
