@@ -26,6 +26,7 @@ All functions take 34-count vectors and tile indices (0-8 characters, 9-17 dots,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from majiang.engine.match import PlayerView
@@ -110,3 +111,93 @@ def unseen_counts(view: PlayerView) -> list[int]:
         if t < NUM_KINDS:
             c[t] += 1
     return [max(0, 4 - c[t] - vis[t]) for t in range(NUM_KINDS)]
+
+
+FEATURES = ("bias", "log_model", "melds_1", "melds_2", "melds_3", "melds_4plus", "discards", "discards_sq",
+            "own_discard", "own_recent", "unseen_0", "unseen_1", "unseen_2", "unseen_3", "honour", "terminal",
+            "two_eight", "value_honour", "suji", "flush_in", "flush_out", "melds_in_suit", "suit_thrown",
+            "recent_middle", "wall", "log_model_x_melds", "own_discard_x_discards", "honour_x_melds",
+            "unseen_0_suited")
+"""Names of :func:`tile_features`' columns, in order (a learned danger model's coefficients follow them)."""
+
+
+def tile_features(view: PlayerView, unseen: Sequence[int], s: int,
+                  tiles: Sequence[int] | None = None) -> list[list[float]]:
+    """Public features of each tile (34 rows, :data:`FEATURES` columns) for the chance that opponent
+    ``s`` wins on it if this seat discards it now: the hand-made estimate above (log of ready ×
+    wait weight × SCALE), the opponent's claimed melds and discards, whether he threw the tile (at
+    all, among his last three), copies unseen, the tile's kind (honour, terminal, 2/8; a value
+    honour for him: a dragon, his seat wind, the prevalent wind), 筋 (he threw ``t±3``), a flush tell
+    (two or more melds, all in one suit: ``t`` in it or not), his melds in ``t``'s suit, the share
+    of his discards in ``t``'s suit, middle tiles among his last three discards, the live wall.
+    Everything comes from the ``view`` (no hidden tile); pure Python, for a logistic model
+    (:func:`learned_deal_in`). ``tiles``: only those rows, in that order (default all 34)."""
+    river = view.rivers[s]
+    melds = view.melds[s]
+    m = len(melds)
+    d = len(river)
+    ready = ready_probability(d + m, m)
+    ww = wait_weights(unseen, river)
+    thrown = set(river)
+    recent = set(river[-3:])
+    suits = {mm.tile // 9 for mm in melds if mm.tile < 27}
+    honours_melded = any(mm.tile >= 27 for mm in melds)
+    flush = next(iter(suits)) if (m >= 2 and len(suits) == 1) else None
+    in_suit = [0, 0, 0]
+    for mm in melds:
+        if mm.tile < 27:
+            in_suit[mm.tile // 9] += 1
+    thrown_suit = [0, 0, 0]
+    for x in river:
+        if x < 27:
+            thrown_suit[x // 9] += 1
+    recent_mid = sum(1 for x in river[-3:] if x < 27 and 2 <= x % 9 <= 6) / 3.0
+    seat_wind = 27 + (s - view.dealer) % 4
+    wall = max(view.wall_live, 0) / 100.0
+    dn = min(d, 20) / 10.0
+    rows = []
+    for t in (range(NUM_KINDS) if tiles is None else tiles):
+        lm = math.log(ready * ww[t] * SCALE + 1e-4)
+        u = unseen[t]
+        suited = t < 27
+        r = t % 9 if suited else -1
+        honour = 0.0 if suited else 1.0
+        suji = 1.0 if suited and ((r >= 3 and t - 3 in thrown) or (r <= 5 and t + 3 in thrown)) else 0.0
+        own = 1.0 if t in thrown else 0.0
+        if flush is None:
+            fin = fout = 0.0
+        elif suited and t // 9 == flush:
+            fin, fout = 1.0, 0.0
+        else:
+            fin, fout = 0.0, (0.0 if (not suited and honours_melded) else 1.0)
+        rows.append([
+            1.0, lm, float(m == 1), float(m == 2), float(m == 3), float(m >= 4), dn, dn * dn,
+            own, 1.0 if t in recent else 0.0, float(u == 0), float(u == 1), float(u == 2), float(u == 3),
+            honour, 1.0 if suited and r in (0, 8) else 0.0, 1.0 if suited and r in (1, 7) else 0.0,
+            1.0 if (t >= 31 or t == seat_wind or t == view.prevalent_wind) else 0.0,
+            suji, fin, fout, in_suit[t // 9] / 3.0 if suited else 0.0,
+            thrown_suit[t // 9] / max(d, 1) if suited else 0.0, recent_mid, wall,
+            lm * min(m, 3) / 3.0, own * dn, honour * min(m, 3) / 3.0, float(u == 0 and suited),
+        ])
+    return rows
+
+
+def learned_deal_in(rows: list[list[float]], coef: Sequence[float]) -> list[float]:
+    """Deal-in chance of each row of :func:`tile_features` under a logistic model with coefficients
+    ``coef`` (one per :data:`FEATURES` column)."""
+    out = []
+    for f in rows:
+        z = 0.0
+        for a, b in zip(f, coef):
+            z += a * b
+        out.append(1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z)))))
+    return out
+
+
+LEARNED: dict[str, tuple[float, ...]] = {
+    "taiwan": (-1.5369, 0.3434, 1.1279, 2.4110, 3.5609, 3.7762, 2.3063, -2.0549, -1.9001, -1.4425, -0.5059,
+               0.1094, 0.1442, 0.2524, -0.9096, -0.2278, -0.2443, 0.6129, -0.4093, -0.4966, 0.0384, 0.0259,
+               0.7622, 1.3684, -8.6682, 0.7333, -0.0787, -0.3721, 0.3081),
+}
+"""Per scorer, the learned danger model's coefficients (one per :data:`FEATURES` column): fitted by
+``benchmarks/fit_danger.py`` on ``benchmarks/danger_data.py`` games (see docs/strong.md)."""

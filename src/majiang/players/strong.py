@@ -49,7 +49,7 @@ from majiang.engine.match import PlayerView
 from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
-from majiang.players.danger import SCALE, ready_probability, wait_weights
+from majiang.players.danger import LEARNED, SCALE, learned_deal_in, ready_probability, tile_features, wait_weights
 from majiang.players.valuation import (SELF_DRAW_SHARE, TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer,
                                        mcr_plans, typical_win)
 from majiang.tiles import DRAGONS, NUM_KINDS, WHITE, is_honor, is_terminal
@@ -171,6 +171,10 @@ class StrongBot:
     step (:meth:`_next_useful`); ``tie_quality`` e -- ties on shanten and useful tiles broken by e × that
     count; ``seat_typical`` -- a hand not ready valued by the seat's typical win (:func:`typical_win`);
     ``claim_rate``, ``hand_length``, ``typical_speed`` -- the rates of :func:`reach_probability`.
+    Measured on 2026-12-04 and left off: ``learned_danger`` -- Taiwan, each discard's deal-in chance
+    from the learned logistic model (:func:`~majiang.players.danger.learned_deal_in` on
+    :func:`~majiang.players.danger.tile_features`, coefficients :data:`~majiang.players.danger.LEARNED`)
+    instead of the hand-made estimate (a :class:`ValueError` for a scorer without a model).
     """
 
     name = "strong"
@@ -182,8 +186,13 @@ class StrongBot:
                  value_honours: float = 0.0, dealer_danger: bool = False, two_step: int = 0,
                  ron_rate: float | None = None, claim_rate: float = CLAIM_RATE,
                  hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
-                 typical_speed: float = 1.0, passed_safe: bool = False) -> None:
+                 typical_speed: float = 1.0, passed_safe: bool = False,
+                 learned_danger: bool = False) -> None:
         self.rules = resolve(rules)
+        if learned_danger and self.rules.scorer not in LEARNED:
+            raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
+                             f"there is one for: {', '.join(sorted(LEARNED))}")
+        self.danger_coef = LEARNED[self.rules.scorer] if learned_danger else None
         self.passed_safe = passed_safe
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
@@ -461,6 +470,15 @@ class StrongBot:
         ``passed_safe``, a tile an opponent let go since his last discard (:meth:`passed_tiles`)
         costs nothing against him."""
         out = [0.0] * NUM_KINDS
+        if self.danger_coef is not None:
+            held = sorted({t for t in view.hand if t < NUM_KINDS})
+            for s in range(4):
+                if s == view.seat:
+                    continue
+                p = learned_deal_in(tile_features(view, unseen, s, held), self.danger_coef)
+                for t, q in zip(held, p):
+                    out[t] += q * self.deal_in_cost
+            return out
         passed = self.passed_tiles(view) if self.passed_safe else None
         for s in range(4):
             if s == view.seat:
