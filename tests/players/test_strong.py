@@ -382,3 +382,53 @@ def test_passed_tiles_are_never_a_win_for_the_seat_that_let_them_go(preset: str)
                         facts += 1
             m.apply(seat, bots[seat].choose(view, m.legal_actions(seat)))
     assert turns > 200 and facts > turns // 2
+
+
+# ------------------------------------------------------------------ the learned danger model (knob, off)
+def test_tile_features_read_the_view():
+    """``tile_features``: one row of ``FEATURES`` per tile, from public information only -- the
+    opponent's discards (thrown, among his last three, 筋), claimed melds, copies unseen, value
+    honours (his seat wind, the prevalent wind, dragons), the hand-made estimate's log."""
+    import math
+
+    from majiang.players.danger import FEATURES, tile_features
+
+    rules = RuleSet.preset("mcr", flowers=False)
+    m = Match(rules.with_options(seat_draw=False), seed=1, max_hands=1)
+    v = m.view(0)
+    river = tuple(parse_compact("1z2z3z9m1p9s5p8p2m4s3s7p"))
+    v = replace(v, hand=tuple(sorted(parse_compact("123456789m1145p"))), rivers=((), river, (), ()))
+    unseen = [max(0, 4 - a - b) for a, b in zip(_counts(v.hand), v.visible_counts())]
+    rows = tile_features(v, unseen, 1)
+    assert len(rows) == 34 and all(len(r) == len(FEATURES) for r in rows)
+    col = {n: i for i, n in enumerate(FEATURES)}
+    five_m, seven_p, two_p, four_p = _t("5m"), _t("7p"), _t("2p"), _t("4p")
+    assert rows[seven_p][col["own_discard"]] == 1.0 and rows[seven_p][col["own_recent"]] == 1.0  # his last
+    assert rows[two_p][col["own_discard"]] == 0.0
+    assert rows[two_p][col["suji"]] == 1.0  # he threw 5p: 2p is 筋 of it
+    assert rows[_t("1p")][col["unseen_1"]] == 1.0  # two 1p held, one in his river
+    assert rows[four_p][col["unseen_3"]] == 1.0  # one 4p held
+    assert rows[five_m][col["log_model"]] == pytest.approx(math.log(
+        ready_probability(12, 0) * wait_weights(unseen, river)[five_m] * SCALE + 1e-4))
+    seat_wind = 27 + (1 - v.dealer) % 4
+    assert rows[seat_wind][col["value_honour"]] == 1.0 and rows[_t("5z")][col["value_honour"]] == 1.0
+    assert rows[five_m][col["discards"]] == pytest.approx(1.2)  # 12 discards / 10
+    assert tile_features(v, unseen, 1, [five_m, two_p]) == [rows[five_m], rows[two_p]]
+
+
+def test_learned_deal_in_is_the_logistic_model_and_the_knob_needs_a_model():
+    from majiang.players.danger import FEATURES, LEARNED, learned_deal_in
+
+    coef = [0.0] * len(FEATURES)
+    coef[0] = math_log = -2.0
+    assert learned_deal_in([[1.0] + [0.3] * (len(FEATURES) - 1)], coef)[0] == pytest.approx(
+        1 / (1 + 2.718281828459045 ** -math_log))
+    assert len(LEARNED["taiwan"]) == len(FEATURES)
+    with pytest.raises(ValueError, match="no learned danger model"):
+        StrongBot("mcr", learned_danger=True)
+    bot = StrongBot("taiwan", learned_danger=True)  # plays a hand: only offered actions
+    m = Match(RuleSet.preset("taiwan"), seed=3, max_hands=1)
+    while not m.finished:
+        s = m.pending_seats()[0]
+        acts = m.legal_actions(s)
+        assert bot.choose(m.view(s), acts) in acts
