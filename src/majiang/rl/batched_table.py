@@ -154,9 +154,9 @@ class BatchedTable:
                         got[i] = PASS
                     elif k == B.K_WIN:
                         got[i] = Action(ActionKind.WIN, int(c.last_draw[0, seat]) if turn else int(c.claim_tile[0]))
-                    elif k == B.K_CHOW:
+                    elif k == B.K_CHOW:  # the engine's chow names the physical discard (a White standing in)
                         played, low = chow_of_index(i)
-                        got[i] = Action(ActionKind.CHOW, played, low)
+                        got[i] = Action(ActionKind.CHOW, int(c.claim_tile[0]), low)
                     else:
                         got[i] = Action(_ENGINE_KIND[k], int(B._TILE[i]))
             self._legal[seat] = got
@@ -179,9 +179,11 @@ class BatchedTable:
             out[PUNG_BASE + col] = c.can_pung[0, seat]
             out[EXPOSED_KONG_BASE + col] = c.can_kong[0, seat]
             if c.phase[0] == B.CLAIM and seat == (int(c.origin[0]) + 1) % 4:
+                wt = int(c.white_face[0])
+                lt = wt if (t == B._WHITE and wt >= 0) else t  # a White discard plays the wildcard's face
                 for j in range(3):
                     if c.chow3[0, j]:
-                        out[B._CHOW_IDX[t, j]] = 1
+                        out[B._CHOW_IDX[lt, j]] = 1
         else:
             out[0] = 1
         return out

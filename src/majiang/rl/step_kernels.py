@@ -36,7 +36,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -50,7 +50,7 @@ def available() -> bool:
         if not _STATE:
             ok = kernels.available()
             if ok:
-                kernels.note_first_compile(__file__, "_step")
+                kernels.note_first_compile(__file__, "*")
                 kernels.compile_lazily(globals(), _KERNELS)
             _STATE.append(ok)
     return _STATE[0]
@@ -659,6 +659,75 @@ def candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.
         extra = np.full(rows.size, -1, dtype=np.int64)
     _candidates(hand, rows, seats, extra, sbits, hbits, int(shapes.seven_pairs), int(shapes.thirteen_orphans),
                 int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, out)
+    return out
+
+
+def _wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray, wf: np.ndarray,
+                     white: int, sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+                     su: np.ndarray, hu: np.ndarray, nf: np.ndarray, out: np.ndarray) -> int:
+    """``out[k]``: the 3k+2 hand ``hand[rows[k], seats[k]]`` (plus ``extra[k]`` where not -1), read with
+    wildcard face ``wf[rows[k]]`` (-1: none) and the White standing in when ``white``, is complete:
+    its shanten (:func:`majiang.rl.kernels._sx`, ``majiang.analysis.shanten`` exactly, the fifth-copy
+    check included) is -1 -- ``is_winning`` on the hand's naturals and wildcards. Returns how many."""
+    group, p5, orphan = kernels._GROUP, kernels._P5, kernels._ORPHAN
+    nat = np.zeros(34, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    found = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        s = seats[k]
+        total = 0
+        for t in range(34):
+            nat[t] = hand[i, s, t]
+        if extra[k] >= 0:
+            nat[extra[k]] += 1
+        for t in range(34):
+            total += nat[t]
+        w = 0
+        f = wf[i]
+        if f >= 0:
+            w = nat[f]
+            nat[f] = 0
+            if white != 0 and f != 31:
+                nat[f] += nat[31]
+                nat[31] = 0
+        for g in range(4):
+            keys[g] = 0
+        for t in range(34):
+            keys[group[t]] += nat[t] * p5[t]
+        for g in range(4):
+            kernels._load(g, keys[g], W, kernels._V + g, su, hu)
+        top = (total + 1) // 3
+        if top > 5:
+            top = 5
+        kernels._setup(W, top)
+        for j in range(6):
+            st[j] = 0
+        for t in range(34):
+            kernels._face(st, nat[t], orphan[t], 1)
+        v = kernels._sx(W, kernels._V + 3, W, kernels._O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc,
+                        fifth, True, -1, nf, p5)
+        out[k] = v < 0
+        if v < 0:
+            found += 1
+    return found
+
+
+def wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray | None,
+                    wild: np.ndarray, white: bool, flags: tuple) -> np.ndarray:
+    """``(m,)`` bool: the 3k+2 hands ``hand[rows[k], seats[k]]`` (plus ``extra[k]`` where not -1) that
+    make a winning shape with their wildcards (the wildcard face ``wild[row]``, RULES.md §4.2), exactly
+    as ``majiang.analysis.is_winning`` decides on ``split_counts`` -- ``flags``:
+    :func:`majiang.rl.kernels.wild_flags` of the rule set's shapes. The engine's scorer decides the
+    win itself."""
+    su, hu = kernels._Tables.get()
+    nf = kernels._Tables.free()
+    out = np.empty(rows.size, dtype=bool)
+    if extra is None:
+        extra = np.full(rows.size, -1, dtype=np.int64)
+    _wild_candidates(hand, rows, seats, extra, wild, int(white), *flags, su, hu, nf, out)
     return out
 
 
