@@ -45,11 +45,12 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert not supports(resolve("taiwan,min_score=3"))  # a flower win below it lets play go on: the engine's
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
     assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
-    assert not supports(resolve("wenzhou"))
-    assert not supports(resolve("seed000")) and not supports(resolve("wenzhou-w16"))
+    assert rl.VectorEnv(2, "wenzhou").batched  # wildcards, 白板代, 被跟, 误打财神, 不搭
+    assert supports(resolve("seed000")) and supports(resolve("wenzhou-w16"))
+    assert not supports(resolve("mcr,declare_ready=true"))
     assert supports(resolve("shandong"))
     with pytest.raises(MajiangError, match="batched core"):
-        rl.VectorEnv(2, "wenzhou", batched=True)
+        rl.VectorEnv(2, "mcr", hands=2, batched=True)
 
 
 def test_batched_vector_env_agrees_with_aec_environments() -> None:
@@ -501,3 +502,98 @@ def test_a_deal_that_ends_the_hand_is_dealt_again(monkeypatch) -> None:
     assert a.core.game_seed[0] == b.tables[0].game_seed == derive_seed(9, "table", 0)
     assert np.array_equal(oa["observation"], ob["observation"])
     assert np.array_equal(oa["action_mask"], ob["action_mask"])
+
+
+def _follow(core: BatchedCore, rng: np.random.Generator, mask: np.ndarray, win: float) -> np.ndarray:
+    """A policy that sets off the penalties of RULES.md §4.6: discards the face just discarded when it
+    can (被跟), claims often, wins with probability ``win`` (so hands go on to wildcard-only hands)."""
+    n = mask.shape[0]
+    w = rng.random(mask.shape) * mask
+    w[:, 1] *= np.where(rng.random(n) < win, 1e6, 1e-3)
+    w[:, 99:235] *= 30.0
+    w[:, 36:99] *= 10.0
+    w[np.arange(n), 2 + np.array(COLUMN_OF)[core.claim_tile]] *= 1e4
+    return w.argmax(1)
+
+
+def _compare_wild(rules: str, n: int, seed: int, steps: int, policy: str, *, numpy_path: bool = False,
+                  **kw) -> dict[str, int]:
+    """:func:`_compare` for the wildcard rule sets with the ``efficient`` or ``follow`` policy; counts
+    what happened on the batched core."""
+    a = rl.VectorEnv(n, rules, batched=True, analysis=True, **kw)
+    b = rl.VectorEnv(n, rules, batched=False, analysis=True, **kw)
+    core = a.core
+    if numpy_path:  # what runs without numba: the Python win test, the numpy planes, the Python analysis
+        core._wkern = False
+        core._jit = False
+        core.encoder._wkernel = False
+    best0 = core.encoder.offsets["discard_best"][0]
+    oa, ia = a.reset(seed=seed)
+    ob, ib = b.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = {"ends": 0, "wins": 0, "penalties": 0, "wild_discards": 0, "white_chows": 0, "wild_held": 0}
+    for _ in range(steps):
+        assert np.array_equal(ia["seat"], ib["seat"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        assert np.array_equal(oa["observation"], ob["observation"])
+        if policy == "efficient":
+            acts = _efficient(rng, oa["observation"], oa["action_mask"], best0)
+        else:
+            acts = _follow(core, rng, oa["action_mask"], 0.2)
+        wild = core.wild.copy()
+        seen["wild_held"] += int((core.hand[np.arange(n), core.seat, wild] > 0).sum())
+        pen = core.penalties.copy()
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, ib = b.step(acts)
+        assert np.array_equal(ra, rb)
+        assert np.array_equal(ta, tb)
+        assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        live = ~ta
+        seen["penalties"] += int(((core.penalties != pen).any(1) & live).sum())
+        seen["wild_discards"] += int(((acts - 2 == np.array(COLUMN_OF)[wild]) & (core.penalties != pen).any(1)
+                                      & live).sum())
+        used = np.arange(core.meld_stand.shape[2])[None, None, :] < core.n_melds[:, :, None]
+        seen["white_chows"] = max(seen["white_chows"], int(((core.meld_stand >= 0) & used).sum()))
+        seen["ends"] += int(ta.sum())
+        seen["wins"] += int((ra != 0).any(axis=1).sum())
+    return seen
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("rules", ["wenzhou", "wenzhou-w16", "seed000"])
+def test_wildcard_rule_sets_agree(rules: str, seed: int) -> None:
+    """The wildcard presets (RULES.md §4.2: the indicator counted from the tail by the dice and turned
+    up, wildcards held and won with, never discarded or claimed; §2.1 白板代: a White plays the
+    wildcard's face in chows; W13's 不搭, W16's 16 tiles and 八对, seed 000's thirteen orphans and
+    its indicator left in the wall) on the batched core and the per-table path: every observation
+    (the wildcard planes and the analysis read with the wildcard), mask, seat, reward and final
+    score equal, over a few hundred hands that mostly end in wins."""
+    seen = _compare_wild(rules, 8, seed, 1200, "efficient")
+    assert seen["ends"] >= 100 and seen["wins"] >= 0.7 * seen["ends"]
+    assert seen["wild_held"] >= 1000
+
+
+@pytest.mark.parametrize("spec", ["wenzhou", "wenzhou,wild_discardable=true", "wenzhou,wild_claimable=true",
+                                  "wenzhou,white_stand_in=false", "seed000,wild_indicator_out=true"])
+def test_wildcard_penalties_and_options(spec: str) -> None:
+    """被跟 (the three others follow a seat's discard: it pays each at once) and 误打财神 (a wildcard
+    discarded) of RULES.md §4.6, paid with the hand's result as on the per-table path, and the
+    wildcard options the core reads (wildcards discardable -- each discard then costs the penalty --
+    or claimable, no White stand-in, the indicator out of play)."""
+    seen = _compare_wild(spec, 8, 3, 1200, "follow")
+    assert seen["ends"] >= 60
+    if spec.startswith("wenzhou"):
+        assert seen["penalties"] >= 10
+    if "wild_discardable" in spec:
+        assert seen["wild_discards"] >= 50
+    if "white_stand_in" not in spec:
+        assert seen["white_chows"] >= 1
+
+
+def test_wildcard_rule_sets_without_numba() -> None:
+    """The wildcard paths that run without numba (``MAJIANG_NUMBA=0``): ``is_winning`` for the win
+    test, the numpy count planes, the Python hand analysis -- the same game."""
+    seen = _compare_wild("wenzhou", 4, 6, 400, "efficient", numpy_path=True)
+    assert seen["ends"] >= 20
+    seen = _compare_wild("wenzhou-w16", 4, 6, 300, "follow", numpy_path=True)
+    assert seen["ends"] >= 5

@@ -54,7 +54,9 @@ def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *,
         if batched and why:
             raise MajiangError(f"the batched core does not support this set-up (rules {rs.name!r}: "
                                + "; ".join(why) + "); use batched=False or None")
-        if not why and (batched or step_kernels.available()):
+        # the wildcard rule sets run the batched core's numpy step (no compiled step loop for them):
+        # faster than the engine for many rows (VectorEnv), slower for one -- the engine table by default
+        if not why and (batched or (step_kernels.available() and rs.wild_mode == "none")):
             return BatchedTable(rs, observation, **kwargs)
         rules = rs
     return Table(rules, observation, **kwargs)

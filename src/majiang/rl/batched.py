@@ -1580,10 +1580,20 @@ class BatchedCore:
             self._observe_wild(out)
         if enc.analysis and self._wild_on:  # each row's hand read with its wildcard face
             phases = ("turn", "claim", "rob", "end")
-            wl = self.wild.tolist()
-            cl, ul = counts.tolist(), unseen.tolist()
-            for i in range(self.n):
-                enc._analyse(out[i], phases[ph[i]], None if wl[i] < 0 else wl[i], cl[i], ul[i])
+            todo = range(self.n)
+            wflags = enc._wild_flags() if self._wkern else False
+            if wflags and (self.wild >= 0).all():  # all rows in one compiled loop (analyse_wild_one's)
+                su, hu = kernels._Tables.get()
+                skipped = np.zeros(self.n, dtype=np.uint8)
+                step_kernels._wild_rows(counts, (ph == TURN).astype(np.int64), unseen, out, o["shanten"][0], self.wild,
+                                        int(self.rules.white_stand_in), *wflags, su, hu, kernels._Tables.free(),
+                                        skipped)
+                todo = skipped.nonzero()[0].tolist()
+            if len(todo):
+                wl = self.wild.tolist()
+                cl, ul = counts.tolist(), unseen.tolist()
+                for i in todo:
+                    enc._analyse(out[i], phases[ph[i]], None if wl[i] < 0 else wl[i], cl[i], ul[i])
         elif enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips

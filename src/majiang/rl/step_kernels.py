@@ -36,7 +36,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_candidates", "_wild_rows", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -713,6 +713,21 @@ def _wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extr
         if v < 0:
             found += 1
     return found
+
+
+def _wild_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int, wf: np.ndarray,
+               white: int, sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+               su: np.ndarray, hu: np.ndarray, nf: np.ndarray, skipped: np.ndarray) -> int:
+    """The analysis planes of every row's hand with its wildcard face ``wf[i]``: the loop of
+    :func:`majiang.rl.kernels.analyse_wild_one` (``kernels._wild``) over the rows; a row it leaves
+    is marked in ``skipped`` (the caller's Python path). Returns how many were left."""
+    left = 0
+    for i in range(counts.shape[0]):
+        if kernels._wild(counts[i], unseen[i], turn[i], out[i], s0, wf[i], white, sev, quad2, orph, eight, wwin, unc,
+                         fifth, su, hu, nf) != 0:
+            skipped[i] = 1
+            left += 1
+    return left
 
 
 def wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray | None,
