@@ -525,6 +525,7 @@ def _compare_wild(rules: str, n: int, seed: int, steps: int, policy: str, *, num
     core = a.core
     if numpy_path:  # what runs without numba: the Python win test, the numpy planes, the Python analysis
         core._wkern = False
+        core._wild_jit = False
         core._jit = False
         core.encoder._wkernel = False
     best0 = core.encoder.offsets["discard_best"][0]

@@ -76,7 +76,7 @@ def test_batched_table_options(spec: str, kw: dict) -> None:
 @pytest.mark.parametrize("spec", ["wenzhou", "wenzhou-w16", "seed000"])
 def test_batched_table_plays_the_wildcard_rule_sets(spec: str) -> None:
     """The wildcard presets (RULES.md §4.2: the indicator, 白板代, wildcard wins; W13's 被跟 and
-    误打财神) on the one-row batched core, which the AEC environment takes with ``batched=True``."""
+    误打财神) on the one-row batched core, which the AEC environment plays them on."""
     rng = np.random.default_rng(5)
     for seed in range(4):
         _play(spec, seed, {}, rng)
@@ -103,8 +103,8 @@ def test_errors_match_the_engine_table() -> None:
 def test_the_aec_environment_chooses_its_table() -> None:
     assert isinstance(rl.env("mcr").table, BatchedTable)
     assert isinstance(rl.env("mcr", batched=False).table, Table)
-    assert isinstance(rl.env("wenzhou").table, Table)  # wildcards: the engine table (faster for one row)
-    assert isinstance(make_table("wenzhou", batched=True), BatchedTable)  # which plays them too
+    assert isinstance(rl.env("wenzhou").table, BatchedTable)  # wildcards too (since the sixth session)
+    assert isinstance(rl.env("wenzhou", batched=False).table, Table)
     assert isinstance(rl.env("mcr", hands=None).table, Table)  # whole matches: the engine table
     with pytest.raises(MajiangError, match="hands=None"):
         make_table("mcr", batched=True, hands=None)

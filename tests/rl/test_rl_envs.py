@@ -249,8 +249,8 @@ def test_single_agent_env_plays_against_bots() -> None:
 
 @pytest.mark.parametrize("rules", ["wenzhou", "taiwan", "mcr"])
 def test_vector_env_agrees_with_single_envs(rules: str) -> None:
-    """Wenzhou (wildcards), Taiwan and MCR run the batched core (majiang.rl.batched); the AEC
-    environments of Wenzhou the engine table, of the others the one-row batched table."""
+    """Wenzhou (wildcards), Taiwan and MCR run the batched core (majiang.rl.batched), the AEC
+    environments its one-row table."""
     n = 3
     v = rl.VectorEnv(n, rules)
     assert v.batched

@@ -54,9 +54,7 @@ def make_table(rules: RuleSet | str = "mcr", observation: str = "majiang-v1", *,
         if batched and why:
             raise MajiangError(f"the batched core does not support this set-up (rules {rs.name!r}: "
                                + "; ".join(why) + "); use batched=False or None")
-        # the wildcard rule sets run the batched core's numpy step (no compiled step loop for them):
-        # faster than the engine for many rows (VectorEnv), slower for one -- the engine table by default
-        if not why and (batched or (step_kernels.available() and rs.wild_mode == "none")):
+        if not why and (batched or step_kernels.available()):
             return BatchedTable(rs, observation, **kwargs)
         rules = rs
     return Table(rules, observation, **kwargs)
@@ -75,7 +73,8 @@ class MajiangAEC(AECEnv):
     the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text. ``batched``:
     which table plays (:func:`make_table`): ``None`` the batched core's one-row
     :class:`~majiang.rl.batched_table.BatchedTable` where it plays the set-up exactly (``mcr``,
-    ``shandong``, ``taiwan``; the same game, faster), else the engine :class:`~majiang.rl.core.Table`."""
+    ``shandong``, ``taiwan``, ``wenzhou``, ``wenzhou-w16``, ``seed000``; the same game, faster), else the
+    engine :class:`~majiang.rl.core.Table`."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_v1", "is_parallelizable": True}
 
@@ -196,8 +195,8 @@ class MajiangParallel(ParallelEnv):
     """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
     each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
     ``pass`` (0) (anything else is illegal). ``batched``: which table plays, as for
-    :class:`MajiangAEC` (:func:`make_table`: the batched core's one-row table for ``mcr`` and
-    ``shandong``).
+    :class:`MajiangAEC` (:func:`make_table`: the batched core's one-row table for ``mcr``,
+    ``shandong``, ``taiwan`` and the wildcard presets ``wenzhou``, ``wenzhou-w16``, ``seed000``).
 
     An illegal action (outside an agent's mask), by ``on_illegal``: ``"raise"`` (the default) raises
     :class:`~majiang.rl.actions.ActionIndexError` naming it, nothing applied; ``"terminate"`` (as

@@ -11,7 +11,8 @@ all rows at once, in the layout of :class:`~majiang.rl.observations.Encoder`.
 What the engine still decides, per row:
 
 * **Dealing** (:meth:`BatchedCore.deal`): the first hand of ``Match(rules, seed)`` -- the engine's
-  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1).
+  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1); with wildcards
+  the engine's own deal (below).
 * **Wins**: each 3k+1 hand keeps a win gate, as ``HandTable`` does (:func:`win_gates`: which tile
   groups could complete it, from per-suit look-up tables keyed by the suit's count code,
   :func:`suit_tables`). Gated seats get a vectorised shape test (:func:`shape_candidates`: the
@@ -22,13 +23,47 @@ What the engine still decides, per row:
 * **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
   per row.
 
-Supported set-ups (:func:`supports`): no wildcards, 报听, penalties, 宝牌 or 相公; 13- or 16-tile
-hands; flower wins only without a minimum score (a flower that may win stops the compiled draw, and
-the engine settles it: ``HandTable._flower_win``); shapes among standard / seven pairs / thirteen
-orphans / knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); one hand per
-episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself ends the
-hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as the
-per-table :class:`~majiang.rl.core.Table` does.
+Supported set-ups (:func:`supports`): no 报听 or 宝牌; 13- or 16-tile hands; flower wins only without
+a minimum score (a flower that may win stops the compiled draw, and the engine settles it:
+``HandTable._flower_win``); without wildcards, shapes among standard / seven pairs / thirteen orphans
+/ knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); wildcards by
+indicator with the shapes and penalties of ``wenzhou``, ``wenzhou-w16`` and ``seed000`` (below); one
+hand per episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself
+ends the hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as
+the per-table :class:`~majiang.rl.core.Table` does.
+
+**Wildcards** (RULES.md §4.2; the sixth session): ``wenzhou`` (W13), ``wenzhou-w16`` and ``seed000``
+and their wildcard options (``wild_discardable``, ``wild_claimable``, ``white_stand_in``,
+``wild_indicator_out``), 136 tiles, no knitted shapes.
+
+* The deal is the engine's (``Match(rules, seed)``'s first hand, :meth:`_start_engine`): the
+  indicator counted from the tail by the dice total and turned up (``HandTable._choose_wild``),
+  taken out of the wall when ``wild_indicator_out`` (the wall then one tile shorter, the tail moved),
+  else left in it face up (seed 000). Per row :attr:`wild` (the face), :attr:`white_face` (the face a
+  White plays, 白板代, §2.1) and :attr:`indicator`; the indicator counts among the tiles every seat
+  sees (the ``unseen`` planes, as ``PlayerView.visible_counts``), and the ``wild_face``,
+  ``white_face`` and ``indicator`` planes are written.
+* Masks as ``HandTable`` offers: a wildcard is not discarded while anything else is held (unless
+  ``wild_discardable``), nor konged, punged or chowed (unless ``wild_claimable``; a discarded wildcard
+  can still be won on); a discarded White plays the wildcard's face in chows (the chow index names
+  the faces, as :func:`majiang.rl.actions.index_of`), and a held White supplies that face before a
+  wildcard of it (``engine.actions.chow_consumed``); the meld keeps the White (``Meld.stand_in``).
+* Wins: no gates -- every hand is tested whole, with the discard or after the draw, by an exact
+  compiled test (``step_kernels.wild_candidates``: the analysis kernel's shanten is -1, which is
+  ``is_winning`` on ``split_counts``: 不搭, 八对, seven pairs with a quad as two pairs, thirteen
+  orphans, three wildcards, a wildcard as a fifth copy); without numba ``is_winning`` itself. The
+  hands that pass go to the engine's ``_score_win`` as every other win.
+* Penalties outside a win (RULES.md §4.6): 被跟 (``followed_penalty``: the run of one face in turn
+  order since the last claim, ``HandTable._note_discard``) and 误打财神 (``wild_discard_penalty``: a
+  wildcard discarded, i.e. a hand of wildcards only, or with ``wild_discardable``) accumulate in
+  :attr:`penalties` and are paid with the hand's result (the engine's ``result.deltas`` includes them;
+  an exhaustive draw pays them alone) -- no reward before the hand ends, as on the per-table path.
+* 相公 (``seed000``'s ``xianggong``) arises only from records of real play (a kong without its
+  replacement, an extra draw), never from the layout's actions: nothing to play.
+* Compiled: the common step in its own loop (``step_kernels._step_wild``), the masks and the fused
+  observation with the other set-ups' loops, the analysis planes of all rows in one loop
+  (``step_kernels._wild_rows``, ``kernels.analyse_wild_one``'s); the numpy code (``_wild_jit`` off)
+  is the reference and the path without numba.
 
 The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
 observations, masks, seats, rewards and final scores over many seeded games); a game's record is
@@ -446,9 +481,14 @@ class BatchedCore:
         self._jit = encoder.name == "majiang-v1" and kernels.available()
         # the common step's engine work (win gates, claim windows) in compiled loops, the same state
         self._jit_step = step_kernels.available() and not self._wild_on
+        self._wild_jit = False
         if self._wild_on:  # the wildcard win test (step_kernels.wild_candidates; is_winning without numba)
             self._wflags = kernels.wild_flags(sh)
             self._wkern = step_kernels.available()
+            # the common step of the wildcard rule sets in its own compiled loop (step_kernels._step_wild)
+            self._wild_jit = self._wkern
+            self._wconsts = np.array([int(rules.white_stand_in), int(rules.wild_claimable), rules.followed_penalty,
+                                      rules.wild_discard_penalty, *self._wflags], dtype=np.int64)
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
         self._tile_set = np.array(rules.tile_set, dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int64)
@@ -1279,6 +1319,8 @@ class BatchedCore:
             raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
         if self._jit_step:
             return self._step_compiled(acts)
+        if self._wild_jit:
+            return self._step_compiled_wild(acts)
         if np.count_nonzero((acts < 0) | (acts >= ACTION_SIZE)):
             i = int(((acts < 0) | (acts >= ACTION_SIZE)).nonzero()[0][0])
             raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
@@ -1399,6 +1441,71 @@ class BatchedCore:
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
 
+    def _step_compiled_wild(self, acts: np.ndarray) -> np.ndarray:
+        """:meth:`step` for the wildcard rule sets with the common step in one compiled loop
+        (``step_kernels._step_wild``: a discard with its penalties and its claim window, or the window's
+        answers, and the next draw, each hand tested whole for a win); what it leaves goes through the
+        numpy path's code (:meth:`_after_compiled_wild`)."""
+        status, err = self._status, self._err
+        su, hu = kernels._Tables.get()
+        nf = kernels._Tables.free()
+        while True:
+            busy = step_kernels._step_wild(
+                acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._wconsts, self._log, self._log_n,
+                self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt, self.vis, self.ro,
+                self.discards_made, self._flags, self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
+                _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
+                self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.wild, self.white_face,
+                self.penalties, self.run_first, self.run_tile, self.run_len, su, hu, nf, status, err)
+            if busy >= 0:
+                break
+            i = int(err[1])
+            a = int(acts[i])
+            if err[0] == 1:
+                raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
+            if err[0] == 2:
+                legal = self.mask[i].nonzero()[0]
+                raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
+                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
+        if busy:
+            self._after_compiled_wild(acts, status)
+        rewards = np.zeros((self.n, 4), dtype=np.float64)
+        if np.count_nonzero(self.done):
+            rewards[self.done] = self.deltas[self.done] / self.reward_scale
+        return rewards
+
+    def _after_compiled_wild(self, acts: np.ndarray, status: np.ndarray) -> None:
+        """The rows :meth:`_step_compiled_wild`'s loop left work on: other turn actions, windows to
+        resolve, discards some seat may win on (the window opened here), complete drawn hands (the
+        engine decides the self-drawn win)."""
+        self._draws = []
+        self._draw_q = []
+        for i in ((status & 1) != 0).nonzero()[0].tolist():
+            self._turn_rare(i, int(self.cur[i]), int(_KIND[acts[i]]), int(_TILE[acts[i]]))
+        rr = ((status & 2) != 0).nonzero()[0]
+        if rr.size:
+            rc = rr[self.phase[rr] == CLAIM]
+            if rc.size:
+                self._resolve_claims(rc)
+            for i in rr[self.phase[rr] == ROB].tolist():
+                self._resolve_rob(i)
+        gr = ((status & 4) != 0).nonzero()[0]
+        if gr.size:
+            self._open_claims(gr)
+        for i in (((status >> 3) & 3) == 1).nonzero()[0].tolist():  # a complete hand drawn
+            seat = int(self.cur[i])
+            self.turn_win[i] = self._sync(i)._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True,
+                                                        discarder=None, robbing=False) is not None
+        if self._draw_q:
+            q = np.array(self._draw_q, dtype=np.int64)
+            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
+        if self._draws:
+            if len(self._draws) == 1:
+                self._draw(*self._draws[0])
+            else:
+                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
+
     def _after_compiled(self, acts: np.ndarray, status: np.ndarray) -> None:
         """The rows :meth:`_step_compiled`'s loop left work on (see ``step_kernels._step``)."""
         self._draws = []
@@ -1448,17 +1555,19 @@ class BatchedCore:
         obs = np.zeros((n, *self.encoder.shape), dtype=np.float32)
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
-        if self._jit_step:
+        if self._jit_step or self._wild_jit:  # the masks and the fused observation in compiled loops
             r = self.rules
             seat = np.empty(n, dtype=np.int64)
             step_kernels._masks(ph, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
                                 self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
                                 int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
                                 self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
-                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask)
+                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
+                                int(r.wild_discardable), int(r.wild_claimable))
             self.seat = seat
             if self._jit_obs is None:
-                self._jit_obs = self._jit and (not self.encoder.analysis or bool(self.encoder._kernel_flags()))
+                self._jit_obs = self._jit and (not self.encoder.analysis or self._wild_on
+                                               or bool(self.encoder._kernel_flags()))
             if self._jit_obs:
                 self._observe_compiled(obs, seat)
             elif self.encoder.name == "botzone-v0":
@@ -1528,7 +1637,7 @@ class BatchedCore:
         args = self._obs_args
         if args is None:  # the state arrays and constants the loop reads (never rebound)
             o = enc.offsets
-            if enc.analysis:
+            if enc.analysis and not self._wild_on:
                 flags = enc._kernel_flags()
                 su, hu = kernels._Tables.get()
             else:
@@ -1537,7 +1646,8 @@ class BatchedCore:
             args = self._obs_args = (
                 self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong, self.river_cnt, self.flower_n,
                 self.head, self.tail, self.reserve, self.total_tiles, self.last_draw, self.ro, self.phase,
-                self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0], int(enc.analysis),
+                self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0],
+                int(enc.analysis and not self._wild_on),
                 o["shanten"][0], *flags, su, hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8,
                 self._unseen8, self._turn8, self._skipped)
         skipped = self._skipped
@@ -1547,6 +1657,10 @@ class BatchedCore:
                 enc._analyse(out[i], phases[self.phase[i]], None, self._counts8[i].tolist(),
                              self._unseen8[i].tolist())
             skipped.fill(0)
+        if self._wild_on:  # the wildcard planes, then each hand's analysis read with its wildcard face
+            self._observe_wild(out)
+            if enc.analysis:
+                self._analyse_wild(out, self._counts8, self._unseen8, self._turn8)
 
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as
@@ -1579,21 +1693,7 @@ class BatchedCore:
         if self._wild_on:
             self._observe_wild(out)
         if enc.analysis and self._wild_on:  # each row's hand read with its wildcard face
-            phases = ("turn", "claim", "rob", "end")
-            todo = range(self.n)
-            wflags = enc._wild_flags() if self._wkern else False
-            if wflags and (self.wild >= 0).all():  # all rows in one compiled loop (analyse_wild_one's)
-                su, hu = kernels._Tables.get()
-                skipped = np.zeros(self.n, dtype=np.uint8)
-                step_kernels._wild_rows(counts, (ph == TURN).astype(np.int64), unseen, out, o["shanten"][0], self.wild,
-                                        int(self.rules.white_stand_in), *wflags, su, hu, kernels._Tables.free(),
-                                        skipped)
-                todo = skipped.nonzero()[0].tolist()
-            if len(todo):
-                wl = self.wild.tolist()
-                cl, ul = counts.tolist(), unseen.tolist()
-                for i in todo:
-                    enc._analyse(out[i], phases[ph[i]], None if wl[i] < 0 else wl[i], cl[i], ul[i])
+            self._analyse_wild(out, counts, unseen, (ph == TURN).astype(np.int64))
         elif enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
@@ -1610,6 +1710,29 @@ class BatchedCore:
                 kernels.thermo_rows(out, q0, oh)
             else:
                 out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > _AR4[None, None, :, None]).reshape(self.n, 12, 34)
+
+    def _analyse_wild(self, out: np.ndarray, counts: np.ndarray, unseen: np.ndarray, turn: np.ndarray) -> None:
+        """The analysis planes of the wildcard rule sets: every row's hand (``counts``, ``unseen``: the
+        seat's counts) read with its wildcard face, as ``Encoder._analyse`` reads it -- all rows in one
+        compiled loop (``step_kernels._wild_rows``, the loop of ``kernels.analyse_wild_one``), else
+        (no numba, or a row the kernel leaves) the encoder's own per row."""
+        enc = self.encoder
+        o = enc.offsets
+        todo = range(self.n)
+        wflags = enc._wild_flags() if self._wkern else False
+        if wflags and (self.wild >= 0).all():
+            su, hu = kernels._Tables.get()
+            skipped = np.zeros(self.n, dtype=np.uint8)
+            step_kernels._wild_rows(counts, turn, unseen, out, o["shanten"][0], self.wild,
+                                    int(self.rules.white_stand_in), *wflags, su, hu, kernels._Tables.free(), skipped)
+            todo = skipped.nonzero()[0].tolist()
+        if len(todo):
+            phases = ("turn", "claim", "rob", "end")
+            ph = self.phase
+            wl = self.wild.tolist()
+            cl, ul = counts.tolist(), unseen.tolist()
+            for i in todo:
+                enc._analyse(out[i], phases[ph[i]], None if wl[i] < 0 else wl[i], cl[i], ul[i])
 
     def _observe_wild(self, out: np.ndarray) -> None:
         """The wildcard planes of ``majiang-v1`` (RULES.md §4.2, §2.1): the wildcard's face, the face a

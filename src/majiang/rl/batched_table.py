@@ -7,8 +7,9 @@ planes in Python; on the batched core (:mod:`majiang.rl.batched`) with its compi
 window, the next draw, the acting seat's mask and observation -- runs in compiled code, and only
 wins, kongs and claims go back to the engine. So the AEC environment uses this table wherever the
 batched core plays the set-up exactly (:func:`majiang.rl.batched.supports`: ``mcr``,
-``shandong`` and ``taiwan`` with their options, one hand per episode, no shaping) and numba is there; ``env(...,
-batched=False)`` keeps the engine table.
+``shandong``, ``taiwan`` and the wildcard presets ``wenzhou``, ``wenzhou-w16``, ``seed000`` with their
+options, one hand per episode, no shaping) and numba is there; ``env(..., batched=False)`` keeps the
+engine table.
 
 It plays the same game as :class:`~majiang.rl.core.Table` from the same seed (same seeds, the same
 seat to act -- in a claim window the awaited seats answer in turn order from the discarder --, the
@@ -141,7 +142,8 @@ class BatchedTable:
 
     def legal(self, seat: int) -> dict[int, Action]:
         """``{index: action}`` for ``seat`` now (empty when it is not awaited): the engine actions
-        the indices of :meth:`mask` name (no wildcards here, so each index names one action)."""
+        the indices of :meth:`mask` name (each index names one action; a chow's keeps the physical
+        discard, a White standing in for the wildcard's face, as the engine offers it)."""
         got = self._legal.get(seat)
         if got is None:
             got = {}
