@@ -558,7 +558,8 @@ class BatchedCore:
         seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
         at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
         replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
-        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
+        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal.
+        Not for wildcards (no indicator here): their rows are dealt by the engine (:meth:`_start_engine`)."""
         from majiang.engine.wall import build_wall, rng_for
 
         r = self.rules
@@ -614,17 +615,18 @@ class BatchedCore:
         if t is None or t.finished:
             raise MajiangError("the match's first hand ended at the deal (a flower win): nothing to play")
         if self._wild_on:
-            self._start_engine([i], [m], [game_seed])
+            self._start_engine([i], [m], [game_seed], keep=False)  # the caller's match: not kept
             return
         self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
                            [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
 
-    def _start_engine(self, rows: list[int], matches: list, seeds: list) -> None:
+    def _start_engine(self, rows: list[int], matches: list, seeds: list, keep: bool = True) -> None:
         """Lay out new hands from engine matches just dealt: the wildcard rule sets, whose deal turns
         up the indicator (``HandTable._choose_wild``, RULES.md §4.2: counted from the tail by the dice
         total, out of play when ``wild_indicator_out``) -- the wall, the hands, the wildcard face and
         the indicator as the engine dealt them; the wall before the indicator left it is kept for
-        :meth:`_sync`."""
+        :meth:`_sync`, and with ``keep`` (matches made here) the tables themselves, which
+        :meth:`_sync` copies."""
         from majiang.tiles import WHITE
 
         deals = []
@@ -640,8 +642,9 @@ class BatchedCore:
             ind = t.indicator if t.indicator is not None else t.indicator_in_wall
             self.indicator[i] = -1 if ind is None else int(ind)
             assert t.white_face is None or (wf >= 0 and wf != WHITE)
-        # the walls as built (HandTable deals them again in _sync)
-        self._start(rows, deals, seeds, [list(m.walls_used[0]) for m in matches])
+        # the walls as built (HandTable deals them again in _sync), the tables just dealt (_sync's copies)
+        self._start(rows, deals, seeds, [list(m.walls_used[0]) for m in matches],
+                    [m.table for m in matches] if keep else None)
 
     def _start_compiled(self, rows: list[int], seeds: list[int]) -> None:
         """:meth:`reset_rows` with the deal and the lay-out in compiled loops
@@ -695,12 +698,14 @@ class BatchedCore:
         self._set_gates(rr, ss)
         self._turn_wins(r, np.ones(r.size, dtype=bool))
 
-    def _start(self, rows: list[int], deals: list, seeds: list, built: list | None = None) -> None:
+    def _start(self, rows: list[int], deals: list, seeds: list, built: list | None = None,
+               tables: list | None = None) -> None:
         """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it (``built[k]``: the
-        wall before the deal took the indicator out, when it did)."""
+        wall before the deal took the indicator out, when it did; ``tables[k]``: the engine table that
+        dealt it, not played on)."""
         for k, ((dealer, dice, wall, head, tail, concealed, flowers, last), seed) in enumerate(zip(deals, seeds)):
             i = rows[k]
-            self.tables[i] = None
+            self.tables[i] = None if tables is None else tables[k]
             self.walls[i] = wall if built is None else built[k]
             self.dice[i] = tuple(dice)
             self.flowers[i] = flowers
@@ -761,15 +766,25 @@ class BatchedCore:
     # ------------------------------------------------------------------ engine sync (rare events)
     def _sync(self, i: int):
         """An engine HandTable of row ``i``'s hand brought up to date with the arrays (before scoring).
-        Built afresh each time from the hand's wall, so none of the table's caches outlives the state
-        it was derived from; the engine's caches are cleared as well (``HandTable.clear_caches``)."""
+        A fresh copy each time of the table the hand's wall dealt (dealt once a hand, kept in
+        :attr:`tables` and never played on), every part of the state the engine reads set from the
+        arrays and its caches and events new (``HandTable.clear_caches``), so nothing derived from
+        an earlier state outlives it."""
+        import copy
+
         from majiang.engine.table import HandTable
 
-        wall = self.walls[i]
-        if wall is None:
-            wall = self.walls[i] = self.wall[i, :self.total_tiles].tolist()
-        t = self.tables[i] = HandTable(self.rules, wall, int(self.dealer[i]), int(self.prevalent[i]),
-                                       self.dice[i], 0)
+        fresh = self.tables[i]
+        if fresh is None:
+            wall = self.walls[i]
+            if wall is None:
+                wall = self.walls[i] = self.wall[i, :self.total_tiles].tolist()
+            fresh = self.tables[i] = HandTable(self.rules, wall, int(self.dealer[i]), int(self.prevalent[i]),
+                                               self.dice[i], 0)
+        t = copy.copy(fresh)
+        t.events = []
+        t._emit_fn = None
+        t.penalties = self.penalties[i].tolist()
         nm = self.n_melds[i].tolist()
         kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()
         claimed, feeders = self.meld_claimed[i].tolist(), self.meld_from[i].tolist()
@@ -791,8 +806,6 @@ class BatchedCore:
         t.discards_made = self.discards_made[i].tolist()
         t.last_draw = [None if x < 0 else x for x in self.last_draw[i].tolist()]
         t.last_discard = bool(self.last_discard[i])
-        if self._wild_on:
-            t.penalties = self.penalties[i].tolist()
         t.clear_caches()
         return t
 
@@ -1155,14 +1168,15 @@ class BatchedCore:
     def _resolve_claims(self, rows: np.ndarray) -> None:
         """Claim windows on ``rows`` whose every awaited seat answered, some with a claim: win > kong
         = pung > chow, ties by turn order from the discarder (``engine.actions.CLAIM_PRIORITY``)."""
-        if self._jit_step:
+        if self._jit_step or self._wild_jit:
             res = np.empty((rows.size, 2), dtype=np.int64)
             step_kernels._claims(rows, self.origin, self.claim_tile, self.ans_kind, self.ans_low, _PRIO, K_WIN,
                                  K_CHOW, K_PUNG, K_EKONG, _MELD_OF_KIND, self.river, self.river_len, self.river_cnt,
                                  self.vis, self.ro, self.any_claim, self.cur, self.phase, self.kong_chain,
                                  self.flower_chain, self.last_draw, self.turn_win, self.hand, self.meld_vis,
                                  self.pung, self.after_claim, self.meld_kind, self.meld_tile, self.meld_offer,
-                                 self.meld_claimed, self.meld_from, self.n_melds, TURN, res)
+                                 self.meld_claimed, self.meld_from, self.n_melds, TURN, res, self.white_face,
+                                 self.meld_stand, self.run_len)
             for a in (res[:, 0] == 1).nonzero()[0].tolist():  # wins: settled by the engine
                 i = int(rows[a])
                 d = int(self.origin[i])

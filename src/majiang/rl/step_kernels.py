@@ -575,7 +575,14 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
             kong_chain: np.ndarray, flower_chain: np.ndarray, last_draw: np.ndarray, turn_win: np.ndarray,
             hand: np.ndarray, meld_vis: np.ndarray, pung: np.ndarray, after_claim: np.ndarray,
             meld_kind: np.ndarray, meld_tile: np.ndarray, meld_offer: np.ndarray, meld_claimed: np.ndarray,
-            meld_from: np.ndarray, n_melds: np.ndarray, turn_phase: int, result: np.ndarray) -> None:
+            meld_from: np.ndarray, n_melds: np.ndarray, turn_phase: int, result: np.ndarray, wface: np.ndarray,
+            meld_stand: np.ndarray, run_len: np.ndarray) -> None:
+    """Claim windows on ``rows`` whose every awaited seat answered, some with a claim
+    (``BatchedCore._resolve_claims``): ``result[k]`` = (1 a win: the engine settles it | 0 a meld made |
+    2 an exposed kong made: a replacement to draw, the seat). A chow on a discarded White plays the
+    face ``wface[i]`` (白板代, RULES.md §2.1; -1: no stand-in) and a held White supplies that face
+    (``engine.actions.chow_consumed``): the physical tiles move, the meld records the face claimed
+    and the White's face in ``meld_stand``. A claim ends the run 被跟 follows (``run_len``)."""
     for k in range(rows.shape[0]):
         i = rows[k]
         d = origin[i]
@@ -611,12 +618,26 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         flower_chain[i] = False
         last_draw[i, s] = -1
         turn_win[i] = False
+        run_len[i] = 0
+        wt = wface[i]
+        lt = wt if (t == 31 and wt >= 0) else t
+        stand = -1
         if kind == k_chow:
+            if lt != t:
+                stand = lt
+            white_held = hand[i, s, 31] > 0
             for x in range(low, low + 3):
-                meld_vis[i, s, x] += 1
-                vis[i, x] += 1
-                if x != t:
-                    hand[i, s, x] -= 1
+                if x == lt:
+                    continue
+                y = x
+                if x == wt and white_held:
+                    y = 31
+                    stand = wt
+                hand[i, s, y] -= 1
+                meld_vis[i, s, y] += 1
+                vis[i, y] += 1
+            meld_vis[i, s, t] += 1
+            vis[i, t] += 1
         elif kind == k_pung:
             hand[i, s, t] -= 2
             meld_vis[i, s, t] += 3
@@ -633,7 +654,8 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         meld_kind[i, s, j] = meld_of_kind[kind]
         meld_tile[i, s, j] = low if kind == k_chow else t
         meld_offer[i, s, j] = 1 if kind == k_chow else (s - d) % 4
-        meld_claimed[i, s, j] = t
+        meld_claimed[i, s, j] = lt if kind == k_chow else t
+        meld_stand[i, s, j] = stand
         meld_from[i, s, j] = d
         n_melds[i, s] = j + 1
 
