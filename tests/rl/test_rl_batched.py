@@ -598,3 +598,54 @@ def test_wildcard_rule_sets_without_numba() -> None:
     assert seen["ends"] >= 20
     seen = _compare_wild("wenzhou-w16", 4, 6, 300, "follow", numpy_path=True)
     assert seen["ends"] >= 5
+
+
+def test_robbing_the_kong_with_a_wildcard_scenario() -> None:
+    """Wenzhou (wildcards by indicator, RULES.md §4.2): the dealer pungs 5m, later draws the fourth
+    and adds it to the kong; the seat opposite holds 123m 123p 123s EEE and a wildcard (Green, the
+    indicator turned up from the tail by the dice), complete with any tile, and robs the kong (抢杠和)
+    -- the rows loaded from an arranged wall (``BatchedCore.load``) agree with the engine table on every
+    step, the wildcard planes and the settlement included."""
+    rules = resolve("wenzhou")
+    probe = Match(rules, walls=[list(rules.tile_set)], max_hands=1).table  # the dealer and dice of seed 0
+    dealer, total = probe.dealer, sum(probe.dice)
+    green = 32
+    rel = [[4, 4, 0, 8, 9, 17, 19, 22, 25, 28, 29, 30, 31, 33],
+           [1, 6, 6, 21, 21, 23, 23, 26, 31, 33, 15, 16, 24],
+           [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, green],
+           [7, 7, 18, 21, 24, 24, 30, 30, 12, 13, 14, 15, 16]]
+    hands = [rel[(s - dealer) % 4] for s in range(4)]
+    tail = [3, 5, 12, 13, 14, 22, 25, 26, 17, 8, 2][:total - 1] + [green]  # tail[total - 1] indicates
+    wall = arrange_wall(rules, hands, [4, 33, 29, 28, 4], tail=tail, dealer=dealer, seed=3)
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, walls=[wall], max_hands=1)
+    table._legal = {}
+    t0 = table.match.table
+    assert t0.wild_face == green and t0.indicator == green and t0.white_face == green
+    robber = (dealer + 2) % 4
+
+    def policy(phase: str, seat: int, mask: np.ndarray) -> int:
+        if phase == "rob" and mask[1]:
+            return 1
+        if phase == "claim":
+            pung = 99 + 4  # 5m is column 4
+            return pung if seat == dealer and mask[pung] else 0
+        legal = np.flatnonzero(mask)
+        akong = [x for x in legal if 201 <= x < 235]
+        if akong:
+            return int(akong[0])
+        drew = table.match.table.last_draw[seat]  # discard the tile just drawn, else the first
+        if drew is not None and mask[2 + COLUMN_OF[drew]]:
+            return 2 + COLUMN_OF[drew]
+        return int(legal[legal >= 2][0])
+
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    core.load(0, Match(rules, walls=[wall], max_hands=1))
+    assert core.wild[0] == green and core.indicator[0] == green and core.white_face[0] == green
+    phases = _drive(policy, core, table)
+    assert "rob" in phases
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [robber] and res.wins[0].ctx.robbing_kong
+    assert list(core.deltas[0]) == list(res.deltas)
