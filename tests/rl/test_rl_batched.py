@@ -649,3 +649,34 @@ def test_robbing_the_kong_with_a_wildcard_scenario() -> None:
     res = table.match.results[0]
     assert [w.winner for w in res.wins] == [robber] and res.wins[0].ctx.robbing_kong
     assert list(core.deltas[0]) == list(res.deltas)
+
+
+def test_thirteen_orphans_with_a_wildcard_scenario() -> None:
+    """Seed 000 (RULES.md §2: the indicator stays in the wall face up, a White plays the wildcard's
+    face, thirteen orphans): the dealer is dealt twelve orphan faces, a second 1m and a wildcard (5m)
+    standing for the White -- thirteen orphans at once, won by self-draw on the first turn, on the
+    batched core as on the engine table."""
+    rules = resolve("seed000")
+    probe = Match(rules, walls=[list(rules.tile_set)], max_hands=1).table
+    dealer, total = probe.dealer, sum(probe.dice)
+    five_m = 4
+    hands = [[] for _ in range(4)]
+    hands[dealer] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 32, 33, 0, five_m]
+    wall = arrange_wall(rules, hands, tail=[10, 11, 12, 13, 14, 15, 19, 20, 21, 22, 23][:total - 1] + [five_m],
+                        dealer=dealer, seed=5)
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, walls=[wall], max_hands=1)
+    table._legal = {}
+    t0 = table.match.table
+    assert t0.wild_face == five_m and t0.indicator is None and t0.indicator_in_wall == five_m
+
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    core.load(0, Match(rules, walls=[wall], max_hands=1))
+    phases = _drive(lambda phase, seat, mask: 1 if mask[1] else int(np.flatnonzero(mask)[-1]), core, table)
+    assert phases == ["turn"]
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [dealer]
+    assert [p[0] for p in res.wins[0].result.patterns] == ["seed000.guoshi_wushuang"]  # 国士无双
+    assert list(core.deltas[0]) == list(res.deltas)
