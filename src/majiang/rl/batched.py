@@ -487,6 +487,7 @@ class BatchedCore:
             self._wkern = step_kernels.available()
             # the common step of the wildcard rule sets in its own compiled loop (step_kernels._step_wild)
             self._wild_jit = self._wkern
+            self._wild_an: tuple | bool | None = None  # _analyse_wild's arguments, once decided
             self._wconsts = np.array([int(rules.white_stand_in), int(rules.wild_claimable), rules.followed_penalty,
                                       rules.wild_discard_penalty, *self._wflags], dtype=np.int64)
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
@@ -1461,16 +1462,18 @@ class BatchedCore:
         answers, and the next draw, each hand tested whole for a win); what it leaves goes through the
         numpy path's code (:meth:`_after_compiled_wild`)."""
         status, err = self._status, self._err
-        su, hu = kernels._Tables.get()
-        nf = kernels._Tables.free()
         while True:
-            busy = step_kernels._step_wild(
-                acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._wconsts, self._log, self._log_n,
-                self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt, self.vis, self.ro,
-                self.discards_made, self._flags, self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
-                _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
-                self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.wild, self.white_face,
-                self.penalties, self.run_first, self.run_tile, self.run_len, su, hu, nf, status, err)
+            args = self._step_args
+            if args is None:  # the state arrays the loop reads and writes (never rebound) but the log
+                args = self._step_args = (
+                    self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt, self.vis, self.ro,
+                    self.discards_made, self._flags, self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
+                    _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
+                    self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.wild, self.white_face,
+                    self.penalties, self.run_first, self.run_tile, self.run_len, *kernels._Tables.get(),
+                    kernels._Tables.free(), status, err)
+            busy = step_kernels._step_wild(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._wconsts,
+                                           self._log, self._log_n, *args)
             if busy >= 0:
                 break
             i = int(err[1])
@@ -1731,15 +1734,20 @@ class BatchedCore:
         compiled loop (``step_kernels._wild_rows``, the loop of ``kernels.analyse_wild_one``), else
         (no numba, or a row the kernel leaves) the encoder's own per row."""
         enc = self.encoder
-        o = enc.offsets
         todo = range(self.n)
-        wflags = enc._wild_flags() if self._wkern else False
-        if wflags and (self.wild >= 0).all():
-            su, hu = kernels._Tables.get()
-            skipped = np.zeros(self.n, dtype=np.uint8)
-            step_kernels._wild_rows(counts, turn, unseen, out, o["shanten"][0], self.wild,
-                                    int(self.rules.white_stand_in), *wflags, su, hu, kernels._Tables.free(), skipped)
-            todo = skipped.nonzero()[0].tolist()
+        args = self._wild_an
+        if args is None:  # the constants of the compiled loop (False: the encoder's path)
+            wflags = enc._wild_flags() if self._wkern else False
+            args = self._wild_an = (enc.offsets["shanten"][0], self.wild, int(self.rules.white_stand_in), *wflags,
+                                    *kernels._Tables.get(), kernels._Tables.free(),
+                                    np.zeros(self.n, dtype=np.uint8)) if wflags else False
+        if args and (self.wild >= 0).all():
+            skipped = args[-1]
+            if step_kernels._wild_rows(counts, turn, unseen, out, *args):
+                todo = skipped.nonzero()[0].tolist()
+                skipped.fill(0)
+            else:
+                todo = ()
         if len(todo):
             phases = ("turn", "claim", "rob", "end")
             ph = self.phase
@@ -1753,6 +1761,10 @@ class BatchedCore:
         White plays (白板代) and the indicator turned up, one-hot (``Encoder.encode``); the indicator
         is counted among the tiles every seat sees (in :attr:`vis` from the deal)."""
         o = self.encoder.offsets
+        if self._wkern:
+            step_kernels._wild_planes(out, self.wild, self.white_face, self.indicator, o["wild_face"][0],
+                                      o["white_face"][0], o["indicator"][0])
+            return
         flat = out.reshape(-1)
         rb = self._rowbase
         parts = []

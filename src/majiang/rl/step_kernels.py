@@ -42,7 +42,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -763,6 +763,20 @@ def _wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extr
         if ok:
             found += 1
     return found
+
+
+def _wild_planes(out: np.ndarray, wild: np.ndarray, wface: np.ndarray, indicator: np.ndarray, p_wild: int,
+                 p_white: int, p_ind: int) -> None:
+    """The one-hot planes ``p_wild`` (the wildcard's face), ``p_white`` (the face a White plays) and
+    ``p_ind`` (the indicator) of every row (``BatchedCore._observe_wild``; -1: none)."""
+    col = kernels._LAYOUT_COL
+    for i in range(out.shape[0]):
+        if wild[i] >= 0:
+            out[i, p_wild, col[wild[i]]] = 1.0
+        if wface[i] >= 0:
+            out[i, p_white, col[wface[i]]] = 1.0
+        if indicator[i] >= 0:
+            out[i, p_ind, col[indicator[i]]] = 1.0
 
 
 def _wild_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int, wf: np.ndarray,
