@@ -591,6 +591,15 @@ def test_wildcard_penalties_and_options(spec: str) -> None:
         assert seen["white_chows"] >= 1
 
 
+@pytest.mark.parametrize("kw", [{"observation": "botzone-v0"}, {"oracle": True, "analysis": False},
+                                {"reward_scale": 8.0, "score_scale": 10.0}])
+def test_wildcard_rule_sets_options(kw: dict) -> None:
+    """The observation options on the wildcard rule sets (random play that claims and wins often)."""
+    for rules in ("wenzhou", "seed000"):
+        ends, wins = _compare(4, 13, 250, rules, **kw)
+        assert ends >= 4
+
+
 def test_wildcard_rule_sets_without_numba() -> None:
     """The wildcard paths that run without numba (``MAJIANG_NUMBA=0``): ``is_winning`` for the win
     test, the numpy count planes, the Python hand analysis -- the same game."""

@@ -66,7 +66,9 @@ def test_batched_table_plays_the_engine_table(seed: int) -> None:
 
 @pytest.mark.parametrize("spec,kw", [("shandong", {}), ("mcr", {"oracle": True}), ("mcr", {"analysis": False}),
                                      ("mcr", {"observation": "botzone-v0"}),
-                                     ("mcr,rob_kong=false,claim_last_discard=true", {"reward_scale": 8.0})])
+                                     ("mcr,rob_kong=false,claim_last_discard=true", {"reward_scale": 8.0}),
+                                     ("wenzhou", {"oracle": True}), ("seed000", {"observation": "botzone-v0"}),
+                                     ("wenzhou-w16", {"analysis": False})])
 def test_batched_table_options(spec: str, kw: dict) -> None:
     rng = np.random.default_rng(3)
     for seed in range(3):
