@@ -45,11 +45,12 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert not supports(resolve("taiwan,min_score=3"))  # a flower win below it lets play go on: the engine's
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
     assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
-    assert not supports(resolve("wenzhou"))
-    assert not supports(resolve("seed000")) and not supports(resolve("wenzhou-w16"))
+    assert rl.VectorEnv(2, "wenzhou").batched  # wildcards, 白板代, 被跟, 误打财神, 不搭
+    assert supports(resolve("seed000")) and supports(resolve("wenzhou-w16"))
+    assert not supports(resolve("mcr,declare_ready=true"))
     assert supports(resolve("shandong"))
     with pytest.raises(MajiangError, match="batched core"):
-        rl.VectorEnv(2, "wenzhou", batched=True)
+        rl.VectorEnv(2, "mcr", hands=2, batched=True)
 
 
 def test_batched_vector_env_agrees_with_aec_environments() -> None:
@@ -501,3 +502,190 @@ def test_a_deal_that_ends_the_hand_is_dealt_again(monkeypatch) -> None:
     assert a.core.game_seed[0] == b.tables[0].game_seed == derive_seed(9, "table", 0)
     assert np.array_equal(oa["observation"], ob["observation"])
     assert np.array_equal(oa["action_mask"], ob["action_mask"])
+
+
+def _follow(core: BatchedCore, rng: np.random.Generator, mask: np.ndarray, win: float) -> np.ndarray:
+    """A policy that sets off the penalties of RULES.md §4.6: discards the face just discarded when it
+    can (被跟), claims often, wins with probability ``win`` (so hands go on to wildcard-only hands)."""
+    n = mask.shape[0]
+    w = rng.random(mask.shape) * mask
+    w[:, 1] *= np.where(rng.random(n) < win, 1e6, 1e-3)
+    w[:, 99:235] *= 30.0
+    w[:, 36:99] *= 10.0
+    w[np.arange(n), 2 + np.array(COLUMN_OF)[core.claim_tile]] *= 1e4
+    return w.argmax(1)
+
+
+def _compare_wild(rules: str, n: int, seed: int, steps: int, policy: str, *, numpy_path: bool = False,
+                  **kw) -> dict[str, int]:
+    """:func:`_compare` for the wildcard rule sets with the ``efficient`` or ``follow`` policy; counts
+    what happened on the batched core."""
+    a = rl.VectorEnv(n, rules, batched=True, analysis=True, **kw)
+    b = rl.VectorEnv(n, rules, batched=False, analysis=True, **kw)
+    core = a.core
+    if numpy_path:  # what runs without numba: the Python win test, the numpy planes, the Python analysis
+        core._wkern = False
+        core._wild_jit = False
+        core._jit = False
+        core.encoder._wkernel = False
+    best0 = core.encoder.offsets["discard_best"][0]
+    oa, ia = a.reset(seed=seed)
+    ob, ib = b.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = {"ends": 0, "wins": 0, "penalties": 0, "wild_discards": 0, "white_chows": 0, "wild_held": 0}
+    for _ in range(steps):
+        assert np.array_equal(ia["seat"], ib["seat"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        assert np.array_equal(oa["observation"], ob["observation"])
+        if policy == "efficient":
+            acts = _efficient(rng, oa["observation"], oa["action_mask"], best0)
+        else:
+            acts = _follow(core, rng, oa["action_mask"], 0.2)
+        wild = core.wild.copy()
+        seen["wild_held"] += int((core.hand[np.arange(n), core.seat, wild] > 0).sum())
+        pen = core.penalties.copy()
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, ib = b.step(acts)
+        assert np.array_equal(ra, rb)
+        assert np.array_equal(ta, tb)
+        assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        live = ~ta
+        seen["penalties"] += int(((core.penalties != pen).any(1) & live).sum())
+        seen["wild_discards"] += int(((acts - 2 == np.array(COLUMN_OF)[wild]) & (core.penalties != pen).any(1)
+                                      & live).sum())
+        used = np.arange(core.meld_stand.shape[2])[None, None, :] < core.n_melds[:, :, None]
+        seen["white_chows"] = max(seen["white_chows"], int(((core.meld_stand >= 0) & used).sum()))
+        seen["ends"] += int(ta.sum())
+        seen["wins"] += int((ra != 0).any(axis=1).sum())
+    return seen
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("rules", ["wenzhou", "wenzhou-w16", "seed000"])
+def test_wildcard_rule_sets_agree(rules: str, seed: int) -> None:
+    """The wildcard presets (RULES.md §4.2: the indicator counted from the tail by the dice and turned
+    up, wildcards held and won with, never discarded or claimed; §2.1 白板代: a White plays the
+    wildcard's face in chows; W13's 不搭, W16's 16 tiles and 八对, seed 000's thirteen orphans and
+    its indicator left in the wall) on the batched core and the per-table path: every observation
+    (the wildcard planes and the analysis read with the wildcard), mask, seat, reward and final
+    score equal, over a few hundred hands that mostly end in wins."""
+    seen = _compare_wild(rules, 8, seed, 1200, "efficient")
+    assert seen["ends"] >= 100 and seen["wins"] >= 0.7 * seen["ends"]
+    assert seen["wild_held"] >= 1000
+
+
+@pytest.mark.parametrize("spec", ["wenzhou", "wenzhou,wild_discardable=true", "wenzhou,wild_claimable=true",
+                                  "wenzhou,white_stand_in=false", "seed000,wild_indicator_out=true"])
+def test_wildcard_penalties_and_options(spec: str) -> None:
+    """被跟 (the three others follow a seat's discard: it pays each at once) and 误打财神 (a wildcard
+    discarded) of RULES.md §4.6, paid with the hand's result as on the per-table path, and the
+    wildcard options the core reads (wildcards discardable -- each discard then costs the penalty --
+    or claimable, no White stand-in, the indicator out of play)."""
+    seen = _compare_wild(spec, 8, 3, 1200, "follow")
+    assert seen["ends"] >= 60
+    if spec.startswith("wenzhou"):
+        assert seen["penalties"] >= 10
+    if "wild_discardable" in spec:
+        assert seen["wild_discards"] >= 50
+    if "white_stand_in" not in spec:
+        assert seen["white_chows"] >= 1
+
+
+@pytest.mark.parametrize("kw", [{"observation": "botzone-v0"}, {"oracle": True, "analysis": False},
+                                {"reward_scale": 8.0, "score_scale": 10.0}])
+def test_wildcard_rule_sets_options(kw: dict) -> None:
+    """The observation options on the wildcard rule sets (random play that claims and wins often)."""
+    for rules in ("wenzhou", "seed000"):
+        ends, wins = _compare(4, 13, 250, rules, **kw)
+        assert ends >= 4
+
+
+def test_wildcard_rule_sets_without_numba() -> None:
+    """The wildcard paths that run without numba (``MAJIANG_NUMBA=0``): ``is_winning`` for the win
+    test, the numpy count planes, the Python hand analysis -- the same game."""
+    seen = _compare_wild("wenzhou", 4, 6, 400, "efficient", numpy_path=True)
+    assert seen["ends"] >= 20
+    seen = _compare_wild("wenzhou-w16", 4, 6, 300, "follow", numpy_path=True)
+    assert seen["ends"] >= 5
+
+
+def test_robbing_the_kong_with_a_wildcard_scenario() -> None:
+    """Wenzhou (wildcards by indicator, RULES.md §4.2): the dealer pungs 5m, later draws the fourth
+    and adds it to the kong; the seat opposite holds 123m 123p 123s EEE and a wildcard (Green, the
+    indicator turned up from the tail by the dice), complete with any tile, and robs the kong (抢杠和)
+    -- the rows loaded from an arranged wall (``BatchedCore.load``) agree with the engine table on every
+    step, the wildcard planes and the settlement included."""
+    rules = resolve("wenzhou")
+    probe = Match(rules, walls=[list(rules.tile_set)], max_hands=1).table  # the dealer and dice of seed 0
+    dealer, total = probe.dealer, sum(probe.dice)
+    green = 32
+    rel = [[4, 4, 0, 8, 9, 17, 19, 22, 25, 28, 29, 30, 31, 33],
+           [1, 6, 6, 21, 21, 23, 23, 26, 31, 33, 15, 16, 24],
+           [0, 1, 2, 9, 10, 11, 18, 19, 20, 27, 27, 27, green],
+           [7, 7, 18, 21, 24, 24, 30, 30, 12, 13, 14, 15, 16]]
+    hands = [rel[(s - dealer) % 4] for s in range(4)]
+    tail = [3, 5, 12, 13, 14, 22, 25, 26, 17, 8, 2][:total - 1] + [green]  # tail[total - 1] indicates
+    wall = arrange_wall(rules, hands, [4, 33, 29, 28, 4], tail=tail, dealer=dealer, seed=3)
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, walls=[wall], max_hands=1)
+    table._legal = {}
+    t0 = table.match.table
+    assert t0.wild_face == green and t0.indicator == green and t0.white_face == green
+    robber = (dealer + 2) % 4
+
+    def policy(phase: str, seat: int, mask: np.ndarray) -> int:
+        if phase == "rob" and mask[1]:
+            return 1
+        if phase == "claim":
+            pung = 99 + 4  # 5m is column 4
+            return pung if seat == dealer and mask[pung] else 0
+        legal = np.flatnonzero(mask)
+        akong = [x for x in legal if 201 <= x < 235]
+        if akong:
+            return int(akong[0])
+        drew = table.match.table.last_draw[seat]  # discard the tile just drawn, else the first
+        if drew is not None and mask[2 + COLUMN_OF[drew]]:
+            return 2 + COLUMN_OF[drew]
+        return int(legal[legal >= 2][0])
+
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    core.load(0, Match(rules, walls=[wall], max_hands=1))
+    assert core.wild[0] == green and core.indicator[0] == green and core.white_face[0] == green
+    phases = _drive(policy, core, table)
+    assert "rob" in phases
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [robber] and res.wins[0].ctx.robbing_kong
+    assert list(core.deltas[0]) == list(res.deltas)
+
+
+def test_thirteen_orphans_with_a_wildcard_scenario() -> None:
+    """Seed 000 (RULES.md §2: the indicator stays in the wall face up, a White plays the wildcard's
+    face, thirteen orphans): the dealer is dealt twelve orphan faces, a second 1m and a wildcard (5m)
+    standing for the White -- thirteen orphans at once, won by self-draw on the first turn, on the
+    batched core as on the engine table."""
+    rules = resolve("seed000")
+    probe = Match(rules, walls=[list(rules.tile_set)], max_hands=1).table
+    dealer, total = probe.dealer, sum(probe.dice)
+    five_m = 4
+    hands = [[] for _ in range(4)]
+    hands[dealer] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 32, 33, 0, five_m]
+    wall = arrange_wall(rules, hands, tail=[10, 11, 12, 13, 14, 15, 19, 20, 21, 22, 23][:total - 1] + [five_m],
+                        dealer=dealer, seed=5)
+    table = Table(rules, "majiang-v1", analysis=False)
+    table.reset(0)
+    table.match = Match(rules, walls=[wall], max_hands=1)
+    table._legal = {}
+    t0 = table.match.table
+    assert t0.wild_face == five_m and t0.indicator is None and t0.indicator_in_wall == five_m
+
+    enc = Encoder(rules, "majiang-v1", analysis=False)
+    core = BatchedCore(1, rules, enc)
+    core.load(0, Match(rules, walls=[wall], max_hands=1))
+    phases = _drive(lambda phase, seat, mask: 1 if mask[1] else int(np.flatnonzero(mask)[-1]), core, table)
+    assert phases == ["turn"]
+    res = table.match.results[0]
+    assert [w.winner for w in res.wins] == [dealer]
+    assert [p[0] for p in res.wins[0].result.patterns] == ["seed000.guoshi_wushuang"]  # 国士无双
+    assert list(core.deltas[0]) == list(res.deltas)

@@ -66,11 +66,22 @@ def test_batched_table_plays_the_engine_table(seed: int) -> None:
 
 @pytest.mark.parametrize("spec,kw", [("shandong", {}), ("mcr", {"oracle": True}), ("mcr", {"analysis": False}),
                                      ("mcr", {"observation": "botzone-v0"}),
-                                     ("mcr,rob_kong=false,claim_last_discard=true", {"reward_scale": 8.0})])
+                                     ("mcr,rob_kong=false,claim_last_discard=true", {"reward_scale": 8.0}),
+                                     ("wenzhou", {"oracle": True}), ("seed000", {"observation": "botzone-v0"}),
+                                     ("wenzhou-w16", {"analysis": False})])
 def test_batched_table_options(spec: str, kw: dict) -> None:
     rng = np.random.default_rng(3)
     for seed in range(3):
         _play(spec, seed, kw, rng)
+
+
+@pytest.mark.parametrize("spec", ["wenzhou", "wenzhou-w16", "seed000"])
+def test_batched_table_plays_the_wildcard_rule_sets(spec: str) -> None:
+    """The wildcard presets (RULES.md §4.2: the indicator, 白板代, wildcard wins; W13's 被跟 and
+    误打财神) on the one-row batched core, which the AEC environment plays them on."""
+    rng = np.random.default_rng(5)
+    for seed in range(4):
+        _play(spec, seed, {}, rng)
 
 
 def test_errors_match_the_engine_table() -> None:
@@ -94,10 +105,11 @@ def test_errors_match_the_engine_table() -> None:
 def test_the_aec_environment_chooses_its_table() -> None:
     assert isinstance(rl.env("mcr").table, BatchedTable)
     assert isinstance(rl.env("mcr", batched=False).table, Table)
-    assert isinstance(rl.env("wenzhou").table, Table)  # wildcards: the engine table
+    assert isinstance(rl.env("wenzhou").table, BatchedTable)  # wildcards too (since the sixth session)
+    assert isinstance(rl.env("wenzhou", batched=False).table, Table)
     assert isinstance(rl.env("mcr", hands=None).table, Table)  # whole matches: the engine table
-    with pytest.raises(MajiangError, match="wildcards"):
-        make_table("wenzhou", batched=True)
+    with pytest.raises(MajiangError, match="hands=None"):
+        make_table("mcr", batched=True, hands=None)
     with pytest.raises(MajiangError, match="batched must be None, True or False"):
         rl.env("mcr", batched="yes")
     with pytest.raises(MajiangError, match="batched must be None, True or False"):

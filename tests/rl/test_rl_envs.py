@@ -249,10 +249,11 @@ def test_single_agent_env_plays_against_bots() -> None:
 
 @pytest.mark.parametrize("rules", ["wenzhou", "taiwan", "mcr"])
 def test_vector_env_agrees_with_single_envs(rules: str) -> None:
-    """Wenzhou (wildcards) runs one table per row, Taiwan and MCR the batched core (majiang.rl.batched)."""
+    """Wenzhou (wildcards), Taiwan and MCR run the batched core (majiang.rl.batched), the AEC
+    environments its one-row table."""
     n = 3
     v = rl.VectorEnv(n, rules)
-    assert v.batched == (rules != "wenzhou")
+    assert v.batched
     obs, info = v.reset(seed=4)
     singles = [rl.env(rules) for _ in range(n)]
     for i, e in enumerate(singles):
@@ -635,8 +636,8 @@ def test_action_indices_are_checked_not_truncated() -> None:
             single.step(bad)
     with pytest.raises(rl.ActionIndexError, match="reset"):
         rl.VectorEnv(2, "mcr").step([0, 0])
-    with pytest.raises(MajiangError, match="wildcards"):
-        rl.VectorEnv(2, "wenzhou", batched=True)
+    with pytest.raises(MajiangError, match="报听"):
+        rl.VectorEnv(2, "taiwan,declare_ready=true", batched=True)
     with pytest.raises(MajiangError, match="number of tables"):
         rl.VectorEnv("4", "mcr")
     with pytest.raises(MajiangError, match="render_mode"):

@@ -73,7 +73,8 @@ class MajiangAEC(AECEnv):
     the arguments). ``render_mode``: ``"human"`` prints, ``"ansi"`` returns the text. ``batched``:
     which table plays (:func:`make_table`): ``None`` the batched core's one-row
     :class:`~majiang.rl.batched_table.BatchedTable` where it plays the set-up exactly (``mcr``,
-    ``shandong``, ``taiwan``; the same game, faster), else the engine :class:`~majiang.rl.core.Table`."""
+    ``shandong``, ``taiwan``, ``wenzhou``, ``wenzhou-w16``, ``seed000``; the same game, faster), else the
+    engine :class:`~majiang.rl.core.Table`."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "majiang_v1", "is_parallelizable": True}
 
@@ -194,8 +195,8 @@ class MajiangParallel(ParallelEnv):
     """The PettingZoo parallel environment (see the module doc). ``step(actions)`` takes an action for
     each live agent; only the awaited seats' actions are applied (in turn order), the rest must be
     ``pass`` (0) (anything else is illegal). ``batched``: which table plays, as for
-    :class:`MajiangAEC` (:func:`make_table`: the batched core's one-row table for ``mcr`` and
-    ``shandong``).
+    :class:`MajiangAEC` (:func:`make_table`: the batched core's one-row table for ``mcr``,
+    ``shandong``, ``taiwan`` and the wildcard presets ``wenzhou``, ``wenzhou-w16``, ``seed000``).
 
     An illegal action (outside an agent's mask), by ``on_illegal``: ``"raise"`` (the default) raises
     :class:`~majiang.rl.actions.ActionIndexError` naming it, nothing applied; ``"terminate"`` (as

@@ -11,7 +11,8 @@ all rows at once, in the layout of :class:`~majiang.rl.observations.Encoder`.
 What the engine still decides, per row:
 
 * **Dealing** (:meth:`BatchedCore.deal`): the first hand of ``Match(rules, seed)`` -- the engine's
-  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1).
+  seeds, dice and ``build_wall``, then the deal ``HandTable`` makes (RULES.md §3.1); with wildcards
+  the engine's own deal (below).
 * **Wins**: each 3k+1 hand keeps a win gate, as ``HandTable`` does (:func:`win_gates`: which tile
   groups could complete it, from per-suit look-up tables keyed by the suit's count code,
   :func:`suit_tables`). Gated seats get a vectorised shape test (:func:`shape_candidates`: the
@@ -22,13 +23,47 @@ What the engine still decides, per row:
 * **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
   per row.
 
-Supported set-ups (:func:`supports`): no wildcards, 报听, penalties, 宝牌 or 相公; 13- or 16-tile
-hands; flower wins only without a minimum score (a flower that may win stops the compiled draw, and
-the engine settles it: ``HandTable._flower_win``); shapes among standard / seven pairs / thirteen
-orphans / knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); one hand per
-episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself ends the
-hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as the
-per-table :class:`~majiang.rl.core.Table` does.
+Supported set-ups (:func:`supports`): no 报听 or 宝牌; 13- or 16-tile hands; flower wins only without
+a minimum score (a flower that may win stops the compiled draw, and the engine settles it:
+``HandTable._flower_win``); without wildcards, shapes among standard / seven pairs / thirteen orphans
+/ knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); wildcards by
+indicator with the shapes and penalties of ``wenzhou``, ``wenzhou-w16`` and ``seed000`` (below); one
+hand per episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself
+ends the hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as
+the per-table :class:`~majiang.rl.core.Table` does.
+
+**Wildcards** (RULES.md §4.2; the sixth session): ``wenzhou`` (W13), ``wenzhou-w16`` and ``seed000``
+and their wildcard options (``wild_discardable``, ``wild_claimable``, ``white_stand_in``,
+``wild_indicator_out``), 136 tiles, no knitted shapes.
+
+* The deal is the engine's (``Match(rules, seed)``'s first hand, :meth:`_start_engine`): the
+  indicator counted from the tail by the dice total and turned up (``HandTable._choose_wild``),
+  taken out of the wall when ``wild_indicator_out`` (the wall then one tile shorter, the tail moved),
+  else left in it face up (seed 000). Per row :attr:`wild` (the face), :attr:`white_face` (the face a
+  White plays, 白板代, §2.1) and :attr:`indicator`; the indicator counts among the tiles every seat
+  sees (the ``unseen`` planes, as ``PlayerView.visible_counts``), and the ``wild_face``,
+  ``white_face`` and ``indicator`` planes are written.
+* Masks as ``HandTable`` offers: a wildcard is not discarded while anything else is held (unless
+  ``wild_discardable``), nor konged, punged or chowed (unless ``wild_claimable``; a discarded wildcard
+  can still be won on); a discarded White plays the wildcard's face in chows (the chow index names
+  the faces, as :func:`majiang.rl.actions.index_of`), and a held White supplies that face before a
+  wildcard of it (``engine.actions.chow_consumed``); the meld keeps the White (``Meld.stand_in``).
+* Wins: no gates -- every hand is tested whole, with the discard or after the draw, by an exact
+  compiled test (``step_kernels.wild_candidates``: the analysis kernel's shanten is -1, which is
+  ``is_winning`` on ``split_counts``: 不搭, 八对, seven pairs with a quad as two pairs, thirteen
+  orphans, three wildcards, a wildcard as a fifth copy); without numba ``is_winning`` itself. The
+  hands that pass go to the engine's ``_score_win`` as every other win.
+* Penalties outside a win (RULES.md §4.6): 被跟 (``followed_penalty``: the run of one face in turn
+  order since the last claim, ``HandTable._note_discard``) and 误打财神 (``wild_discard_penalty``: a
+  wildcard discarded, i.e. a hand of wildcards only, or with ``wild_discardable``) accumulate in
+  :attr:`penalties` and are paid with the hand's result (the engine's ``result.deltas`` includes them;
+  an exhaustive draw pays them alone) -- no reward before the hand ends, as on the per-table path.
+* 相公 (``seed000``'s ``xianggong``) arises only from records of real play (a kong without its
+  replacement, an extra draw), never from the layout's actions: nothing to play.
+* Compiled: the common step in its own loop (``step_kernels._step_wild``), the masks and the fused
+  observation with the other set-ups' loops, the analysis planes of all rows in one loop
+  (``step_kernels._wild_rows``, ``kernels.analyse_wild_one``'s); the numpy code (``_wild_jit`` off)
+  is the reference and the path without numba.
 
 The core agrees step for step with the per-table path (tests/rl/test_rl_batched.py compares
 observations, masks, seats, rewards and final scores over many seeded games); a game's record is
@@ -124,6 +159,8 @@ _OFF_KNITTED = np.ones((34, 6), dtype=np.int64)  # [t, k]: suited tile t is outs
 _OFF_KNITTED[27:] = 0
 for _k, _arr in enumerate(KNITTED_ARRANGEMENTS):
     _OFF_KNITTED[list(_arr), _k] = 0
+
+_WHITE = 31  # majiang.tiles.WHITE
 
 _TABLES: tuple[np.ndarray, np.ndarray] | None = None
 
@@ -274,21 +311,24 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
     """What keeps :class:`BatchedCore` from playing this set-up exactly (empty: it can; see the
     module doc), each reason in a few words."""
     sh = rules.shape_rules
+    wild = rules.wild_mode == "indicator"
     why = [text for bad, text in (
-        (rules.wild_mode != "none", f"wildcards ({rules.wild_mode})"),
+        (rules.wild_mode not in ("none", "indicator"), f"wildcards ({rules.wild_mode})"),
+        (wild and len(rules.tile_set) != 136, "wildcards with flowers"),
+        (wild and (sh.honors_and_knitted or sh.knitted_straight), "wildcards with the knitted shapes"),
         (rules.declare_ready, "报听 (declare_ready)"),
         (rules.flower_wins and (rules.min_score > 0 or rules.xianggong), "flower wins with a minimum score"),
-        (rules.followed_penalty != 0, "被跟 penalty"),
-        (rules.wild_discard_penalty != 0, "误打财神 penalty"),
-        (rules.xianggong, "相公 (xianggong)"),
+        (rules.followed_penalty != 0 and not wild, "被跟 penalty"),
+        (rules.wild_discard_penalty != 0 and not wild, "误打财神 penalty"),
+        (rules.xianggong and not wild, "相公 (xianggong)"),
         (rules.bao_pai, "宝牌"),
-        (rules.white_stand_in, "White stand-in (白板代)"),
+        (rules.white_stand_in and not wild, "White stand-in (白板代)"),
         (rules.hand_size not in (13, 16), f"{rules.hand_size}-tile hands"),
         (rules.players != 4, f"{rules.players} players"),
         (not sh.standard, "no standard shape"),
-        (sh.unconnected, "不搭 shape"),
-        (sh.eight_pairs, "八对 shape"),
-        (sh.wilds_win != 0, "a win on wildcards alone"),
+        (sh.unconnected and not wild, "不搭 shape"),
+        (sh.eight_pairs and not wild, "八对 shape"),
+        (sh.wilds_win != 0 and not wild, "a win on wildcards alone"),
         (hands != 1, f"hands={hands} (one hand per episode only)"),
         (shaping is not None, "shaping"),
         (opponents is not None, "opponents (learner mode)"),
@@ -357,6 +397,17 @@ class BatchedCore:
         sh = rules.shape_rules
         self._shapes = sh
         z = np.zeros
+        # wildcards by indicator (RULES.md §4.2): per row the wildcard face, the face a White plays
+        # (白板代, §2.1) and the indicator turned up (-1: none); penalties outside a win (被跟 and
+        # 误打财神, §4.6) and the run of discards 被跟 follows
+        self._wild_on = rules.wild_mode == "indicator"
+        self.wild = np.full(n, -1, dtype=np.int64)
+        self.white_face = np.full(n, -1, dtype=np.int64)
+        self.indicator = np.full(n, -1, dtype=np.int64)
+        self.penalties = z((n, 4), dtype=np.int64)
+        self.run_first = z(n, dtype=np.int64)
+        self.run_tile = z(n, dtype=np.int64)
+        self.run_len = z(n, dtype=np.int64)
         self.hand = z((n, 4, 34), dtype=np.int16)
         self.wall = z((n, self.total_tiles), dtype=np.int16)
         self.head = z(n, dtype=np.int64)
@@ -415,6 +466,7 @@ class BatchedCore:
         self.meld_offer = z((n, 4, slots), dtype=np.int64)
         self.meld_claimed = z((n, 4, slots), dtype=np.int64)
         self.meld_from = z((n, 4, slots), dtype=np.int64)
+        self.meld_stand = np.full((n, 4, slots), -1, dtype=np.int64)  # a chow's face a White plays (-1: none)
         self.flowers: list[list[list[int]]] = [[[], [], [], []] for _ in range(n)]
         self.game_seed: list[int | None] = [None] * n
         self._log = np.zeros((n, 512), dtype=np.int32)  # seat * 1000 + index of each step this hand
@@ -428,7 +480,16 @@ class BatchedCore:
         # majiang-v1's count planes in compiled code when numba is there (the same numbers)
         self._jit = encoder.name == "majiang-v1" and kernels.available()
         # the common step's engine work (win gates, claim windows) in compiled loops, the same state
-        self._jit_step = step_kernels.available()
+        self._jit_step = step_kernels.available() and not self._wild_on
+        self._wild_jit = False
+        if self._wild_on:  # the wildcard win test (step_kernels.wild_candidates; is_winning without numba)
+            self._wflags = kernels.wild_flags(sh)
+            self._wkern = step_kernels.available()
+            # the common step of the wildcard rule sets in its own compiled loop (step_kernels._step_wild)
+            self._wild_jit = self._wkern
+            self._wild_an: tuple | bool | None = None  # _analyse_wild's arguments, once decided
+            self._wconsts = np.array([int(rules.white_stand_in), int(rules.wild_claimable), rules.followed_penalty,
+                                      rules.wild_discard_penalty, *self._wflags], dtype=np.int64)
         self._gate_tables = (_SUIT_BITS, _HONOR_BITS, _KNITTED.astype(np.int64), _OFF_KNITTED)
         self._tile_set = np.array(rules.tile_set, dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int64)
@@ -452,7 +513,9 @@ class BatchedCore:
     def reset_rows(self, rows: Sequence[int], seeds: Sequence[int]) -> None:
         """Deal each row ``rows[k]`` the first hand of ``Match(rules, seed=seeds[k])`` (:meth:`deal`)."""
         rows, seeds = list(rows), [int(x) for x in seeds]
-        if self._jit_step and _compiled_deal_ok(self):
+        if self._wild_on:
+            self._start_engine(rows, [Match(self.rules, seed=s, max_hands=1) for s in seeds], seeds)
+        elif self._jit_step and _compiled_deal_ok(self):
             self._start_compiled(rows, seeds)
         else:
             self._start(rows, [self.deal(seed) for seed in seeds], seeds)
@@ -496,7 +559,8 @@ class BatchedCore:
         seeds (:mod:`majiang.engine.wall`), dealt as ``HandTable`` deals (RULES.md §3.1: four tiles
         at a time from the dealer, the dealer's extra tile, then each seat's flowers set aside and
         replaced from the tail, dealer first, each until flower-free). Returns ``(dealer, dice, wall,
-        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal."""
+        head, tail, concealed, flowers, dealer's last draw)``; tests compare it with the engine's deal.
+        Not for wildcards (no indicator here): their rows are dealt by the engine (:meth:`_start_engine`)."""
         from majiang.engine.wall import build_wall, rng_for
 
         r = self.rules
@@ -551,8 +615,37 @@ class BatchedCore:
         t = m.table
         if t is None or t.finished:
             raise MajiangError("the match's first hand ended at the deal (a flower win): nothing to play")
+        if self._wild_on:
+            self._start_engine([i], [m], [game_seed], keep=False)  # the caller's match: not kept
+            return
         self._start([i], [(t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
                            [list(f) for f in t.flowers], t.last_draw[t.dealer])], [game_seed])
+
+    def _start_engine(self, rows: list[int], matches: list, seeds: list, keep: bool = True) -> None:
+        """Lay out new hands from engine matches just dealt: the wildcard rule sets, whose deal turns
+        up the indicator (``HandTable._choose_wild``, RULES.md §4.2: counted from the tail by the dice
+        total, out of play when ``wild_indicator_out``) -- the wall, the hands, the wildcard face and
+        the indicator as the engine dealt them; the wall before the indicator left it is kept for
+        :meth:`_sync`, and with ``keep`` (matches made here) the tables themselves, which
+        :meth:`_sync` copies."""
+        from majiang.tiles import WHITE
+
+        deals = []
+        for i, m in zip(rows, matches):
+            t = m.table
+            if t is None or t.finished:  # pragma: no cover - no flowers with wildcards (unsupported)
+                raise MajiangError("the match's first hand ended at the deal: nothing to play")
+            deals.append((t.dealer, t.dice, list(t.wall), t.head, t.tail, [list(c) for c in t.concealed],
+                          [list(f) for f in t.flowers], t.last_draw[t.dealer]))
+            wf = -1 if t.wild_face is None else int(t.wild_face)
+            self.wild[i] = wf
+            self.white_face[i] = -1 if t.white_face is None else int(t.white_face)
+            ind = t.indicator if t.indicator is not None else t.indicator_in_wall
+            self.indicator[i] = -1 if ind is None else int(ind)
+            assert t.white_face is None or (wf >= 0 and wf != WHITE)
+        # the walls as built (HandTable deals them again in _sync), the tables just dealt (_sync's copies)
+        self._start(rows, deals, seeds, [list(m.walls_used[0]) for m in matches],
+                    [m.table for m in matches] if keep else None)
 
     def _start_compiled(self, rows: list[int], seeds: list[int]) -> None:
         """:meth:`reset_rows` with the deal and the lay-out in compiled loops
@@ -606,11 +699,15 @@ class BatchedCore:
         self._set_gates(rr, ss)
         self._turn_wins(r, np.ones(r.size, dtype=bool))
 
-    def _start(self, rows: list[int], deals: list, seeds: list) -> None:
-        """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it."""
-        for i, (dealer, dice, wall, head, tail, concealed, flowers, last), seed in zip(rows, deals, seeds):
-            self.tables[i] = None
-            self.walls[i] = wall
+    def _start(self, rows: list[int], deals: list, seeds: list, built: list | None = None,
+               tables: list | None = None) -> None:
+        """Lay out new hands on ``rows``: ``deals[k]`` as :meth:`deal` returns it (``built[k]``: the
+        wall before the deal took the indicator out, when it did; ``tables[k]``: the engine table that
+        dealt it, not played on)."""
+        for k, ((dealer, dice, wall, head, tail, concealed, flowers, last), seed) in enumerate(zip(deals, seeds)):
+            i = rows[k]
+            self.tables[i] = None if tables is None else tables[k]
+            self.walls[i] = wall if built is None else built[k]
             self.dice[i] = tuple(dice)
             self.flowers[i] = flowers
             self.game_seed[i] = seed
@@ -619,7 +716,11 @@ class BatchedCore:
                 self.flower_tiles[i, s, :len(f)] = f
         r = np.asarray(rows, dtype=np.int64)
         dl = np.array([x[0] for x in deals], dtype=np.int64)
-        self.wall[r, :self.total_tiles] = [x[2] for x in deals]
+        if all(len(x[2]) == self.total_tiles for x in deals):
+            self.wall[r, :self.total_tiles] = [x[2] for x in deals]
+        else:  # the indicator taken out of the wall: one tile fewer (the tail moved with it)
+            for i, x in zip(rows, deals):
+                self.wall[i, :len(x[2])] = x[2]
         self.head[r] = [x[3] for x in deals]
         self.tail[r] = [x[4] for x in deals]
         self.hand[r] = [x[5] for x in deals]
@@ -635,9 +736,12 @@ class BatchedCore:
                   self.awaiting, self.gate_special, self.pung, self.done):
             a[r] = False
         for a in (self.discards_made, self.gate_group, self.meld_vis, self.ckong, self.n_melds, self.n_ckong,
-                  self.river_len, self.river_cnt, self.vis, self.deltas):
+                  self.river_len, self.river_cnt, self.vis, self.deltas, self.penalties, self.run_len):
             a[r] = 0
         self.ro[r] = -1
+        if self._wild_on:  # the indicator is seen by every seat (PlayerView.visible_counts)
+            ind = self.indicator[r]
+            self.vis[r[ind >= 0], ind[ind >= 0]] += 1
         # the other seats' win gates, the dealer's self-drawn win
         rr = np.repeat(r, 3)
         ss = ((dl[:, None] + _123) % 4).reshape(-1)
@@ -663,20 +767,32 @@ class BatchedCore:
     # ------------------------------------------------------------------ engine sync (rare events)
     def _sync(self, i: int):
         """An engine HandTable of row ``i``'s hand brought up to date with the arrays (before scoring).
-        Built afresh each time from the hand's wall, so none of the table's caches outlives the state
-        it was derived from; the engine's caches are cleared as well (``HandTable.clear_caches``)."""
+        A fresh copy each time of the table the hand's wall dealt (dealt once a hand, kept in
+        :attr:`tables` and never played on), every part of the state the engine reads set from the
+        arrays and its caches and events new (``HandTable.clear_caches``), so nothing derived from
+        an earlier state outlives it."""
+        import copy
+
         from majiang.engine.table import HandTable
 
-        wall = self.walls[i]
-        if wall is None:
-            wall = self.walls[i] = self.wall[i, :self.total_tiles].tolist()
-        t = self.tables[i] = HandTable(self.rules, wall, int(self.dealer[i]), int(self.prevalent[i]),
-                                       self.dice[i], 0)
+        fresh = self.tables[i]
+        if fresh is None:
+            wall = self.walls[i]
+            if wall is None:
+                wall = self.walls[i] = self.wall[i, :self.total_tiles].tolist()
+            fresh = self.tables[i] = HandTable(self.rules, wall, int(self.dealer[i]), int(self.prevalent[i]),
+                                               self.dice[i], 0)
+        t = copy.copy(fresh)
+        t.events = []
+        t._emit_fn = None
+        t.penalties = self.penalties[i].tolist()
         nm = self.n_melds[i].tolist()
         kinds, tiles, offers = self.meld_kind[i].tolist(), self.meld_tile[i].tolist(), self.meld_offer[i].tolist()
         claimed, feeders = self.meld_claimed[i].tolist(), self.meld_from[i].tolist()
+        stand = self.meld_stand[i].tolist()
         t.melds = [[Meld(_MELD_KINDS[kinds[s][j]], tiles[s][j], offers[s][j],
-                         None if claimed[s][j] < 0 else claimed[s][j]) for j in range(nm[s])] for s in range(4)]
+                         None if claimed[s][j] < 0 else claimed[s][j], None if stand[s][j] < 0 else stand[s][j])
+                    for j in range(nm[s])] for s in range(4)]
         t.meld_from = [[None if feeders[s][j] < 0 else feeders[s][j] for j in range(nm[s])] for s in range(4)]
         t.flowers = self.flowers[i]
         t.concealed = self.hand[i].tolist()
@@ -698,8 +814,31 @@ class BatchedCore:
         """:func:`shape_candidates` under this rule set's shapes."""
         return shape_candidates(x, self._shapes)
 
+    def _wild_candidates(self, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray | None) -> np.ndarray:
+        """The wildcard rule sets' win test (no gates: every hand is tested): ``(m,)`` bool, the 3k+2
+        hands ``hand[rows[k], seats[k]]`` (plus ``extra[k]`` where not -1) that make a winning shape
+        with their wildcards (RULES.md §4.2; a White plays the wildcard's face, §2.1) -- exactly
+        ``is_winning`` on ``split_counts``, compiled (``step_kernels.wild_candidates``: the analysis
+        kernel's shanten is -1) or in Python; the engine's ``_score_win`` then scores it."""
+        if self._wkern:
+            return step_kernels.wild_candidates(self.hand, rows, seats, extra, self.wild, self.rules.white_stand_in,
+                                                self._wflags)
+        from majiang.analysis import is_winning
+        from majiang.analysis.wildcards import split_counts
+
+        out = np.zeros(rows.size, dtype=bool)
+        for k in range(rows.size):
+            c = self.hand[rows[k], seats[k]].tolist()
+            if extra is not None and extra[k] >= 0:
+                c[extra[k]] += 1
+            wf = int(self.wild[rows[k]])
+            out[k] = is_winning(*split_counts(c, None if wf < 0 else wf, self.rules.white_stand_in), self._shapes)
+        return out
+
     def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
         """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""
+        if self._wild_on:  # no gates with wildcards: every hand is tested (_wild_candidates)
+            return
         if rows.size and self._jit_step:
             step_kernels.win_gates(self.hand, rows, seats, self.n_melds, self._shapes, self.gate_group,
                                    self.gate_special, self._gate_tables)
@@ -716,12 +855,17 @@ class BatchedCore:
             return
         s = self.cur[rows]
         ld = self.last_draw[rows, s]
-        maybe = full | ((self.gate_group[rows, s] >> _GROUP[ld]) & 1 > 0) | self.gate_special[rows, s]
-        maybe &= (ld >= 0) & ~self.after_claim[rows]
+        if self._wild_on:
+            maybe = (ld >= 0) & ~self.after_claim[rows]
+        else:
+            maybe = full | ((self.gate_group[rows, s] >> _GROUP[ld]) & 1 > 0) | self.gate_special[rows, s]
+            maybe &= (ld >= 0) & ~self.after_claim[rows]
         ok = np.zeros(rows.size, dtype=bool)
         if np.count_nonzero(maybe):
             k0 = maybe.nonzero()[0]
-            if self._jit_step:
+            if self._wild_on:
+                cand = self._wild_candidates(rows[k0], s[k0], None)
+            elif self._jit_step:
                 cand = step_kernels.candidates(self.hand, rows[k0], s[k0], None, self._shapes, self._gate_tables)
             else:
                 cand = self._candidates(self.hand[rows[k0], s[k0]])
@@ -759,7 +903,7 @@ class BatchedCore:
     def _exhaust(self, rows: np.ndarray) -> None:
         self.phase[rows] = END
         self.done[rows] = True
-        self.deltas[rows] = 0.0
+        self.deltas[rows] = self.penalties[rows]  # penalties outside a win (被跟, 误打财神) stand; else zero
 
     # ------------------------------------------------------------------ draws and windows
     def _draw(self, rows: np.ndarray, seats: np.ndarray, tail: np.ndarray) -> None:
@@ -858,9 +1002,24 @@ class BatchedCore:
         may = self.n_melds[R, S] < self.sets
         if not r.claim_last_discard:
             may &= live[:, None]
+        lt = t
+        if self._wild_on:  # a wildcard discarded is claimed only for a win (unless wild_claimable)
+            wf, wt = self.wild[rows], self.white_face[rows]
+            if not r.wild_claimable:
+                may &= (t != wf)[:, None]
+            lt = np.where((t == _WHITE) & (wt >= 0), wt, t)  # what the discard plays (白板代, RULES.md §2.1)
         kong = (ct == 3) & may & live[:, None] if r.exposed_kong else np.zeros_like(may)
         pung = (ct >= 2) & may if r.pung else np.zeros_like(may)
-        if r.chow:  # the next seat: the discard's neighbours t-2..t+2 held
+        if r.chow and self._wild_on:  # the next seat: each other tile of the chow from the hand
+            near = _NEAR[lt]  # (m, 5) faces lt-2..lt+2
+            held = self.hand[R, S[:, :1], near]
+            nb = (held > 0) if r.wild_claimable else (held > 0) & (near != wf[:, None])
+            nb |= (near == wt[:, None]) & (self.hand[rows, S[:, 0], _WHITE] > 0)[:, None]  # a White plays it
+            chow = _CHOW_POS[lt] & may[:, :1]
+            chow[:, 0] &= nb[:, 0] & nb[:, 1]
+            chow[:, 1] &= nb[:, 1] & nb[:, 3]
+            chow[:, 2] &= nb[:, 3] & nb[:, 4]
+        elif r.chow:  # the next seat: the discard's neighbours t-2..t+2 held
             nb = self.hand[R, S[:, :1], _NEAR[t]] > 0  # (m, 5)
             chow = _CHOW_POS[t] & may[:, :1]
             chow[:, 0] &= nb[:, 0] & nb[:, 1]
@@ -869,9 +1028,14 @@ class BatchedCore:
         else:
             chow = np.zeros((rows.size, 3), dtype=bool)
         win = np.zeros((rows.size, 3), dtype=bool)
-        gated = ((self.gate_group[R, S] >> _GROUP[t][:, None]) & 1 > 0) | self.gate_special[R, S]
-        ga, gb = np.nonzero(gated)
-        if ga.size:
+        if self._wild_on:  # every seat tested (no gates)
+            ga, gb = np.repeat(np.arange(rows.size), 3), np.tile(np.arange(3), rows.size)
+            cand = self._wild_candidates(rows[ga], S[ga, gb], t[ga])
+            ga, gb = ga[cand], gb[cand]
+        else:
+            gated = ((self.gate_group[R, S] >> _GROUP[t][:, None]) & 1 > 0) | self.gate_special[R, S]
+            ga, gb = np.nonzero(gated)
+        if ga.size and not self._wild_on:
             x = self.hand[rows[ga], S[ga, gb]]
             x[np.arange(ga.size), t[ga]] += 1
             cand = self._candidates(x)
@@ -940,8 +1104,9 @@ class BatchedCore:
             self._draws.append((nr, (self.origin[nr] + 1) % 4, np.zeros(nr.size, dtype=bool)))
 
     # ------------------------------------------------------------------ rare per-row actions
-    def _add_meld(self, r, s, kind, tile, offer, claimed, feeder) -> None:
+    def _add_meld(self, r, s, kind, tile, offer, claimed, feeder, stand=-1) -> None:
         j = self.n_melds[r, s]
+        self.meld_stand[r, s, j] = stand
         self.meld_kind[r, s, j] = kind
         self.meld_tile[r, s, j] = tile
         self.meld_offer[r, s, j] = offer
@@ -978,9 +1143,12 @@ class BatchedCore:
             self.ans_kind[i] = -1
             if self.rules.rob_kong:
                 others = [(s + k) % 4 for k in (1, 2, 3)]
-                x = self.hand[i, others].copy()
-                x[:, t] += 1
-                cand = self._candidates(x)
+                if self._wild_on:
+                    cand = self._wild_candidates(np.full(3, i), np.array(others), np.full(3, t))
+                else:
+                    x = self.hand[i, others].copy()
+                    x[:, t] += 1
+                    cand = self._candidates(x)
                 if np.count_nonzero(cand):
                     tb = self._sync(i)
                     tb.claim_tile, tb.kong_seat = t, s
@@ -1001,14 +1169,15 @@ class BatchedCore:
     def _resolve_claims(self, rows: np.ndarray) -> None:
         """Claim windows on ``rows`` whose every awaited seat answered, some with a claim: win > kong
         = pung > chow, ties by turn order from the discarder (``engine.actions.CLAIM_PRIORITY``)."""
-        if self._jit_step:
+        if self._jit_step or self._wild_jit:
             res = np.empty((rows.size, 2), dtype=np.int64)
             step_kernels._claims(rows, self.origin, self.claim_tile, self.ans_kind, self.ans_low, _PRIO, K_WIN,
                                  K_CHOW, K_PUNG, K_EKONG, _MELD_OF_KIND, self.river, self.river_len, self.river_cnt,
                                  self.vis, self.ro, self.any_claim, self.cur, self.phase, self.kong_chain,
                                  self.flower_chain, self.last_draw, self.turn_win, self.hand, self.meld_vis,
                                  self.pung, self.after_claim, self.meld_kind, self.meld_tile, self.meld_offer,
-                                 self.meld_claimed, self.meld_from, self.n_melds, TURN, res)
+                                 self.meld_claimed, self.meld_from, self.n_melds, TURN, res, self.white_face,
+                                 self.meld_stand, self.run_len)
             for a in (res[:, 0] == 1).nonzero()[0].tolist():  # wins: settled by the engine
                 i = int(rows[a])
                 d = int(self.origin[i])
@@ -1055,8 +1224,14 @@ class BatchedCore:
         self.flower_chain[r] = False
         self.last_draw[r, s] = -1
         self.turn_win[r] = False
+        self.run_len[r] = 0  # a claim ends the run 被跟 follows
         ch = k == K_CHOW
-        if np.count_nonzero(ch):
+        claimed, stand = t, -1
+        if self._wild_on and np.count_nonzero(ch):
+            claimed, stand = t.copy(), np.full(r.size, -1, dtype=np.int64)
+            for a in ch.nonzero()[0].tolist():
+                claimed[a], stand[a] = self._wild_chow(int(r[a]), int(s[a]), int(t[a]), int(low[a]))
+        elif np.count_nonzero(ch):
             rc, sc, tc, lc = r[ch], s[ch], t[ch], low[ch]
             r3, s3 = np.repeat(rc, 3), np.repeat(sc, 3)
             x3 = (lc[:, None] + _ARANGE3).reshape(-1)
@@ -1077,7 +1252,33 @@ class BatchedCore:
             self.kong_chain[r[ko]] = True
             self._draws.append((r[ko], s[ko], np.ones(int(ko.sum()), dtype=bool)))
         self.after_claim[r] = ~ko
-        self._add_meld(r, s, _MELD_OF_KIND[k], np.where(ch, low, t), np.where(ch, 1, (s - d) % 4), t, d)
+        self._add_meld(r, s, _MELD_OF_KIND[k], np.where(ch, low, t), np.where(ch, 1, (s - d) % 4), claimed, d, stand)
+
+    def _wild_chow(self, i: int, s: int, t: int, low: int) -> tuple[int, int]:
+        """Seat ``s`` of row ``i`` chows ``low``.. on the discard ``t`` under wildcards: the discarded
+        White plays the wildcard's face, and a held White supplies that face before a wildcard of it
+        (白板代, RULES.md §2.1, §4.2; ``engine.actions.chow_consumed``). Moves the physical tiles and
+        returns the meld's ``(claimed face, face a White stands in for or -1)``, as ``HandTable``
+        records the chow."""
+        wt = int(self.white_face[i])
+        lt = wt if (t == _WHITE and wt >= 0) else t
+        c = self.hand[i, s]
+        white_held = int(c[_WHITE])
+        used = []
+        for x in (low, low + 1, low + 2):
+            if x == lt:
+                continue
+            used.append(_WHITE if (x == wt and white_held) else x)
+        stand = lt if lt != t else -1
+        if _WHITE in used:
+            stand = wt
+        for x in used:
+            self.hand[i, s, x] -= 1
+            self.meld_vis[i, s, x] += 1
+            self.vis[i, x] += 1
+        self.meld_vis[i, s, t] += 1
+        self.vis[i, t] += 1
+        return lt, stand
 
     def _resolve_rob(self, i: int) -> None:
         s = int(self.origin[i])
@@ -1091,6 +1292,36 @@ class BatchedCore:
         self.kong_chain[i] = True
         self._draw_q.append((i, s, True))
 
+    def _penalty(self, rows: np.ndarray, payer: np.ndarray, points: int) -> None:
+        """``payer`` pays each other seat ``points`` at once on ``rows`` (``HandTable._penalty``); the
+        sums are paid with the hand's result (no reward before the hand ends, as on the engine path)."""
+        self.penalties[rows] += points
+        self.penalties[rows, payer] -= 4 * points
+
+    def _discard_penalties(self, rows: np.ndarray, seats: np.ndarray, t: np.ndarray) -> None:
+        """The penalties a discard may set off (RULES.md §4.6): 被跟 (``followed_penalty``) -- the run of
+        discards in turn order of one face since the last claim; when the three other seats have
+        followed a seat's face, that seat pays (``HandTable._note_discard``) -- and 误打财神
+        (``wild_discard_penalty``): a wildcard discarded, which happens only when the hand holds
+        nothing else (``wild_discardable`` off)."""
+        r = self.rules
+        if r.followed_penalty:
+            n = self.run_len[rows]
+            go = (n > 0) & (self.run_tile[rows] == t) & ((self.run_first[rows] + n - 1) % 4 == (seats - 1) % 4)
+            n = np.where(go, n + 1, 1)
+            first = np.where(go, self.run_first[rows], seats)
+            full = n == 4
+            if np.count_nonzero(full):
+                self._penalty(rows[full], first[full], r.followed_penalty)
+                n[full] = 0
+            self.run_len[rows] = n
+            self.run_first[rows] = first
+            self.run_tile[rows] = t
+        if r.wild_discard_penalty:
+            w = t == self.wild[rows]
+            if np.count_nonzero(w):
+                self._penalty(rows[w], seats[w], r.wild_discard_penalty)
+
     # ------------------------------------------------------------------ stepping
     def step(self, actions: np.ndarray) -> np.ndarray:
         """Apply one layout index per row for :attr:`seat`. Every index is checked against
@@ -1103,6 +1334,8 @@ class BatchedCore:
             raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
         if self._jit_step:
             return self._step_compiled(acts)
+        if self._wild_jit:
+            return self._step_compiled_wild(acts)
         if np.count_nonzero((acts < 0) | (acts >= ACTION_SIZE)):
             i = int(((acts < 0) | (acts >= ACTION_SIZE)).nonzero()[0][0])
             raise ActionIndexError(f"table {i}: action index {int(acts[i])} outside 0-{ACTION_SIZE - 1}")
@@ -1143,6 +1376,8 @@ class BatchedCore:
             self.origin[dr] = s
             self.last_discard[dr] = (self.tail[dr] - self.head[dr] - self.reserve) <= 0
             self._set_gates(dr, s)
+            if self._wild_on:
+                self._discard_penalties(dr, s, t)
         # answers in claim and robbing windows
         wr = (~turn).nonzero()[0]
         resolve: list[int] = []
@@ -1221,6 +1456,73 @@ class BatchedCore:
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
 
+    def _step_compiled_wild(self, acts: np.ndarray) -> np.ndarray:
+        """:meth:`step` for the wildcard rule sets with the common step in one compiled loop
+        (``step_kernels._step_wild``: a discard with its penalties and its claim window, or the window's
+        answers, and the next draw, each hand tested whole for a win); what it leaves goes through the
+        numpy path's code (:meth:`_after_compiled_wild`)."""
+        status, err = self._status, self._err
+        while True:
+            args = self._step_args
+            if args is None:  # the state arrays the loop reads and writes (never rebound) but the log
+                args = self._step_args = (
+                    self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt, self.vis, self.ro,
+                    self.discards_made, self._flags, self.claim_tile, self.origin, self.head, self.tail, self.n_melds,
+                    _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
+                    self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.wild, self.white_face,
+                    self.penalties, self.run_first, self.run_tile, self.run_len, *kernels._Tables.get(),
+                    kernels._Tables.free(), status, err)
+            busy = step_kernels._step_wild(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._wconsts,
+                                           self._log, self._log_n, *args)
+            if busy >= 0:
+                break
+            i = int(err[1])
+            a = int(acts[i])
+            if err[0] == 1:
+                raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
+            if err[0] == 2:
+                legal = self.mask[i].nonzero()[0]
+                raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
+                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
+        if busy:
+            self._after_compiled_wild(acts, status)
+        rewards = np.zeros((self.n, 4), dtype=np.float64)
+        if np.count_nonzero(self.done):
+            rewards[self.done] = self.deltas[self.done] / self.reward_scale
+        return rewards
+
+    def _after_compiled_wild(self, acts: np.ndarray, status: np.ndarray) -> None:
+        """The rows :meth:`_step_compiled_wild`'s loop left work on: other turn actions, windows to
+        resolve, discards some seat may win on (the window opened here), complete drawn hands (the
+        engine decides the self-drawn win)."""
+        self._draws = []
+        self._draw_q = []
+        for i in ((status & 1) != 0).nonzero()[0].tolist():
+            self._turn_rare(i, int(self.cur[i]), int(_KIND[acts[i]]), int(_TILE[acts[i]]))
+        rr = ((status & 2) != 0).nonzero()[0]
+        if rr.size:
+            rc = rr[self.phase[rr] == CLAIM]
+            if rc.size:
+                self._resolve_claims(rc)
+            for i in rr[self.phase[rr] == ROB].tolist():
+                self._resolve_rob(i)
+        gr = ((status & 4) != 0).nonzero()[0]
+        if gr.size:
+            self._open_claims(gr)
+        for i in (((status >> 3) & 3) == 1).nonzero()[0].tolist():  # a complete hand drawn
+            seat = int(self.cur[i])
+            self.turn_win[i] = self._sync(i)._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True,
+                                                        discarder=None, robbing=False) is not None
+        if self._draw_q:
+            q = np.array(self._draw_q, dtype=np.int64)
+            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
+        if self._draws:
+            if len(self._draws) == 1:
+                self._draw(*self._draws[0])
+            else:
+                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
+
     def _after_compiled(self, acts: np.ndarray, status: np.ndarray) -> None:
         """The rows :meth:`_step_compiled`'s loop left work on (see ``step_kernels._step``)."""
         self._draws = []
@@ -1270,17 +1572,19 @@ class BatchedCore:
         obs = np.zeros((n, *self.encoder.shape), dtype=np.float32)
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
-        if self._jit_step:
+        if self._jit_step or self._wild_jit:  # the masks and the fused observation in compiled loops
             r = self.rules
             seat = np.empty(n, dtype=np.int64)
             step_kernels._masks(ph, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
                                 self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
                                 int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
                                 self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
-                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask)
+                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
+                                int(r.wild_discardable), int(r.wild_claimable))
             self.seat = seat
             if self._jit_obs is None:
-                self._jit_obs = self._jit and (not self.encoder.analysis or bool(self.encoder._kernel_flags()))
+                self._jit_obs = self._jit and (not self.encoder.analysis or self._wild_on
+                                               or bool(self.encoder._kernel_flags()))
             if self._jit_obs:
                 self._observe_compiled(obs, seat)
             elif self.encoder.name == "botzone-v0":
@@ -1302,11 +1606,18 @@ class BatchedCore:
         if tr.size:
             s = seat[tr]
             h = self.hand[tr, s][:, _TILES]  # layout order
-            mask[tr, DISCARD_BASE:DISCARD_BASE + 34] = h > 0
+            held = h > 0
             free = ~self.after_claim[tr]
             live = (self.tail[tr] - self.head[tr] - self.reserve) > 0
             mask[tr, 1] = self.turn_win[tr] & free
             kf = (free & live)[:, None]
+            if self._wild_on:  # wildcards (RULES.md §4.2): not discarded (unless nothing else is held), not konged
+                notw = _TILES[None, :] != self.wild[tr][:, None]
+                if not self.rules.wild_discardable:
+                    held = np.where((held & notw).any(1)[:, None], held & notw, held)
+                if not self.rules.wild_claimable:
+                    kf = kf & notw
+            mask[tr, DISCARD_BASE:DISCARD_BASE + 34] = held
             if self.rules.concealed_kong:
                 mask[tr, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34] = (h == 4) & kf
             if self.rules.added_kong:
@@ -1327,6 +1638,9 @@ class BatchedCore:
             parts.append((base + EXPOSED_KONG_BASE + col)[ck])
             nxt = (s == (self.origin[win_rows] + 1) % 4) & (ph[win_rows] == CLAIM)
             a, b = np.nonzero(self.chow3[win_rows] & nxt[:, None])
+            if self._wild_on:  # a discarded White chowed as the face it plays: the index names the faces
+                wt = self.white_face[win_rows]
+                t = np.where((t == _WHITE) & (wt >= 0), wt, t)
             parts.append(base[a] + _CHOW_IDX[t[a], b])
             mask.reshape(-1)[np.concatenate(parts)] = 1
         self._observe(obs, seat, rows, win_rows)
@@ -1340,7 +1654,7 @@ class BatchedCore:
         args = self._obs_args
         if args is None:  # the state arrays and constants the loop reads (never rebound)
             o = enc.offsets
-            if enc.analysis:
+            if enc.analysis and not self._wild_on:
                 flags = enc._kernel_flags()
                 su, hu = kernels._Tables.get()
             else:
@@ -1349,7 +1663,8 @@ class BatchedCore:
             args = self._obs_args = (
                 self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong, self.river_cnt, self.flower_n,
                 self.head, self.tail, self.reserve, self.total_tiles, self.last_draw, self.ro, self.phase,
-                self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0], int(enc.analysis),
+                self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0],
+                int(enc.analysis and not self._wild_on),
                 o["shanten"][0], *flags, su, hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8,
                 self._unseen8, self._turn8, self._skipped)
         skipped = self._skipped
@@ -1359,6 +1674,10 @@ class BatchedCore:
                 enc._analyse(out[i], phases[self.phase[i]], None, self._counts8[i].tolist(),
                              self._unseen8[i].tolist())
             skipped.fill(0)
+        if self._wild_on:  # the wildcard planes, then each hand's analysis read with its wildcard face
+            self._observe_wild(out)
+            if enc.analysis:
+                self._analyse_wild(out, self._counts8, self._unseen8, self._turn8)
 
     def _observe(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray) -> None:
         """Write each row's observation for seat ``me`` into ``out`` (zeros), as
@@ -1388,7 +1707,11 @@ class BatchedCore:
             kernels.thermo_rows(out, o["unseen"][0], unseen)
         else:
             unseen = self._observe_numpy(out, me, rows, win, counts)
-        if enc.analysis:
+        if self._wild_on:
+            self._observe_wild(out)
+        if enc.analysis and self._wild_on:  # each row's hand read with its wildcard face
+            self._analyse_wild(out, counts, unseen, (ph == TURN).astype(np.int64))
+        elif enc.analysis:
             flags = enc._kernel_flags()
             if flags:  # all rows in compiled code (majiang.rl.kernels); the Python path for any it skips
                 todo = (kernels.analyse_rows(counts, ph == TURN, unseen, out, o["shanten"][0], flags)).nonzero()[0]
@@ -1404,6 +1727,51 @@ class BatchedCore:
                 kernels.thermo_rows(out, q0, oh)
             else:
                 out[:, q0:q0 + 12] = (oh[:, :, None, _TILES] > _AR4[None, None, :, None]).reshape(self.n, 12, 34)
+
+    def _analyse_wild(self, out: np.ndarray, counts: np.ndarray, unseen: np.ndarray, turn: np.ndarray) -> None:
+        """The analysis planes of the wildcard rule sets: every row's hand (``counts``, ``unseen``: the
+        seat's counts) read with its wildcard face, as ``Encoder._analyse`` reads it -- all rows in one
+        compiled loop (``step_kernels._wild_rows``, the loop of ``kernels.analyse_wild_one``), else
+        (no numba, or a row the kernel leaves) the encoder's own per row."""
+        enc = self.encoder
+        todo = range(self.n)
+        args = self._wild_an
+        if args is None:  # the constants of the compiled loop (False: the encoder's path)
+            wflags = enc._wild_flags() if self._wkern else False
+            args = self._wild_an = (enc.offsets["shanten"][0], self.wild, int(self.rules.white_stand_in), *wflags,
+                                    *kernels._Tables.get(), kernels._Tables.free(),
+                                    np.zeros(self.n, dtype=np.uint8)) if wflags else False
+        if args and (self.wild >= 0).all():
+            skipped = args[-1]
+            if step_kernels._wild_rows(counts, turn, unseen, out, *args):
+                todo = skipped.nonzero()[0].tolist()
+                skipped.fill(0)
+            else:
+                todo = ()
+        if len(todo):
+            phases = ("turn", "claim", "rob", "end")
+            ph = self.phase
+            wl = self.wild.tolist()
+            cl, ul = counts.tolist(), unseen.tolist()
+            for i in todo:
+                enc._analyse(out[i], phases[ph[i]], None if wl[i] < 0 else wl[i], cl[i], ul[i])
+
+    def _observe_wild(self, out: np.ndarray) -> None:
+        """The wildcard planes of ``majiang-v1`` (RULES.md §4.2, §2.1): the wildcard's face, the face a
+        White plays (白板代) and the indicator turned up, one-hot (``Encoder.encode``); the indicator
+        is counted among the tiles every seat sees (in :attr:`vis` from the deal)."""
+        o = self.encoder.offsets
+        if self._wkern:
+            step_kernels._wild_planes(out, self.wild, self.white_face, self.indicator, o["wild_face"][0],
+                                      o["white_face"][0], o["indicator"][0])
+            return
+        flat = out.reshape(-1)
+        rb = self._rowbase
+        parts = []
+        for name, v in (("wild_face", self.wild), ("white_face", self.white_face), ("indicator", self.indicator)):
+            k = v >= 0
+            parts.append(rb[k] + o[name][0] * 34 + _COL[v[k]])
+        flat[np.concatenate(parts)] = 1.0
 
     def _observe_numpy(self, out: np.ndarray, me: np.ndarray, rows: np.ndarray, win: np.ndarray,
                        counts: np.ndarray) -> np.ndarray:

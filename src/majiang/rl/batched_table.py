@@ -7,8 +7,9 @@ planes in Python; on the batched core (:mod:`majiang.rl.batched`) with its compi
 window, the next draw, the acting seat's mask and observation -- runs in compiled code, and only
 wins, kongs and claims go back to the engine. So the AEC environment uses this table wherever the
 batched core plays the set-up exactly (:func:`majiang.rl.batched.supports`: ``mcr``,
-``shandong`` and ``taiwan`` with their options, one hand per episode, no shaping) and numba is there; ``env(...,
-batched=False)`` keeps the engine table.
+``shandong``, ``taiwan`` and the wildcard presets ``wenzhou``, ``wenzhou-w16``, ``seed000`` with their
+options, one hand per episode, no shaping) and numba is there; ``env(..., batched=False)`` keeps the
+engine table.
 
 It plays the same game as :class:`~majiang.rl.core.Table` from the same seed (same seeds, the same
 seat to act -- in a claim window the awaited seats answer in turn order from the discarder --, the
@@ -141,7 +142,8 @@ class BatchedTable:
 
     def legal(self, seat: int) -> dict[int, Action]:
         """``{index: action}`` for ``seat`` now (empty when it is not awaited): the engine actions
-        the indices of :meth:`mask` name (no wildcards here, so each index names one action)."""
+        the indices of :meth:`mask` name (each index names one action; a chow's keeps the physical
+        discard, a White standing in for the wildcard's face, as the engine offers it)."""
         got = self._legal.get(seat)
         if got is None:
             got = {}
@@ -154,9 +156,9 @@ class BatchedTable:
                         got[i] = PASS
                     elif k == B.K_WIN:
                         got[i] = Action(ActionKind.WIN, int(c.last_draw[0, seat]) if turn else int(c.claim_tile[0]))
-                    elif k == B.K_CHOW:
+                    elif k == B.K_CHOW:  # the engine's chow names the physical discard (a White standing in)
                         played, low = chow_of_index(i)
-                        got[i] = Action(ActionKind.CHOW, played, low)
+                        got[i] = Action(ActionKind.CHOW, int(c.claim_tile[0]), low)
                     else:
                         got[i] = Action(_ENGINE_KIND[k], int(B._TILE[i]))
             self._legal[seat] = got
@@ -179,9 +181,11 @@ class BatchedTable:
             out[PUNG_BASE + col] = c.can_pung[0, seat]
             out[EXPOSED_KONG_BASE + col] = c.can_kong[0, seat]
             if c.phase[0] == B.CLAIM and seat == (int(c.origin[0]) + 1) % 4:
+                wt = int(c.white_face[0])
+                lt = wt if (t == B._WHITE and wt >= 0) else t  # a White discard plays the wildcard's face
                 for j in range(3):
                     if c.chow3[0, j]:
-                        out[B._CHOW_IDX[t, j]] = 1
+                        out[B._CHOW_IDX[lt, j]] = 1
         else:
             out[0] = 1
         return out

@@ -21,6 +21,12 @@ numpy operations. These loops do the same work row by row in compiled code (numb
   it leaves (other turn actions, windows to resolve, gated wins) it marks for the Python code;
 * ``_observe`` and ``_observe_botzone`` -- every row's ``majiang-v1`` (table planes, unseen counts,
   :func:`majiang.rl.kernels.analyse_rows`' loop, other hands) or ``botzone-v0`` in one call;
+* the wildcard rule sets (``wenzhou``, ``wenzhou-w16``, ``seed000``, RULES.md §4.2; the sixth
+  session): ``_step_wild`` -- their common step (a discard with its penalties, §4.6, the claim
+  options of ``_wild_options`` with the White standing in, §2.1, the window, the next draw), with no
+  win gates: ``_wild_complete`` tests each hand whole (the analysis kernel's shanten is -1, i.e.
+  ``is_winning``; :func:`wild_candidates` for the numpy path), and ``_wild_rows`` -- the analysis
+  planes of all rows (``kernels._wild``, the loop of ``kernels.analyse_wild_one``);
 * ``_deal`` and ``_lay_out`` -- new hands: each wall shuffled by the engine's Mersenne Twister
   (``random.Random``'s, re-implemented and checked), broken and dealt, then laid out on the rows.
 
@@ -36,7 +42,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -50,7 +56,7 @@ def available() -> bool:
         if not _STATE:
             ok = kernels.available()
             if ok:
-                kernels.note_first_compile(__file__, "_step")
+                kernels.note_first_compile(__file__, "*")
                 kernels.compile_lazily(globals(), _KERNELS)
             _STATE.append(ok)
     return _STATE[0]
@@ -243,7 +249,11 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
            ckong_ok: int, akong_ok: int, drawn_only: int, pung: np.ndarray, last_draw: np.ndarray,
            claim_tile: np.ndarray, can_win: np.ndarray, can_pung: np.ndarray, can_kong: np.ndarray,
            chow3: np.ndarray, tiles: np.ndarray, col: np.ndarray, chow_idx: np.ndarray, bases: np.ndarray,
-           turn_phase: int, claim_phase: int, rob_phase: int, seat: np.ndarray, mask: np.ndarray) -> None:
+           turn_phase: int, claim_phase: int, rob_phase: int, seat: np.ndarray, mask: np.ndarray, wild: np.ndarray,
+           wface: np.ndarray, wd_ok: int, wc_ok: int) -> None:
+    """The seat to act on each row and its mask (``BatchedCore.fill``). With wildcards (``wild[i]`` the
+    face, -1: none; RULES.md §4.2): a wildcard is discarded only if ``wd_ok`` or nothing else is held,
+    konged only if ``wc_ok``; a chow on a discarded White is named by the face ``wface[i]`` it plays."""
     discard, ckong, akong, pung_b, ekong = bases[0], bases[1], bases[2], bases[3], bases[4]
     for i in range(phase.shape[0]):
         ph = phase[i]
@@ -255,13 +265,21 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
             if turn_win[i] and free:
                 mask[i, 1] = 1
             ld = last_draw[i, s]
+            f = wild[i]
+            keep_wild = False  # the wildcard face is not discarded while another tile is held
+            if f >= 0 and not wd_ok:
+                for t in range(34):
+                    if t != f and hand[i, s, t] > 0:
+                        keep_wild = True
+                        break
             for j in range(34):
                 t = tiles[j]
                 h = hand[i, s, t]
                 if h > 0:
-                    mask[i, discard + j] = 1
+                    if not (keep_wild and t == f):
+                        mask[i, discard + j] = 1
                     if kf:
-                        if ckong_ok and h == 4:
+                        if ckong_ok and h == 4 and (wc_ok or t != f):
                             mask[i, ckong + j] = 1
                         if akong_ok and pung[i, s, t] and (not drawn_only or t == ld):
                             mask[i, akong + j] = 1
@@ -282,9 +300,10 @@ def _masks(phase: np.ndarray, cur: np.ndarray, origin: np.ndarray, awaiting: np.
             if can_kong[i, s]:
                 mask[i, ekong + col[t]] = 1
             if ph == claim_phase and s == (o + 1) % 4:
+                lt = wface[i] if (t == 31 and wface[i] >= 0) else t
                 for j in range(3):
                     if chow3[i, j]:
-                        mask[i, chow_idx[t, j]] = 1
+                        mask[i, chow_idx[lt, j]] = 1
         else:
             seat[i] = s
 
@@ -556,7 +575,14 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
             kong_chain: np.ndarray, flower_chain: np.ndarray, last_draw: np.ndarray, turn_win: np.ndarray,
             hand: np.ndarray, meld_vis: np.ndarray, pung: np.ndarray, after_claim: np.ndarray,
             meld_kind: np.ndarray, meld_tile: np.ndarray, meld_offer: np.ndarray, meld_claimed: np.ndarray,
-            meld_from: np.ndarray, n_melds: np.ndarray, turn_phase: int, result: np.ndarray) -> None:
+            meld_from: np.ndarray, n_melds: np.ndarray, turn_phase: int, result: np.ndarray, wface: np.ndarray,
+            meld_stand: np.ndarray, run_len: np.ndarray) -> None:
+    """Claim windows on ``rows`` whose every awaited seat answered, some with a claim
+    (``BatchedCore._resolve_claims``): ``result[k]`` = (1 a win: the engine settles it | 0 a meld made |
+    2 an exposed kong made: a replacement to draw, the seat). A chow on a discarded White plays the
+    face ``wface[i]`` (白板代, RULES.md §2.1; -1: no stand-in) and a held White supplies that face
+    (``engine.actions.chow_consumed``): the physical tiles move, the meld records the face claimed
+    and the White's face in ``meld_stand``. A claim ends the run 被跟 follows (``run_len``)."""
     for k in range(rows.shape[0]):
         i = rows[k]
         d = origin[i]
@@ -592,12 +618,26 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         flower_chain[i] = False
         last_draw[i, s] = -1
         turn_win[i] = False
+        run_len[i] = 0
+        wt = wface[i]
+        lt = wt if (t == 31 and wt >= 0) else t
+        stand = -1
         if kind == k_chow:
+            if lt != t:
+                stand = lt
+            white_held = hand[i, s, 31] > 0
             for x in range(low, low + 3):
-                meld_vis[i, s, x] += 1
-                vis[i, x] += 1
-                if x != t:
-                    hand[i, s, x] -= 1
+                if x == lt:
+                    continue
+                y = x
+                if x == wt and white_held:
+                    y = 31
+                    stand = wt
+                hand[i, s, y] -= 1
+                meld_vis[i, s, y] += 1
+                vis[i, y] += 1
+            meld_vis[i, s, t] += 1
+            vis[i, t] += 1
         elif kind == k_pung:
             hand[i, s, t] -= 2
             meld_vis[i, s, t] += 3
@@ -614,7 +654,8 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         meld_kind[i, s, j] = meld_of_kind[kind]
         meld_tile[i, s, j] = low if kind == k_chow else t
         meld_offer[i, s, j] = 1 if kind == k_chow else (s - d) % 4
-        meld_claimed[i, s, j] = t
+        meld_claimed[i, s, j] = lt if kind == k_chow else t
+        meld_stand[i, s, j] = stand
         meld_from[i, s, j] = d
         n_melds[i, s] = j + 1
 
@@ -659,6 +700,300 @@ def candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.
         extra = np.full(rows.size, -1, dtype=np.int64)
     _candidates(hand, rows, seats, extra, sbits, hbits, int(shapes.seven_pairs), int(shapes.thirteen_orphans),
                 int(shapes.honors_and_knitted), int(shapes.knitted_straight), knitted, off, out)
+    return out
+
+
+def _wild_complete(hand: np.ndarray, i: int, s: int, extra: int, f: int, white: int, sev: int, quad2: int, orph: int,
+                   eight: int, wwin: int, unc: int, fifth: int, su: np.ndarray, hu: np.ndarray, nf: np.ndarray,
+                   nat: np.ndarray, keys: np.ndarray, W: np.ndarray, st: np.ndarray) -> bool:
+    """Whether seat ``s``'s 3k+2 hand on row ``i`` (plus ``extra`` where not -1), read with wildcard face
+    ``f`` (-1: none) and the White standing in when ``white``, is complete: its shanten
+    (:func:`majiang.rl.kernels._sx`, ``majiang.analysis.shanten`` exactly, the fifth-copy check
+    included) is -1 -- ``is_winning`` on the hand's naturals and wildcards. ``nat``, ``keys``, ``W``,
+    ``st``: scratch arrays."""
+    group, p5, orphan = kernels._GROUP, kernels._P5, kernels._ORPHAN
+    total = 0
+    for t in range(34):
+        nat[t] = hand[i, s, t]
+    if extra >= 0:
+        nat[extra] += 1
+    for t in range(34):
+        total += nat[t]
+    w = 0
+    if f >= 0:
+        w = nat[f]
+        nat[f] = 0
+        if white != 0 and f != 31:
+            nat[f] += nat[31]
+            nat[31] = 0
+    for g in range(4):
+        keys[g] = 0
+    for t in range(34):
+        keys[group[t]] += nat[t] * p5[t]
+    for g in range(4):
+        kernels._load(g, keys[g], W, kernels._V + g, su, hu)
+    top = (total + 1) // 3
+    if top > 5:
+        top = 5
+    kernels._setup(W, top)
+    for j in range(6):
+        st[j] = 0
+    for t in range(34):
+        kernels._face(st, nat[t], orphan[t], 1)
+    v = kernels._sx(W, kernels._V + 3, W, kernels._O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc,
+                    fifth, True, -1, nf, p5)
+    return v < 0
+
+
+def _wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray, wf: np.ndarray,
+                     white: int, sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+                     su: np.ndarray, hu: np.ndarray, nf: np.ndarray, out: np.ndarray) -> int:
+    """``out[k]``: :func:`_wild_complete` of ``hand[rows[k], seats[k]]`` plus ``extra[k]``, with the
+    wildcard face ``wf[rows[k]]``. Returns how many are complete."""
+    nat = np.zeros(34, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    found = 0
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        ok = _wild_complete(hand, i, seats[k], extra[k], wf[i], white, sev, quad2, orph, eight, wwin, unc, fifth,
+                            su, hu, nf, nat, keys, W, st)
+        out[k] = ok
+        if ok:
+            found += 1
+    return found
+
+
+def _wild_planes(out: np.ndarray, wild: np.ndarray, wface: np.ndarray, indicator: np.ndarray, p_wild: int,
+                 p_white: int, p_ind: int) -> None:
+    """The one-hot planes ``p_wild`` (the wildcard's face), ``p_white`` (the face a White plays) and
+    ``p_ind`` (the indicator) of every row (``BatchedCore._observe_wild``; -1: none)."""
+    col = kernels._LAYOUT_COL
+    for i in range(out.shape[0]):
+        if wild[i] >= 0:
+            out[i, p_wild, col[wild[i]]] = 1.0
+        if wface[i] >= 0:
+            out[i, p_white, col[wface[i]]] = 1.0
+        if indicator[i] >= 0:
+            out[i, p_ind, col[indicator[i]]] = 1.0
+
+
+def _wild_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int, wf: np.ndarray,
+               white: int, sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+               su: np.ndarray, hu: np.ndarray, nf: np.ndarray, skipped: np.ndarray) -> int:
+    """The analysis planes of every row's hand with its wildcard face ``wf[i]``: the loop of
+    :func:`majiang.rl.kernels.analyse_wild_one` (``kernels._wild``) over the rows; a row it leaves
+    is marked in ``skipped`` (the caller's Python path). Returns how many were left."""
+    left = 0
+    for i in range(counts.shape[0]):
+        if kernels._wild(counts[i], unseen[i], turn[i], out[i], s0, wf[i], white, sev, quad2, orph, eight, wwin, unc,
+                         fifth, su, hu, nf) != 0:
+            skipped[i] = 1
+            left += 1
+    return left
+
+
+def _wild_options(i: int, origin: np.ndarray, claim_tile: np.ndarray, hand: np.ndarray, head: np.ndarray,
+                  tail: np.ndarray, reserve: int, n_melds: np.ndarray, sets: int, claim_last: int, ekong: int,
+                  pung_ok: int, chow_ok: int, chow_pos: np.ndarray, wf: int, wt: int, wc_ok: int, kong: np.ndarray,
+                  pung: np.ndarray, chow: np.ndarray) -> None:
+    """Who may claim row ``i``'s discard under wildcards (``BatchedCore._open_claims``' wildcard
+    branch): a wildcard discarded is not melded (unless ``wc_ok``); a discarded White plays the face
+    ``wt``; each other tile of a chow comes from the hand, a White playing ``wt`` or a natural (a
+    wildcard only with ``wc_ok``)."""
+    d = origin[i]
+    t = claim_tile[i]
+    live = tail[i] - head[i] - reserve > 0
+    lt = wt if (t == 31 and wt >= 0) else t
+    for j in range(3):
+        s = (d + j + 1) % 4
+        ct = hand[i, s, t]
+        may = n_melds[i, s] < sets and (claim_last or live) and (wc_ok or t != wf)
+        kong[0, j] = ekong and ct == 3 and may and live
+        pung[0, j] = pung_ok and ct >= 2 and may
+        if j == 0:
+            for q in range(3):
+                chow[0, q] = False
+            if chow_ok and may and lt < 27:
+                nb = np.zeros(5, dtype=np.bool_)
+                for q in range(5):
+                    x = lt - 2 + q
+                    if x < 0 or x > 33:
+                        continue
+                    nb[q] = (hand[i, s, x] > 0 and (wc_ok or x != wf)) or (x == wt and hand[i, s, 31] > 0)
+                chow[0, 0] = chow_pos[lt, 0] and nb[0] and nb[1]
+                chow[0, 1] = chow_pos[lt, 1] and nb[1] and nb[3]
+                chow[0, 2] = chow_pos[lt, 2] and nb[3] and nb[4]
+
+
+def _wild_draw(i: int, s: int, wall: np.ndarray, head: np.ndarray, tail: np.ndarray, reserve: int,
+               flower_chain: np.ndarray, phase: np.ndarray, done: np.ndarray, deltas: np.ndarray,
+               penalties: np.ndarray, hand: np.ndarray, last_draw: np.ndarray, cur: np.ndarray,
+               after_claim: np.ndarray, turn_win: np.ndarray, turn_phase: int, end_phase: int, wf: np.ndarray,
+               white: int, sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
+               su: np.ndarray, hu: np.ndarray, nf: np.ndarray, nat: np.ndarray, keys: np.ndarray, W: np.ndarray,
+               st: np.ndarray) -> int:
+    """Seat ``s`` draws from the front on row ``i`` (a wildcard rule set: no flowers); returns 0 drawn,
+    1 drawn and the hand is complete (the engine decides the self-drawn win), 2 the wall ran out (an
+    exhaustive draw: the penalties outside a win are the hand's deltas)."""
+    flower_chain[i] = False
+    if tail[i] - head[i] - reserve <= 0:
+        phase[i] = end_phase
+        done[i] = True
+        for j in range(4):
+            deltas[i, j] = penalties[i, j]
+        return 2
+    t = wall[i, head[i]]
+    head[i] += 1
+    hand[i, s, t] += 1
+    last_draw[i, s] = t
+    cur[i] = s
+    phase[i] = turn_phase
+    after_claim[i] = False
+    turn_win[i] = False
+    if _wild_complete(hand, i, s, -1, wf[i], white, sev, quad2, orph, eight, wwin, unc, fifth, su, hu, nf, nat, keys,
+                      W, st):
+        return 1
+    return 0
+
+
+def _step_wild(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndarray, tile_of: np.ndarray,
+               low_of: np.ndarray, consts: np.ndarray, wconsts: np.ndarray, log: np.ndarray, log_n: np.ndarray,
+               phase: np.ndarray, cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray,
+               river_cnt: np.ndarray, vis: np.ndarray, ro: np.ndarray, discards_made: np.ndarray, flags: np.ndarray,
+               claim_tile: np.ndarray, origin: np.ndarray, head: np.ndarray, tail: np.ndarray, n_melds: np.ndarray,
+               chow_pos: np.ndarray, awaiting: np.ndarray, can_win: np.ndarray, can_pung: np.ndarray,
+               can_kong: np.ndarray, chow3: np.ndarray, ans_kind: np.ndarray, ans_low: np.ndarray, wall: np.ndarray,
+               deltas: np.ndarray, last_draw: np.ndarray, turn_win: np.ndarray, wf: np.ndarray, wface: np.ndarray,
+               penalties: np.ndarray, run_first: np.ndarray, run_tile: np.ndarray, run_len: np.ndarray,
+               su: np.ndarray, hu: np.ndarray, nf: np.ndarray, status: np.ndarray, err: np.ndarray) -> int:
+    """:func:`_step` for the wildcard rule sets (``BatchedCore._step_compiled_wild``): the same checks
+    and statuses, with the wildcard rules -- a discard's penalties (被跟, 误打财神, RULES.md §4.6), the
+    claim options of :func:`_wild_options`, and no win gates: each seat's hand with the discard, and
+    each drawn hand, is tested whole (:func:`_wild_complete`); status 4 marks a discard some seat may
+    win on (the caller opens that window), a draw's status 1 a complete hand.
+
+    ``consts`` as :func:`_step`; ``wconsts``: White stand-in, wild_claimable, followed_penalty,
+    wild_discard_penalty, then the seven :func:`majiang.rl.kernels.wild_flags`."""
+    k_pass, k_discard, turn_phase, claim_phase, end_phase = consts[0], consts[1], consts[2], consts[3], consts[4]
+    reserve, sets, claim_last, ekong, pung_ok, chow_ok = consts[5], consts[6], consts[7], consts[8], consts[9], consts[10]
+    white, wc_ok, fpen, wpen = wconsts[0], wconsts[1], wconsts[2], wconsts[3]
+    sev, quad2, orph, eight, wwin, unc, fifth = (wconsts[4], wconsts[5], wconsts[6], wconsts[7], wconsts[8],
+                                                 wconsts[9], wconsts[10])
+    after_claim, kong_chain, flower_chain, last_discard, done = flags[0], flags[1], flags[2], flags[4], flags[5]
+    n = acts.shape[0]
+    for i in range(n):
+        if acts[i] < 0 or acts[i] >= mask.shape[1]:
+            err[0] = 1
+            err[1] = i
+            return -1
+    for i in range(n):
+        if mask[i, acts[i]] == 0:
+            err[0] = 2
+            err[1] = i
+            return -1
+    for i in range(n):
+        if log_n[i] >= log.shape[1]:
+            err[0] = 3
+            err[1] = i
+            return -1
+    kong = np.zeros((1, 3), dtype=np.bool_)
+    pung = np.zeros((1, 3), dtype=np.bool_)
+    chow = np.zeros((1, 3), dtype=np.bool_)
+    win = np.zeros((1, 3), dtype=np.bool_)
+    nat = np.zeros(34, dtype=np.int64)
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    busy = 0
+    for i in range(n):
+        a = acts[i]
+        s = seat[i]
+        log[i, log_n[i]] = s * 1000 + a
+        log_n[i] += 1
+        k = kind_of[a]
+        done[i] = False
+        sti = 0
+        draw_seat = -1
+        if phase[i] == turn_phase:
+            if k == k_discard:
+                t = tile_of[a]
+                ds = _discard_one(i, t, cur, hand, river, river_len, river_cnt, vis, ro, discards_made, after_claim,
+                                  kong_chain, claim_tile, origin, last_discard, head, tail, reserve)
+                if fpen != 0:  # 被跟: the run of one face in turn order since the last claim
+                    m = run_len[i]
+                    if m > 0 and run_tile[i] == t and (run_first[i] + m - 1) % 4 == (ds + 3) % 4:
+                        m += 1
+                    else:
+                        m = 1
+                        run_first[i] = ds
+                    run_tile[i] = t
+                    if m == 4:
+                        p = run_first[i]
+                        for q in range(4):
+                            penalties[i, q] += fpen
+                        penalties[i, p] -= 4 * fpen
+                        m = 0
+                    run_len[i] = m
+                if wpen != 0 and t == wf[i]:  # 误打财神
+                    for q in range(4):
+                        penalties[i, q] += wpen
+                    penalties[i, ds] -= 4 * wpen
+                anywin = False
+                for j in range(3):
+                    if _wild_complete(hand, i, (ds + j + 1) % 4, t, wf[i], white, sev, quad2, orph, eight, wwin, unc,
+                                      fifth, su, hu, nf, nat, keys, W, st):
+                        anywin = True
+                        break
+                if anywin:
+                    sti = 4  # the caller opens the window (the engine decides the wins)
+                else:
+                    _wild_options(i, origin, claim_tile, hand, head, tail, reserve, n_melds, sets, claim_last, ekong,
+                                  pung_ok, chow_ok, chow_pos, wf[i], wface[i], wc_ok, kong, pung, chow)
+                    if _window_one(0, i, origin, win, kong, pung, chow, awaiting, can_win, can_pung, can_kong, chow3,
+                                   ans_kind, phase, kong_chain, claim_phase):
+                        draw_seat = (origin[i] + 1) % 4
+            else:
+                sti = 1
+        else:  # an answer in a claim or robbing window
+            ans_kind[i, s] = k
+            ans_low[i, s] = low_of[a]
+            awaiting[i, s] = False
+            if not (awaiting[i, 0] or awaiting[i, 1] or awaiting[i, 2] or awaiting[i, 3]):
+                allpass = phase[i] == claim_phase
+                for q in range(4):
+                    if ans_kind[i, q] > k_pass:
+                        allpass = False
+                if allpass:
+                    after_claim[i] = False
+                    kong_chain[i] = False
+                    draw_seat = (origin[i] + 1) % 4
+                else:
+                    sti = 2
+        if draw_seat >= 0:
+            sti += 8 * _wild_draw(i, draw_seat, wall, head, tail, reserve, flower_chain, phase, done, deltas,
+                                  penalties, hand, last_draw, cur, after_claim, turn_win, turn_phase, end_phase, wf,
+                                  white, sev, quad2, orph, eight, wwin, unc, fifth, su, hu, nf, nat, keys, W, st)
+        status[i] = sti
+        if sti:
+            busy += 1
+    return busy
+
+
+def wild_candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray | None,
+                    wild: np.ndarray, white: bool, flags: tuple) -> np.ndarray:
+    """``(m,)`` bool: the 3k+2 hands ``hand[rows[k], seats[k]]`` (plus ``extra[k]`` where not -1) that
+    make a winning shape with their wildcards (the wildcard face ``wild[row]``, RULES.md §4.2), exactly
+    as ``majiang.analysis.is_winning`` decides on ``split_counts`` -- ``flags``:
+    :func:`majiang.rl.kernels.wild_flags` of the rule set's shapes. The engine's scorer decides the
+    win itself."""
+    su, hu = kernels._Tables.get()
+    nf = kernels._Tables.free()
+    out = np.empty(rows.size, dtype=bool)
+    if extra is None:
+        extra = np.full(rows.size, -1, dtype=np.int64)
+    _wild_candidates(hand, rows, seats, extra, wild, int(white), *flags, su, hu, nf, out)
     return out
 
 

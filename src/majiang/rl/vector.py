@@ -23,9 +23,10 @@ Two engines behind the same interface (``batched=``):
 * the **batched core** (:mod:`majiang.rl.batched`): the ``n`` hands as numpy arrays stepped together,
   masks and observations built for all rows at once, the rare events (wins, scoring, claims) through
   the engine per row. Chosen automatically (``batched=None``) when it supports the set-up
-  (:func:`majiang.rl.batched.supports`: the ``mcr`` preset and rule sets without wildcards, 报听,
-  flower wins, penalties or 16-tile hands; self-play; one hand per episode; no shaping). It plays
-  exactly the per-table game (tests/rl/test_rl_batched.py).
+  (:func:`majiang.rl.batched.supports`: every preset -- ``mcr``, ``shandong``, ``taiwan``, the
+  wildcard sets ``wenzhou``, ``wenzhou-w16``, ``seed000`` -- and their options but 报听, 宝牌 and
+  flower wins under a minimum score; self-play; one hand per episode; no shaping). It plays exactly
+  the per-table game (tests/rl/test_rl_batched.py).
 * the **per-table path**: one :class:`~majiang.rl.core.Table` per row (every preset and option).
   ``batched=False`` forces it; ``batched=True`` raises :class:`~majiang.errors.MajiangError` when the
   batched core does not support the set-up.
