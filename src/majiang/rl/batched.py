@@ -32,7 +32,7 @@ hand per episode, self-play, no shaping. Other set-ups use the per-table path. A
 ends the hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as
 the per-table :class:`~majiang.rl.core.Table` does.
 
-**Wildcards** (RULES.md §4.2; the sixth session): ``wenzhou`` (W13), ``wenzhou-w16`` and ``seed000``
+**Wildcards** (RULES.md §4.2; since 2026-12-04): ``wenzhou`` (W13), ``wenzhou-w16`` and ``seed000``
 and their wildcard options (``wild_discardable``, ``wild_claimable``, ``white_stand_in``,
 ``wild_indicator_out``), 136 tiles, no knitted shapes.
 
