@@ -1440,21 +1440,31 @@ class BatchedCore:
             busy = step_kernels._step(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._log, *args)
             if busy >= 0:
                 break
-            i = int(err[1])
-            a = int(acts[i])
-            if err[0] == 1:
-                raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
-            if err[0] == 2:
-                legal = self.mask[i].nonzero()[0]
-                raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
-                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
-            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
+            self._refused(acts, err)
         if busy:
             self._after_compiled(acts, status)
+        return self._rewards()
+
+    def _rewards(self) -> np.ndarray:
+        """``(n, 4)`` rewards of a step: the settlement of the rows whose hand ended, scaled."""
         rewards = np.zeros((self.n, 4), dtype=np.float64)
         if np.count_nonzero(self.done):
             rewards[self.done] = self.deltas[self.done] / self.reward_scale
         return rewards
+
+    def _refused(self, acts: np.ndarray, err: np.ndarray) -> None:
+        """A compiled step refused the batch (``err`` = kind, row): an illegal index raises
+        :class:`~majiang.rl.actions.ActionIndexError` naming the row; a full log is doubled (the caller
+        steps again)."""
+        i = int(err[1])
+        a = int(acts[i])
+        if err[0] == 1:
+            raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
+        if err[0] == 2:
+            legal = self.mask[i].nonzero()[0]
+            raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
+                                   "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
+        self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
 
     def _step_compiled_wild(self, acts: np.ndarray) -> np.ndarray:
         """:meth:`step` for the wildcard rule sets with the common step in one compiled loop
@@ -1476,21 +1486,10 @@ class BatchedCore:
                                            self._log, self._log_n, *args)
             if busy >= 0:
                 break
-            i = int(err[1])
-            a = int(acts[i])
-            if err[0] == 1:
-                raise ActionIndexError(f"table {i}: action index {a} outside 0-{ACTION_SIZE - 1}")
-            if err[0] == 2:
-                legal = self.mask[i].nonzero()[0]
-                raise ActionIndexError(f"table {i}: seat {int(self.seat[i])} cannot {describe_index(a)} (index {a}) "
-                                       "now; legal: " + ", ".join(f"{x} {describe_index(int(x))}" for x in legal))
-            self._log = np.concatenate([self._log, np.zeros_like(self._log)], axis=1)  # the log is full: grow it
+            self._refused(acts, err)
         if busy:
             self._after_compiled_wild(acts, status)
-        rewards = np.zeros((self.n, 4), dtype=np.float64)
-        if np.count_nonzero(self.done):
-            rewards[self.done] = self.deltas[self.done] / self.reward_scale
-        return rewards
+        return self._rewards()
 
     def _after_compiled_wild(self, acts: np.ndarray, status: np.ndarray) -> None:
         """The rows :meth:`_step_compiled_wild`'s loop left work on: other turn actions, windows to

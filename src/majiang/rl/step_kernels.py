@@ -42,7 +42,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 _LOCK = threading.Lock()
 
@@ -472,6 +472,28 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
     return busy
 
 
+def _acts_ok(acts: np.ndarray, mask: np.ndarray, log: np.ndarray, log_n: np.ndarray, err: np.ndarray) -> bool:
+    """Every row's index checked before any row steps: False with ``err`` = (1 outside the layout |
+    2 not legal | 3 the log is full, row)."""
+    n = acts.shape[0]
+    for i in range(n):
+        if acts[i] < 0 or acts[i] >= mask.shape[1]:
+            err[0] = 1
+            err[1] = i
+            return False
+    for i in range(n):
+        if mask[i, acts[i]] == 0:
+            err[0] = 2
+            err[1] = i
+            return False
+    for i in range(n):
+        if log_n[i] >= log.shape[1]:
+            err[0] = 3
+            err[1] = i
+            return False
+    return True
+
+
 def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndarray, tile_of: np.ndarray,
           low_of: np.ndarray, consts: np.ndarray, log: np.ndarray, log_n: np.ndarray, phase: np.ndarray,
           cur: np.ndarray, hand: np.ndarray, river: np.ndarray, river_len: np.ndarray, river_cnt: np.ndarray,
@@ -498,21 +520,8 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
     sev, orph, hk, knit = consts[11], consts[12], consts[13], consts[14]
     after_claim, kong_chain, flower_chain, last_discard, done = flags[0], flags[1], flags[2], flags[4], flags[5]
     n = acts.shape[0]
-    for i in range(n):
-        if acts[i] < 0 or acts[i] >= mask.shape[1]:
-            err[0] = 1
-            err[1] = i
-            return -1
-    for i in range(n):
-        if mask[i, acts[i]] == 0:
-            err[0] = 2
-            err[1] = i
-            return -1
-    for i in range(n):
-        if log_n[i] >= log.shape[1]:
-            err[0] = 3
-            err[1] = i
-            return -1
+    if not _acts_ok(acts, mask, log, log_n, err):
+        return -1
     kong = np.zeros((1, 3), dtype=np.bool_)
     pung = np.zeros((1, 3), dtype=np.bool_)
     chow = np.zeros((1, 3), dtype=np.bool_)
@@ -883,21 +892,8 @@ def _step_wild(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np
                                                  wconsts[9], wconsts[10])
     after_claim, kong_chain, flower_chain, last_discard, done = flags[0], flags[1], flags[2], flags[4], flags[5]
     n = acts.shape[0]
-    for i in range(n):
-        if acts[i] < 0 or acts[i] >= mask.shape[1]:
-            err[0] = 1
-            err[1] = i
-            return -1
-    for i in range(n):
-        if mask[i, acts[i]] == 0:
-            err[0] = 2
-            err[1] = i
-            return -1
-    for i in range(n):
-        if log_n[i] >= log.shape[1]:
-            err[0] = 3
-            err[1] = i
-            return -1
+    if not _acts_ok(acts, mask, log, log_n, err):
+        return -1
     kong = np.zeros((1, 3), dtype=np.bool_)
     pung = np.zeros((1, 3), dtype=np.bool_)
     chow = np.zeros((1, 3), dtype=np.bool_)
