@@ -431,4 +431,6 @@ def test_learned_deal_in_is_the_logistic_model_and_the_knob_needs_a_model():
     while not m.finished:
         s = m.pending_seats()[0]
         acts = m.legal_actions(s)
-        assert bot.choose(m.view(s), acts) in acts
+        a = bot.choose(m.view(s), acts)
+        assert a in acts
+        m.apply(s, a)
