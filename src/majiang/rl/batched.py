@@ -1495,6 +1495,16 @@ class BatchedCore:
         """The rows :meth:`_step_compiled_wild`'s loop left work on: other turn actions, windows to
         resolve, discards some seat may win on (the window opened here), complete drawn hands (the
         engine decides the self-drawn win)."""
+        self._left_over(acts, status)
+        for i in (((status >> 3) & 3) == 1).nonzero()[0].tolist():  # a complete hand drawn
+            seat = int(self.cur[i])
+            self.turn_win[i] = self._sync(i)._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True,
+                                                        discarder=None, robbing=False) is not None
+        self._queued_draws()
+
+    def _left_over(self, acts: np.ndarray, status: np.ndarray) -> None:
+        """The work a compiled step left on its rows (``status`` bits 1, 2, 4): turn actions other
+        than a discard, windows to resolve, discards whose window the engine opens."""
         self._draws = []
         self._draw_q = []
         for i in ((status & 1) != 0).nonzero()[0].tolist():
@@ -1509,10 +1519,9 @@ class BatchedCore:
         gr = ((status & 4) != 0).nonzero()[0]
         if gr.size:
             self._open_claims(gr)
-        for i in (((status >> 3) & 3) == 1).nonzero()[0].tolist():  # a complete hand drawn
-            seat = int(self.cur[i])
-            self.turn_win[i] = self._sync(i)._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True,
-                                                        discarder=None, robbing=False) is not None
+
+    def _queued_draws(self) -> None:
+        """One draw for every row that queued one (kongs' replacements, windows everyone passed)."""
         if self._draw_q:
             q = np.array(self._draw_q, dtype=np.int64)
             self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
@@ -1524,20 +1533,7 @@ class BatchedCore:
 
     def _after_compiled(self, acts: np.ndarray, status: np.ndarray) -> None:
         """The rows :meth:`_step_compiled`'s loop left work on (see ``step_kernels._step``)."""
-        self._draws = []
-        self._draw_q = []
-        for i in ((status & 1) != 0).nonzero()[0].tolist():
-            self._turn_rare(i, int(self.cur[i]), int(_KIND[acts[i]]), int(_TILE[acts[i]]))
-        rr = ((status & 2) != 0).nonzero()[0]
-        if rr.size:
-            rc = rr[self.phase[rr] == CLAIM]
-            if rc.size:
-                self._resolve_claims(rc)
-            for i in rr[self.phase[rr] == ROB].tolist():
-                self._resolve_rob(i)
-        gr = ((status & 4) != 0).nonzero()[0]
-        if gr.size:
-            self._open_claims(gr)
+        self._left_over(acts, status)
         ds = status >> 3
         for i in ((ds & 4) != 0).nonzero()[0].tolist():  # flowers set aside by the draw: the engine's lists
             s = (int(self.origin[i]) + 1) % 4
@@ -1553,14 +1549,7 @@ class BatchedCore:
                 t = self._sync(i)
                 self.turn_win[i] = t._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True, discarder=None,
                                                 robbing=False) is not None
-        if self._draw_q:
-            q = np.array(self._draw_q, dtype=np.int64)
-            self._draws.append((q[:, 0], q[:, 1], q[:, 2].astype(bool)))
-        if self._draws:
-            if len(self._draws) == 1:
-                self._draw(*self._draws[0])
-            else:
-                self._draw(*(np.concatenate(z) for z in zip(*self._draws)))
+        self._queued_draws()
 
     # ------------------------------------------------------------------ masks and observations
     def fill(self) -> tuple[np.ndarray, np.ndarray]:
