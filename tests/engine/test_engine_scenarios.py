@@ -425,6 +425,24 @@ def test_wildcard_next_face():
     assert t.indicator == tile("9m") and t.wild_face == tile("1m")
 
 
+def test_next_face_puts_four_wildcards_in_play():
+    """With ``wild_next_face`` the indicator (9m) shows another face, so all four 1m are live and the
+    scorers accept them (RULES.md §4.2): a 天胡 of the W16 dealer with two 财神 while seat 1 holds the
+    other two. Hard ×2 at dealer factor 2 from each payer (12 to the dealer, §4.5), then 财神钱
+    3·n − Σ others: +4, +4, −4, −4."""
+    assert [RuleSet.preset(p).live_wild_copies for p in ("wenzhou", "wenzhou-w16", "seed000", "mcr")] == [3, 3, 4, 0]
+    rules = RuleSet.preset("wenzhou-w16", seat_draw=False, wild_next_face=True)
+    assert rules.live_wild_copies == 4
+    wall = arrange_wall(rules, [tiles("12s1m456s789s234p567p9p1m"), tiles("1m1m"), [], []], tail=tiles("1s9m"))
+    t = HandTable(rules, wall, dice=(1, 1))
+    assert t.wild_face == tile("1m")
+    t.apply(0, Action(ActionKind.WIN, tile("1m")))
+    assert t.result.wins[0].ctx.wild_counts == (2, 2, 0, 0)
+    assert t.result.deltas == [16, 0, -8, -8]
+    for preset in ("wenzhou", "seed000"):  # the same kind: their scorers take the table's live copies
+        assert RuleSet.preset(preset, wild_next_face=True).scorer_object().options.live_wild_copies == 4
+
+
 @pytest.mark.parametrize("drawn_only", [False, True])
 def test_added_kong_with_a_held_copy(drawn_only):
     rules = MCR136.with_options(added_kong_drawn_only=drawn_only)

@@ -342,6 +342,18 @@ class RuleSet:
         return o.default
 
     @property
+    def live_wild_copies(self) -> int:
+        """Copies of the wildcard face in play (RULES.md §1.3, §4.2): 0 without wildcards, 3 when the
+        turned-up indicator shows the wild face itself and leaves play (Wenzhou), else 4 (the next face
+        is wild, the indicator stays in the wall, or a fixed wildcard). The scorers reject a hand holding
+        more."""
+        if self.wild_mode == "none":
+            return 0
+        if self.wild_mode == "indicator" and self.wild_indicator_out and not self.wild_next_face:
+            return 3
+        return 4
+
+    @property
     def definition(self) -> Any:
         """The :class:`~majiang.rules.base.RuleSetDef` named by :attr:`name`, or ``None`` (a hand-made rule set)."""
         return registry.find(self.name)

@@ -20,6 +20,7 @@ def _adapter(rules: Any):
     from majiang.rules.wenzhou.engine_adapter import WildRulesAdapter
 
     return WildRulesAdapter("seed000", Seed000Options(base_points=rules.rule_option("base_points"),
+                                                      live_wild_copies=rules.live_wild_copies,
                                                       structure_exempt=rules.rule_option("structure_exempt")))
 
 

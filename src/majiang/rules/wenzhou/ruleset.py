@@ -32,7 +32,7 @@ def _w13(rules: Any):
 
     names = ("caishenhui_mode", "self_draw_bonus_with_specials", "fanqiang_penalty", "robbing_kong_liability",
              "tongbao")
-    return WildRulesAdapter("wz13", W13Options(thirteen_orphans=False, **{n: rules.rule_option(n) for n in names}))
+    return WildRulesAdapter("wz13", W13Options(thirteen_orphans=False, live_wild_copies=rules.live_wild_copies, **{n: rules.rule_option(n) for n in names}))
 
 
 def _w16(rules: Any):
@@ -40,7 +40,7 @@ def _w16(rules: Any):
     from majiang.rules.wenzhou.w16 import W16Options
 
     names = ("soft_eight_pairs", "lazila", "special_double", "robbing_kong_hard", "caishen_money", "kong_money")
-    return WildRulesAdapter("wz16", W16Options(**{n: rules.rule_option(n) for n in names}))
+    return WildRulesAdapter("wz16", W16Options(live_wild_copies=rules.live_wild_copies, **{n: rules.rule_option(n) for n in names}))
 
 
 def _w13_patterns() -> tuple[PatternInfo, ...]:
