@@ -80,6 +80,16 @@ wins and values ready hands a little lower against hands not ready; paired by wa
 (``benchmarks/screen_strong.py wenzhou 300 SEED``, 2026-12-02): +0.09 [-0.03, +0.20] (seed 7), +0.10
 [-0.03, +0.23] (seed 11), +0.08 [-0.06, +0.21] (seed 13); 1.0 -0.02 and 3.0 -0.19 [-0.33, -0.05]
 (seed 7). In Taiwan 1.5 was worse: -1.53 [-3.05, -0.00] (seed 7)."""
+SKIP_MODES = ("flat", "dealer", "progress", "dealer-progress")
+"""How ``skip_value`` weighs each skipped turn (:meth:`StrongBot._skip_weight`)."""
+SKIP_VALUES = {"wz13": 0.1}
+"""Per scorer, the default ``skip_value`` (0 elsewhere): points a chow or pung is worth more for each
+opponent's turn it skips (a pung from the seat across skips one, from the right two). Wenzhou W13 is
+a race of about six discards a player in which every loser pays on every win (RULES.md §4.6), so a
+skipped draw lowers that opponent's chance to win first; 0.1 is about his chance to win on that draw
+(~4%) times what his win costs (~2.5 points). Paired by wall against 0 (1,200 walls, seeds 7 and 11):
++0.054 [+0.001, +0.107] and +0.016 [−0.034, +0.065] (docs/strong.md, "tempo")."""
+
 CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
 """Scorers where a chow or pung must also lower the shanten (after its best discard), as
 ``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
@@ -175,6 +185,12 @@ class StrongBot:
     from the learned logistic model (:func:`~majiang.players.danger.learned_deal_in` on
     :func:`~majiang.players.danger.tile_features`, coefficients :data:`~majiang.players.danger.LEARNED`)
     instead of the hand-made estimate (a :class:`ValueError` for a scorer without a model).
+    Tempo (2026-12-04): ``skip_value`` -- a chow or pung is worth this many points more for each
+    opponent's turn it skips (default per scorer, :data:`SKIP_VALUES`: Wenzhou W13 0.1), each skipped
+    turn weighed per ``skip_mode`` (:data:`SKIP_MODES`; ``"dealer"``: ×1.5 when the dealer is the skipped
+    seat or this seat, else ×0.5; ``"progress"``: × the skipped seat's discards and melds / 3, at most 2;
+    both screened level with ``"flat"``); ``claim_draws`` -- value the hand after a claim with the own
+    draws it costs against passing ((4 − offset) / 4 fewer; measured worse, off).
     """
 
     name = "strong"
@@ -187,13 +203,20 @@ class StrongBot:
                  ron_rate: float | None = None, claim_rate: float = CLAIM_RATE,
                  hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
                  typical_speed: float = 1.0, passed_safe: bool = False,
-                 learned_danger: bool = False) -> None:
+                 learned_danger: bool = False, skip_value: float | None = None, claim_draws: bool = False,
+                 skip_mode: str = "flat") -> None:
         self.rules = resolve(rules)
         if learned_danger and self.rules.scorer not in LEARNED:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
                              f"there is one for: {', '.join(sorted(LEARNED))}")
         self.danger_coef = LEARNED[self.rules.scorer] if learned_danger else None
         self.passed_safe = passed_safe
+        if skip_mode not in SKIP_MODES:
+            raise ValueError(f"skip_mode must be one of {', '.join(SKIP_MODES)}, got {skip_mode!r}")
+        self.skip_value = SKIP_VALUES.get(self.rules.scorer, 0.0) if skip_value is None else skip_value
+        self.skip_mode = skip_mode
+        self.claim_draws = claim_draws
+        self._draw_shift = 0.0
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
         if defence is None:
@@ -290,7 +313,7 @@ class StrongBot:
         """``(expected score change, shanten, useful tiles)`` of holding the physical 3k+1 ``counts``
         with ``melds`` from here to the end of the hand (see the module doc)."""
         s = self._shanten(counts, view)
-        draws = max(view.wall_live, 0) / 4.0 * self.length_scale
+        draws = max(max(view.wall_live, 0) / 4.0 - self._draw_shift, 0.0) * self.length_scale
         U = max(unseen_total, 1)
         if s == 0:
             wv = self.valuer.wait_values(view, counts, [4 - unseen[t] - counts[t] for t in range(NUM_KINDS)],
@@ -690,7 +713,14 @@ class StrongBot:
                 allowed = [t for t in range(NUM_KINDS) if c[t] and t != wf] or [t for t in range(NUM_KINDS) if c[t]]
                 if not allowed:
                     continue
-                v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
+                if self.claim_draws:  # the own draws a claim costs against passing (see the knob)
+                    self._draw_shift = (4 - offer) / 4.0
+                try:
+                    v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
+                finally:
+                    self._draw_shift = 0.0
+                if self.skip_value and offer > 1:
+                    v += self.skip_value * self._skip_weight(view, offer)
             if self.claim_needs_progress and a.kind is not ActionKind.EXPOSED_KONG:
                 cs = min((self._shanten_after(c, view, t) for t in range(NUM_KINDS) if c[t] and t != wf), default=99)
                 value_pung = (self.value_honours and a.kind is ActionKind.PUNG
@@ -700,6 +730,21 @@ class StrongBot:
             if v > best_value * self.claim_margin + 1e-9:
                 best_action, best_value = a, v
         return best_action
+
+    def _skip_weight(self, view: PlayerView, offer: int) -> float:
+        """The opponents' turns a claim from ``offer`` seats back (1 = the seat before this one, which
+        skips nobody) skips, each weighted per ``skip_mode`` (see the class doc)."""
+        me = view.seat
+        total = 0.0
+        for k in range(1, offer):
+            j = (me - k) % 4
+            w = 1.0
+            if "dealer" in self.skip_mode:
+                w = (3.0 if view.dealer in (j, me) else 1.0) / 2.0
+            if "progress" in self.skip_mode:
+                w *= min(1.0, (len(view.rivers[j]) + len(view.melds[j])) / 6.0) * 2.0
+            total += w
+        return total
 
     @staticmethod
     def _face(tile: int, white_face: int | None) -> int:
