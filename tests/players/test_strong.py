@@ -434,3 +434,45 @@ def test_learned_deal_in_is_the_logistic_model_and_the_knob_needs_a_model():
         a = bot.choose(m.view(s), acts)
         assert a in acts
         m.apply(s, a)
+
+
+# ------------------------------------------------------------------ tempo: the turns a claim skips
+def test_skip_weight_counts_the_skipped_turns():
+    """A claim from ``offer`` seats back skips the ``offer - 1`` seats between (StrongBot class doc):
+    seat 1 claiming from seat 3 skips seat 0 (the dealer); from seat 2, seats 0 and 3."""
+    rules = RuleSet.preset("wenzhou")
+    v, _ = _view(rules, "123m456p789s11z22z", seat=1)
+    v = replace(v, dealer=0, rivers=(tuple(parse_compact("1z2z3z")), (), (), tuple(parse_compact("1z2z3z4z5z6z"))))
+    w = {m: [StrongBot(rules, skip_mode=m)._skip_weight(v, k) for k in (1, 2, 3)]
+         for m in ("flat", "dealer", "progress", "dealer-progress")}
+    assert w["flat"] == [0.0, 1.0, 2.0]
+    assert w["dealer"] == [0.0, 1.5, 2.0]  # the dealer ×1.5, a non-dealer ×0.5
+    assert w["progress"] == [0.0, 1.0, 3.0]  # 3 discards: ×1.0; 6 discards: ×2 (the cap)
+    assert w["dealer-progress"] == [0.0, 1.5, 2.5]
+    with pytest.raises(ValueError, match="skip_mode"):
+        StrongBot(rules, skip_mode="fast")
+    assert StrongBot(rules).skip_value == 0.1 and StrongBot("taiwan").skip_value == 0.0
+
+
+def test_skip_value_only_adds_claims_that_skip_a_turn():
+    """On the claim windows of played Wenzhou hands, the default bot (``skip_value`` 0.1) and the same
+    bot without it choose differently only where the discard comes from two or three seats back, and
+    then it is the default bot that claims (the knob adds value to skipping claims, nothing else)."""
+    rules = RuleSet.preset("wenzhou")
+    on, off = StrongBot(rules), StrongBot(rules, skip_value=0.0)
+    differ = 0
+    for seed in range(40):
+        m = Match(rules.with_options(seat_draw=False), seed=seed, max_hands=1)
+        while not m.finished:
+            s = m.pending_seats()[0]
+            acts = m.legal_actions(s)
+            v = m.view(s)
+            a = on.choose(v, acts)
+            if v.phase == "claim":
+                b = off.choose(v, acts)
+                if a != b:
+                    differ += 1
+                    assert (s - v.discarder) % 4 in (2, 3), (seed, a, b)
+                    assert a.kind in (ActionKind.PUNG, ActionKind.CHOW), (seed, a, b)
+            m.apply(s, a)
+    assert differ > 0
