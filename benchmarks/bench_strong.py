@@ -118,7 +118,7 @@ def main() -> None:
                   f"{b['win_rate']:>6.3f} {b['deal_in_rate']:>7.3f} {b['ms_per_decision']:>7.2f} {b['ms_p99']:>7.1f} {b['ms_max']:>7.1f}")
         d = r["diff"]
         lo, hi = d["ci95"]
-        print(f"{r['rules']:<8} {'':>5} {'diff S-E':<10} {d['mean']:>9.2f} {f'[{lo:.2f}, {hi:.2f}]':>18}  "
+        print(f"{r['rules']:<8} {'':>5} {'diff S-E':<10} {d['mean']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>18}  "
               f"{'ahead (95%)' if d['ahead_95'] else 'NOT ahead at 95%'}  ({r['seconds']} s)")
         if a.breakdown:
             for who in ("strong", "efficiency"):
