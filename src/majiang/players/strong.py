@@ -19,7 +19,7 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
 * **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
   times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
   pays alone, Wenzhou the 犯枪 point and the multiplier), scaled per rule set (:data:`DEFENCE`:
-  Taiwan at half).
+  Taiwan at a quarter).
 * **Choices**: the discard with the best offence minus defence, where offence counts only for the
   discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
   ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
@@ -67,12 +67,16 @@ PLAN_SPEED = {"seven-pairs": 0.45, "full-flush": 0.5, "half-flush": 0.7, "all-pu
 """How much slower a path to an MCR pattern fills than a plain hand (fewer tiles help it)."""
 HAND_LENGTH = 0.7
 """Share of the remaining draws a seat gets on average (other seats win first in the rest)."""
-DEFENCE = {"taiwan": 0.5}
-"""Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.5, a
-deal-in weighed at 27.5 points (about the 底 of 30 the discarder pays alone, RULES.md §3.3) rather
-than 55; measured with ``benchmarks/bench_strong.py`` on seeds 7 and 11 (200 walls each): +3.3 and
-+1.5 points a hand against 1.0 (2026-12-02). 0.25 against 0.5 (later that day): +0.7 on seed 7 (300
-walls), -0.1 [-2.0, +1.8] on seed 11 (300), -0.0 [-1.3, +1.2] on seed 13 (500): no better, left at 0.5."""
+DEFENCE = {"taiwan": 0.25}
+"""Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.25, a
+deal-in weighed at about 14 points rather than 55. What a deal-in really adds in Taiwan is less than
+the 底 + 台 the discarder pays alone (RULES.md §3.3): an opponent who is ready often wins anyway, and a
+quarter of his wins are self-draws, of which each loser pays a third (~58 points). 0.5 against 1.0
+(2026-12-02, seeds 7 and 11, 200 walls each): +3.3 and +1.5 a hand; 0.25 against 0.5, paired by wall
+(``benchmarks/screen_strong.py taiwan``): +0.76 (seed 7, 600 walls), +0.79 (seed 11, 600), +0.20
+[-0.62, +1.02] (seed 13, 1,200), +0.12 [-0.66, +0.91] (seed 17, 1,200) -- +0.37 pooled over 3,600
+walls, no seed below 0 (2026-12-04); 0.1 was no better (+0.29 and -0.04 on seeds 13 and 17), 0 was
++2.4 and -0.8 on seeds 11 and 7."""
 RON_RATES = {"wz13": 1.5}
 """Per scorer, the default ``ron_rate`` (:data:`RON_RATE` elsewhere). Wenzhou W13: 1.5, which weighs a
 ready hand's self-draws (paid ×2 against ×1 for a discard win, RULES.md §4.4) more against its discard
