@@ -119,7 +119,7 @@ def main() -> None:
         d = r["diff"]
         lo, hi = d["ci95"]
         print(f"{r['rules']:<8} {'':>5} {'diff S-E':<10} {d['mean']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>18}  "
-              f"{'ahead (95%)' if d['ahead_95'] else 'NOT ahead at 95%'}  ({r['seconds']} s)")
+              f"{'ahead (95%)' if d['ahead_95'] else 'behind (95%)' if hi < 0 else 'NOT ahead at 95%'}  ({r['seconds']} s)")
         if a.breakdown:
             for who in ("strong", "efficiency"):
                 b = r[who]["breakdown"]
