@@ -476,3 +476,32 @@ def test_skip_value_only_adds_claims_that_skip_a_turn():
                     assert a.kind in (ActionKind.PUNG, ActionKind.CHOW), (seed, a, b)
             m.apply(s, a)
     assert differ > 0
+
+
+def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():
+    """``fold=False``: on the turns of played Taiwan hands every discard keeps the lowest shanten the
+    hand can reach; where the default bot chooses otherwise, its discard is a fold (a higher shanten)."""
+    rules = RuleSet.preset("taiwan")
+    on, off = StrongBot(rules), StrongBot(rules, fold=False)
+    folds = 0
+    for seed in range(25):
+        m = Match(rules, seed=seed, max_hands=1)
+        while not m.finished:
+            s = m.pending_seats()[0]
+            acts = m.legal_actions(s)
+            v = m.view(s)
+            a = on.choose(v, acts)
+            discards = [x.tile for x in acts if x.kind is ActionKind.DISCARD]
+            if v.phase == "turn" and discards and a.kind is ActionKind.DISCARD:
+                b = off.choose(v, acts)
+                counts = [0] * 34
+                for t in v.hand:
+                    counts[t] += 1
+                after = {t: off._shanten_after(counts, v, t) for t in set(discards)}
+                if b.kind is ActionKind.DISCARD:
+                    assert after[b.tile] == min(after.values()), (seed, b)
+                if a != b and b.kind is ActionKind.DISCARD:
+                    folds += 1
+                    assert after[a.tile] > after[b.tile], (seed, a, b)
+            m.apply(s, a)
+    assert folds > 0  # the default bot folds rarely: 1 of the 877 turns of these hands
