@@ -505,3 +505,34 @@ def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():
                     assert after[a.tile] > after[b.tile], (seed, a, b)
             m.apply(s, a)
     assert folds > 0  # the default bot folds rarely: 1 of the 877 turns of these hands
+
+
+def test_defend_within_plays_for_speed_alone_when_far_from_ready():
+    """``defend_within`` k: on the turns of played Taiwan hands the bot discards as the bot without
+    defence (``defence`` 0) while its hand stays more than k steps from ready, and as the default bot
+    once it is within k."""
+    rules = RuleSet.preset("taiwan")
+    k1, plain, fast = StrongBot(rules, defend_within=1), StrongBot(rules), StrongBot(rules, defence=0.0)
+    seen = {"far": 0, "near": 0}
+    for seed in range(15):
+        m = Match(rules, seed=seed, max_hands=1)
+        while not m.finished:
+            s = m.pending_seats()[0]
+            acts = m.legal_actions(s)
+            v = m.view(s)
+            a = plain.choose(v, acts)
+            discards = sorted({x.tile for x in acts if x.kind is ActionKind.DISCARD})
+            if v.phase == "turn" and a.kind is ActionKind.DISCARD and len(discards) > 1:
+                counts = [0] * 34
+                for t in v.hand:
+                    counts[t] += 1
+                s_min = min(k1._shanten_after(counts, v, t) for t in discards)
+                b = k1.choose(v, acts)
+                if s_min > 1:
+                    seen["far"] += 1
+                    assert b == fast.choose(v, acts), (seed, b)
+                else:
+                    seen["near"] += 1
+                    assert b == a, (seed, a, b)
+            m.apply(s, a)
+    assert seen["far"] > 0 and seen["near"] > 0

@@ -197,7 +197,10 @@ class StrongBot:
     draws it costs against passing ((4 − offset) / 4 fewer; measured worse, off). ``fold``
     (default on): discards that raise the shanten compete on safety; off, only discards at the
     lowest shanten are considered (never fold; Taiwan, 2026-12-04: −0.08 [−0.15, −0.00] and −0.10
-    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays).
+    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays). ``defend_within`` k
+    (default ``None``: always defend): no deal-in cost while the hand's lowest shanten is above k
+    (far from ready, play for speed); Taiwan k = 1, 2026-12-04: −0.34, +1.49, +0.37, −0.05 on seeds
+    29, 31, 37, 41 (each ±1.4), k = 0 −1.09 and +1.04: level, off.
     """
 
     name = "strong"
@@ -211,7 +214,7 @@ class StrongBot:
                  hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
                  typical_speed: float = 1.0, passed_safe: bool = False,
                  learned_danger: bool = False, skip_value: float | None = None, claim_draws: bool = False,
-                 skip_mode: str = "flat", fold: bool = True) -> None:
+                 skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None) -> None:
         self.rules = resolve(rules)
         if learned_danger and self.rules.scorer not in LEARNED:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
@@ -224,6 +227,7 @@ class StrongBot:
         self.skip_mode = skip_mode
         self.claim_draws = claim_draws
         self.fold = fold
+        self.defend_within = defend_within
         self._draw_shift = 0.0
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
@@ -537,6 +541,8 @@ class StrongBot:
             sh[t] = self._shanten(counts, view)
             counts[t] += 1
         s_min = min(sh.values())
+        if self.defend_within is not None and s_min > self.defend_within:
+            risk = [0.0] * NUM_KINDS  # far from ready: play for speed alone
         # only discards near the lowest shanten are valued in full (MCR: one step more, a pattern may
         # lie there); the rest keep value 0 and compete on safety alone
         slack = 1 if self.mcr else 0
