@@ -478,33 +478,41 @@ def test_skip_value_only_adds_claims_that_skip_a_turn():
     assert differ > 0
 
 
-def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():
-    """``fold=False``: on the turns of played Taiwan hands every discard keeps the lowest shanten the
-    hand can reach; where the default bot chooses otherwise, its discard is a fold (a higher shanten)."""
-    rules = RuleSet.preset("taiwan")
-    on, off = StrongBot(rules), StrongBot(rules, fold=False)
-    folds = 0
-    for seed in range(25):
+def _taiwan_turns(bot: StrongBot, seeds: range):
+    """Every turn of one-hand Taiwan games played by ``bot`` at all seats where it discards and has a
+    choice: (seed, view, legal actions, its action, after) with ``after`` the shanten after each
+    discard offered."""
+    rules = bot.rules
+    for seed in seeds:
         m = Match(rules, seed=seed, max_hands=1)
         while not m.finished:
             s = m.pending_seats()[0]
             acts = m.legal_actions(s)
             v = m.view(s)
-            a = on.choose(v, acts)
-            discards = [x.tile for x in acts if x.kind is ActionKind.DISCARD]
-            if v.phase == "turn" and discards and a.kind is ActionKind.DISCARD:
-                b = off.choose(v, acts)
+            a = bot.choose(v, acts)
+            discards = {x.tile for x in acts if x.kind is ActionKind.DISCARD}
+            if v.phase == "turn" and a.kind is ActionKind.DISCARD and len(discards) > 1:
                 counts = [0] * 34
                 for t in v.hand:
                     counts[t] += 1
-                after = {t: off._shanten_after(counts, v, t) for t in set(discards)}
-                if b.kind is ActionKind.DISCARD:
-                    assert after[b.tile] == min(after.values()), (seed, b)
-                if a != b and b.kind is ActionKind.DISCARD:
-                    folds += 1
-                    assert after[a.tile] > after[b.tile], (seed, a, b)
+                yield seed, v, acts, a, {t: bot._shanten_after(counts, v, t) for t in discards}
             m.apply(s, a)
-    assert folds > 0  # the default bot folds rarely: 1 of the 877 turns of these hands
+
+
+def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():
+    """``fold=False``: on the turns of played Taiwan hands every discard keeps the lowest shanten the
+    hand can reach; where the default bot chooses otherwise, its discard is a fold (a higher shanten)."""
+    rules = RuleSet.preset("taiwan")
+    off = StrongBot(rules, fold=False)
+    folds = 0
+    for seed, v, acts, a, after in _taiwan_turns(StrongBot(rules), range(25)):
+        b = off.choose(v, acts)
+        if b.kind is ActionKind.DISCARD:
+            assert after[b.tile] == min(after.values()), (seed, b)
+            if a != b:
+                folds += 1
+                assert after[a.tile] > after[b.tile], (seed, a, b)
+    assert folds > 0  # the default bot folds rarely: once in these 25 hands (877 turns)
 
 
 def test_defend_within_plays_for_speed_alone_when_far_from_ready():
@@ -512,27 +520,14 @@ def test_defend_within_plays_for_speed_alone_when_far_from_ready():
     defence (``defence`` 0) while its hand stays more than k steps from ready, and as the default bot
     once it is within k."""
     rules = RuleSet.preset("taiwan")
-    k1, plain, fast = StrongBot(rules, defend_within=1), StrongBot(rules), StrongBot(rules, defence=0.0)
+    k1, fast = StrongBot(rules, defend_within=1), StrongBot(rules, defence=0.0)
     seen = {"far": 0, "near": 0}
-    for seed in range(15):
-        m = Match(rules, seed=seed, max_hands=1)
-        while not m.finished:
-            s = m.pending_seats()[0]
-            acts = m.legal_actions(s)
-            v = m.view(s)
-            a = plain.choose(v, acts)
-            discards = sorted({x.tile for x in acts if x.kind is ActionKind.DISCARD})
-            if v.phase == "turn" and a.kind is ActionKind.DISCARD and len(discards) > 1:
-                counts = [0] * 34
-                for t in v.hand:
-                    counts[t] += 1
-                s_min = min(k1._shanten_after(counts, v, t) for t in discards)
-                b = k1.choose(v, acts)
-                if s_min > 1:
-                    seen["far"] += 1
-                    assert b == fast.choose(v, acts), (seed, b)
-                else:
-                    seen["near"] += 1
-                    assert b == a, (seed, a, b)
-            m.apply(s, a)
+    for seed, v, acts, a, after in _taiwan_turns(StrongBot(rules), range(15)):
+        b = k1.choose(v, acts)
+        if min(after.values()) > 1:
+            seen["far"] += 1
+            assert b == fast.choose(v, acts), (seed, b)
+        else:
+            seen["near"] += 1
+            assert b == a, (seed, a, b)
     assert seen["far"] > 0 and seen["near"] > 0
