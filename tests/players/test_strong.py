@@ -454,35 +454,9 @@ def test_skip_weight_counts_the_skipped_turns():
     assert StrongBot(rules).skip_value == 0.1 and StrongBot("taiwan").skip_value == 0.0
 
 
-def test_skip_value_only_adds_claims_that_skip_a_turn():
-    """On the claim windows of played Wenzhou hands, the default bot (``skip_value`` 0.1) and the same
-    bot without it choose differently only where the discard comes from two or three seats back, and
-    then it is the default bot that claims (the knob adds value to skipping claims, nothing else)."""
-    rules = RuleSet.preset("wenzhou")
-    on, off = StrongBot(rules), StrongBot(rules, skip_value=0.0)
-    differ = 0
-    for seed in range(40):
-        m = Match(rules.with_options(seat_draw=False), seed=seed, max_hands=1)
-        while not m.finished:
-            s = m.pending_seats()[0]
-            acts = m.legal_actions(s)
-            v = m.view(s)
-            a = on.choose(v, acts)
-            if v.phase == "claim":
-                b = off.choose(v, acts)
-                if a != b:
-                    differ += 1
-                    assert (s - v.discarder) % 4 in (2, 3), (seed, a, b)
-                    assert a.kind in (ActionKind.PUNG, ActionKind.CHOW), (seed, a, b)
-            m.apply(s, a)
-    assert differ > 0
-
-
-def _taiwan_turns(bot: StrongBot, seeds: range):
-    """Every turn of one-hand Taiwan games played by ``bot`` at all seats where it discards and has a
-    choice: (seed, view, legal actions, its action, after) with ``after`` the shanten after each
-    discard offered."""
-    rules = bot.rules
+def _played(bot: StrongBot, rules: RuleSet, seeds: range):
+    """Every decision of one-hand games of ``rules`` played by ``bot`` at all seats: (seed, seat,
+    view, legal actions, the bot's action), each yielded before the action is applied."""
     for seed in seeds:
         m = Match(rules, seed=seed, max_hands=1)
         while not m.finished:
@@ -490,13 +464,49 @@ def _taiwan_turns(bot: StrongBot, seeds: range):
             acts = m.legal_actions(s)
             v = m.view(s)
             a = bot.choose(v, acts)
-            discards = {x.tile for x in acts if x.kind is ActionKind.DISCARD}
-            if v.phase == "turn" and a.kind is ActionKind.DISCARD and len(discards) > 1:
-                counts = [0] * 34
-                for t in v.hand:
-                    counts[t] += 1
-                yield seed, v, acts, a, {t: bot._shanten_after(counts, v, t) for t in discards}
+            yield seed, s, v, acts, a
             m.apply(s, a)
+
+
+def test_claim_draws_only_ever_claims_less():
+    """``claim_draws`` values the hand after a claim with fewer own draws, so on the claim windows of
+    played Wenzhou hands it differs from the default bot only by passing where the default claims."""
+    rules = RuleSet.preset("wenzhou")
+    fewer = StrongBot(rules, claim_draws=True)
+    differ = 0
+    for seed, _s, v, acts, a in _played(StrongBot(rules), rules, range(30)):
+        if v.phase == "claim" and (b := fewer.choose(v, acts)) != a:
+            differ += 1
+            assert b.kind is ActionKind.PASS and a.kind in (ActionKind.CHOW, ActionKind.PUNG), (seed, a, b)
+    assert differ > 0
+
+
+def test_skip_value_only_adds_claims_that_skip_a_turn():
+    """On the claim windows of played Wenzhou hands, the default bot (``skip_value`` 0.1) and the same
+    bot without it choose differently only where the discard comes from two or three seats back, and
+    then it is the default bot that claims (the knob adds value to skipping claims, nothing else)."""
+    rules = RuleSet.preset("wenzhou")
+    off = StrongBot(rules, skip_value=0.0)
+    differ = 0
+    for seed, s, v, acts, a in _played(StrongBot(rules), rules.with_options(seat_draw=False), range(40)):
+        if v.phase == "claim" and (b := off.choose(v, acts)) != a:
+            differ += 1
+            assert (s - v.discarder) % 4 in (2, 3), (seed, a, b)
+            assert a.kind in (ActionKind.PUNG, ActionKind.CHOW), (seed, a, b)
+    assert differ > 0
+
+
+def _taiwan_turns(bot: StrongBot, seeds: range):
+    """Every turn of one-hand Taiwan games played by ``bot`` at all seats where it discards and has a
+    choice: (seed, view, legal actions, its action, after) with ``after`` the shanten after each
+    discard offered."""
+    for seed, _s, v, acts, a in _played(bot, bot.rules, seeds):
+        discards = {x.tile for x in acts if x.kind is ActionKind.DISCARD}
+        if v.phase == "turn" and a.kind is ActionKind.DISCARD and len(discards) > 1:
+            counts = [0] * 34
+            for t in v.hand:
+                counts[t] += 1
+            yield seed, v, acts, a, {t: bot._shanten_after(counts, v, t) for t in discards}
 
 
 def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():

@@ -228,7 +228,6 @@ class StrongBot:
         self.claim_draws = claim_draws
         self.fold = fold
         self.defend_within = defend_within
-        self._draw_shift = 0.0
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
         if defence is None:
@@ -321,11 +320,12 @@ class StrongBot:
 
     # ------------------------------------------------------------------ valuation
     def hand_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], unseen: Sequence[int],
-                   unseen_total: int) -> tuple[float, int, int]:
+                   unseen_total: int, draw_shift: float = 0.0) -> tuple[float, int, int]:
         """``(expected score change, shanten, useful tiles)`` of holding the physical 3k+1 ``counts``
-        with ``melds`` from here to the end of the hand (see the module doc)."""
+        with ``melds`` from here to the end of the hand (see the module doc); ``draw_shift``: own
+        draws fewer than the wall gives (``claim_draws``)."""
         s = self._shanten(counts, view)
-        draws = max(max(view.wall_live, 0) / 4.0 - self._draw_shift, 0.0) * self.length_scale
+        draws = max(max(view.wall_live, 0) / 4.0 - draw_shift, 0.0) * self.length_scale
         U = max(unseen_total, 1)
         if s == 0:
             wv = self.valuer.wait_values(view, counts, [4 - unseen[t] - counts[t] for t in range(NUM_KINDS)],
@@ -532,7 +532,8 @@ class StrongBot:
         return out
 
     def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
-                      unseen: Sequence[int], unseen_total: int, risk: Sequence[float]) -> tuple[float, int]:
+                      unseen: Sequence[int], unseen_total: int, risk: Sequence[float],
+                      draw_shift: float = 0.0) -> tuple[float, int]:
         best: tuple | None = None
         cands = sorted(set(allowed))
         sh = {}
@@ -553,7 +554,7 @@ class StrongBot:
                     rows.append((t, 0.0, sh[t] + 2, 0))
                 continue
             counts[t] -= 1
-            rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total)))
+            rows.append((t, *self.hand_value(view, counts, melds, unseen, unseen_total, draw_shift)))
             counts[t] += 1
         s_min = min(r[2] for r in rows)
         bonus: dict[int, float] = {}
@@ -728,12 +729,9 @@ class StrongBot:
                 allowed = [t for t in range(NUM_KINDS) if c[t] and t != wf] or [t for t in range(NUM_KINDS) if c[t]]
                 if not allowed:
                     continue
-                if self.claim_draws:  # the own draws a claim costs against passing (see the knob)
-                    self._draw_shift = (4 - offer) / 4.0
-                try:
-                    v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk)
-                finally:
-                    self._draw_shift = 0.0
+                # claim_draws: the own draws a claim costs against passing (see the knob)
+                shift = (4 - offer) / 4.0 if self.claim_draws else 0.0
+                v, _ = self._best_discard(view, c, new_melds, allowed, unseen, U, risk, shift)
                 if self.skip_value and offer > 1:
                     v += self.skip_value * self._skip_weight(view, offer)
             if self.claim_needs_progress and a.kind is not ActionKind.EXPOSED_KONG:
