@@ -522,7 +522,7 @@ def test_fold_off_keeps_the_lowest_shanten_and_changes_only_folds():
             if a != b:
                 folds += 1
                 assert after[a.tile] > after[b.tile], (seed, a, b)
-    assert folds > 0  # the default bot folds rarely: once in these 25 hands (877 turns)
+    assert folds > 0  # the default bot folds rarely: once in these 25 hands
 
 
 def test_defend_within_plays_for_speed_alone_when_far_from_ready():

@@ -94,6 +94,8 @@ skipped draw lowers that opponent's chance to win first; 0.1 is about his chance
 (~4%) times what his win costs (~2.5 points). Paired by wall against 0 (1,200 walls, seeds 7 and 11):
 +0.054 [+0.001, +0.107] and +0.016 [−0.034, +0.065] (docs/strong.md, "tempo")."""
 
+_NO_RISK = (0.0,) * NUM_KINDS
+
 CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
 """Scorers where a chow or pung must also lower the shanten (after its best discard), as
 ``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
@@ -543,7 +545,7 @@ class StrongBot:
             counts[t] += 1
         s_min = min(sh.values())
         if self.defend_within is not None and s_min > self.defend_within:
-            risk = [0.0] * NUM_KINDS  # far from ready: play for speed alone
+            risk = _NO_RISK  # far from ready: play for speed alone
         # only discards near the lowest shanten are valued in full (MCR: one step more, a pattern may
         # lie there); the rest keep value 0 and compete on safety alone
         slack = 1 if self.mcr else 0
