@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from majiang.engine import Action, ActionKind, Match, RuleSet
 from majiang.engine.ruleset import PRESET_NAMES
 from majiang.players import BOT_NAMES, make_bot
-from majiang.players.danger import SCALE, deal_in, ready_probability, wait_weights
+from majiang.players.danger import SCALE, deal_in, ready_probability, unseen_counts, wait_weights
 from majiang.players.strong import StrongBot, poisson_tail
 from majiang.players.valuation import WinValuer, mcr_plans, typical_win
 from majiang.tiles import parse_compact
@@ -541,3 +541,41 @@ def test_defend_within_plays_for_speed_alone_when_far_from_ready():
             seen["near"] += 1
             assert b == a, (seed, a, b)
     assert seen["far"] > 0 and seen["near"] > 0
+
+
+def test_claim_weights_count_how_each_useful_tile_can_come():
+    """``claim_weights`` (pung, chow), measured level and off: one step from ready with 123m 456m 789m,
+    a pair of 1s, a pair of 2p, 79p and a lone 2z, the useful tiles are 1s and 2p (2 unseen each,
+    held as pairs: any opponent's discard can be punged) and 8p (4 unseen, inside 7p-9p: the left
+    player's discard can be chowed): 8 copies drawn, 4 punged, 4 chowed. With 45s instead of 22p the
+    useful tiles are 3s, 6s and 8p, all chowable and none held as a pair."""
+    rules = RuleSet.preset("taiwan", flowers=False)
+    for hand, raw, pung, chow in (("123m456m789m11s22p79p2z", 8, 4, 4), ("123m456m789m11s45s79p2z", 12, 0, 12)):
+        v, tiles = _view(rules, hand)
+        c = _counts(tiles)
+        unseen = [4 - x for x in c]
+        for wp, wc in ((0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.8, 0.6)):
+            bot = StrongBot(rules, claim_weights=(wp, wc))
+            assert bot._claim_weighted(v, c, unseen) == pytest.approx(raw + wp * pung + wc * chow), (hand, wp, wc)
+        # the hand's value uses the weighted count in place of useful × (1 + claim_rate)
+        plain, weighted = StrongBot(rules), StrongBot(rules, claim_weights=(1.8, 0.6))
+        vp, s, u = plain.hand_value(v, c, (), unseen, sum(unseen))
+        vw, s2, u2 = weighted.hand_value(v, c, (), unseen, sum(unseen))
+        assert (s, u, s2, u2) == (1, raw, 1, raw)
+        assert (vw > vp) == (raw + 1.8 * pung + 0.6 * chow > raw * 1.8)
+
+
+def test_risk_floor_forgives_small_risks():
+    """``risk_floor`` f, measured level and off: each tile's risk is the danger less f, never below 0;
+    with a floor above every risk the bot plays as the bot without defence."""
+    rules = RuleSet.preset("taiwan")
+    floor, huge = StrongBot(rules, risk_floor=0.5), StrongBot(rules, risk_floor=1e9)
+    fast = StrongBot(rules, defence=0.0)
+    checked = 0
+    for seed, v, acts, _a, _after in _taiwan_turns(StrongBot(rules), range(6)):
+        unseen = unseen_counts(v)
+        d = floor.danger(v, unseen)
+        assert floor._risk(v, unseen) == [max(0.0, x - 0.5) for x in d]
+        assert huge.choose(v, acts) == fast.choose(v, acts), seed
+        checked += 1
+    assert checked > 20

@@ -203,6 +203,13 @@ class StrongBot:
     (default ``None``: always defend): no deal-in cost while the hand's lowest shanten is above k
     (far from ready, play for speed); Taiwan k = 1, 2026-12-04: −0.34, +1.49, +0.37, −0.05 on seeds
     29, 31, 37, 41 (each ±1.4), k = 0 −1.09 and +1.04: level, off.
+    Screened on 2026-12-04 (evening, docs/strong.md) and left off: ``claim_weights`` (pung, chow) --
+    a hand not ready counts each unseen copy of a useful tile 1 for the own draw, ``pung`` more when
+    it holds a pair of it (any opponent's discard can be punged), ``chow`` more when it holds a chow
+    shape around it (the left player's discards), in place of useful × (1 + ``claim_rate``)
+    (:meth:`_claim_weighted`; Taiwan (1.8, 0.6): +0.04 and +0.06 on seeds 61 and 67, 2,000 walls);
+    ``risk_floor`` f -- each tile's risk less f points (:meth:`_risk`: small risks count as none, so
+    ties go to honours and terminals first; Taiwan 0.5: +0.33 and +0.24 on seeds 71 and 73).
     """
 
     name = "strong"
@@ -216,7 +223,8 @@ class StrongBot:
                  hand_length: float = HAND_LENGTH, seat_typical: bool = False, tie_quality: float = 0.0,
                  typical_speed: float = 1.0, passed_safe: bool = False,
                  learned_danger: bool = False, skip_value: float | None = None, claim_draws: bool = False,
-                 skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None) -> None:
+                 skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None,
+                 claim_weights: tuple[float, float] | None = None, risk_floor: float = 0.0) -> None:
         self.rules = resolve(rules)
         if learned_danger and self.rules.scorer not in LEARNED:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
@@ -230,6 +238,8 @@ class StrongBot:
         self.claim_draws = claim_draws
         self.fold = fold
         self.defend_within = defend_within
+        self.risk_floor = risk_floor
+        self.claim_weights = tuple(claim_weights) if claim_weights is not None else None
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
         if defence is None:
@@ -373,7 +383,37 @@ class StrongBot:
             return reach_two(draws, U, s, u, nxt) * win, s, u
         if self.value_honours:
             win += self.tai_points * self._honour_tai(view, counts, melds)
-        return reach_probability(draws, U, s, u, self.typical_speed, self.ron_rate, self.claim_rate) * win, s, u
+        first: float = u
+        if self.claim_weights is not None and u:
+            first = self._claim_weighted(view, counts, unseen) / (1.0 + self.claim_rate)
+        return reach_probability(draws, U, s, first, self.typical_speed, self.ron_rate, self.claim_rate) * win, s, u
+
+    def _claim_weighted(self, view: PlayerView, counts: list[int], unseen: Sequence[int]) -> float:
+        """Useful tiles weighed by how they can come (``claim_weights`` (pung, chow)): each unseen copy
+        of a useful tile counts 1 for the own draw, ``pung`` more when the hand holds a pair of it (any
+        opponent's discard can be punged) and ``chow`` more when it holds a chow shape around it (the
+        left player's discards)."""
+        wp, wc = self.claim_weights
+        key = (tuple(counts), view.wild_face)
+        tiles = self._useful_memo.get(key)
+        if tiles is None:
+            self._useful(counts, view, unseen, self._shanten(counts, view))
+            tiles = self._useful_memo[key]
+        total = 0.0
+        for t in tiles:
+            n = unseen[t]
+            if n <= 0:
+                continue
+            w = 1.0
+            if counts[t] >= 2:
+                w += wp
+            if t < 27:
+                r = t % 9
+                if ((r >= 2 and counts[t - 1] and counts[t - 2]) or (1 <= r <= 7 and counts[t - 1] and counts[t + 1])
+                        or (r <= 6 and counts[t + 1] and counts[t + 2])):
+                    w += wc
+            total += n * w
+        return total
 
     def _next_useful(self, view: PlayerView, counts: list[int], s: int, unseen: Sequence[int]) -> float:
         """Mean useful tiles of the hand one step nearer (``s - 1``): over the useful draws (weighted by
@@ -533,6 +573,15 @@ class StrongBot:
                     out[t] += min(0.6, p * w[t] * SCALE) * cost
         return out
 
+    def _risk(self, view: PlayerView, unseen: Sequence[int]) -> list[float]:
+        """:meth:`danger`, less ``risk_floor`` points a tile (never below 0): risks that small count as
+        none, so ties on shanten and useful tiles go to honours and terminals first, as ``efficiency``."""
+        risk = self.danger(view, unseen)
+        if self.risk_floor:
+            f = self.risk_floor
+            risk = [r - f if r > f else 0.0 for r in risk]
+        return risk
+
     def _best_discard(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], allowed: Sequence[int],
                       unseen: Sequence[int], unseen_total: int, risk: Sequence[float],
                       draw_shift: float = 0.0) -> tuple[float, int]:
@@ -623,7 +672,7 @@ class StrongBot:
         if view.wild_face is not None:  # keep wildcards where the table lets them go
             keep = [t for t in allowed if t != view.wild_face]
             allowed = keep or allowed
-        risk = self.danger(view, unseen)
+        risk = self._risk(view, unseen)
         ev, tile = self._best_discard(view, counts, melds, allowed, unseen, U, risk)
         for a in actions:
             if a.kind in (ActionKind.CONCEALED_KONG, ActionKind.ADDED_KONG) and a.tile is not None:
@@ -689,7 +738,7 @@ class StrongBot:
         if not claims:
             return PASS if PASS in actions else actions[0]
         pass_value, s_now, _ = self.hand_value(view, counts, melds, unseen, U)
-        risk = self.danger(view, unseen)
+        risk = self._risk(view, unseen)
         # passing: the next discard will also carry some risk; approximate it by the safest tile held
         held = [t for t in range(NUM_KINDS) if counts[t] and t != view.wild_face]
         pass_value -= min((risk[t] for t in held), default=0.0)
