@@ -7,12 +7,16 @@ model will.
 
 Usage: ``python benchmarks/oracle_defence.py RULES WALLS SEED '{}' '{"defence": 1.0}' ...`` (the
 first variant is the plain bot, the others the oracle with those ``StrongBot`` arguments; each is
-paired by wall with the first). A research script: not a test, not a bot anyone can choose.
+paired by wall with the first). ``"oracle": "ready"`` knows only who is ready; ``"oracle": "narrow",
+"extra": k`` is a reader that narrows each ready opponent's waits to his true waits plus k other
+tiles (how sharp a real wait reader must be). A research script: not a test, not a bot anyone can
+choose.
 """
 
 from __future__ import annotations
 
 import json
+import random
 import sys
 import time
 from pathlib import Path
@@ -44,9 +48,12 @@ class OracleDefenceBot(StrongBot):
     (some tile would complete his hand) costs the hand-made wait estimate's chance per tile
     (``wait_weights`` × ``SCALE``, as if ``ready_probability`` were 1), one who is not costs nothing."""
 
-    def __init__(self, *a, oracle: str = "waits", **kw):
+    def __init__(self, *a, oracle: str = "waits", extra: int = 0, **kw):
         super().__init__(*a, **kw)
+        if oracle not in ("waits", "ready", "narrow"):
+            raise ValueError(f"oracle must be waits, ready or narrow, got {oracle!r}")
         self.oracle = oracle
+        self.extra = extra
 
     def danger(self, view, unseen):
         out = [0.0] * NUM_KINDS
@@ -55,6 +62,9 @@ class OracleDefenceBot(StrongBot):
             return out
         for s in range(4):
             if s == view.seat:
+                continue
+            if self.oracle == "narrow":
+                self._narrow(view, unseen, s, t, out)
                 continue
             if self.oracle == "ready":
                 ready = any(t.concealed[s][x] < 4 and t._score_win(s, x, self_drawn=False, discarder=view.seat,
@@ -71,6 +81,29 @@ class OracleDefenceBot(StrongBot):
                 if t._score_win(s, x, self_drawn=False, discarder=view.seat, robbing=False) is not None:
                     out[x] += self.deal_in_cost
         return out
+
+
+    def _narrow(self, view, unseen, s, t, out) -> None:
+        """A reader that narrows a ready opponent's waits to a candidate set: his true waits plus
+        ``extra`` other tiles drawn (without replacement, a fixed seed per turn) in proportion to the
+        hand-made wait weights; each candidate costs its share (true waits / candidates) of the
+        deal-in cost. An opponent who is not ready costs nothing."""
+        waits = [x for x in range(NUM_KINDS) if t.concealed[s][x] < 4 and t._score_win(
+            s, x, self_drawn=False, discarder=view.seat, robbing=False) is not None]
+        if not waits:
+            return
+        w = wait_weights(unseen, view.rivers[s])
+        pool = [x for x in range(NUM_KINDS) if x not in waits and w[x] > 0]
+        rng = random.Random(hash((view.hand_number, view.seat, s, tuple(len(r) for r in view.rivers),
+                                  tuple(view.hand))))
+        cands = list(waits)
+        for _ in range(min(self.extra, len(pool))):
+            x = rng.choices(pool, weights=[w[y] for y in pool])[0]
+            pool.remove(x)
+            cands.append(x)
+        share = len(waits) / len(cands)
+        for x in cands:
+            out[x] += share * self.deal_in_cost
 
 
 def main() -> None:

@@ -544,7 +544,7 @@ def test_defend_within_plays_for_speed_alone_when_far_from_ready():
 
 
 def test_claim_weights_count_how_each_useful_tile_can_come():
-    """``claim_weights`` (pung, chow), measured level and off: one step from ready with 123m 456m 789m,
+    """``claim_weights`` (pung, chow), Taiwan's default (0.9, 0.3) with two other knobs: one step from ready with 123m 456m 789m,
     a pair of 1s, a pair of 2p, 79p and a lone 2z, the useful tiles are 1s and 2p (2 unseen each,
     held as pairs: any opponent's discard can be punged) and 8p (4 unseen, inside 7p-9p: the left
     player's discard can be chowed): 8 copies drawn, 4 punged, 4 chowed. With 45s instead of 22p the
@@ -558,7 +558,7 @@ def test_claim_weights_count_how_each_useful_tile_can_come():
             bot = StrongBot(rules, claim_weights=(wp, wc))
             assert bot._claim_weighted(v, c, unseen) == pytest.approx(raw + wp * pung + wc * chow), (hand, wp, wc)
         # the hand's value uses the weighted count in place of useful × (1 + claim_rate)
-        plain, weighted = StrongBot(rules), StrongBot(rules, claim_weights=(1.8, 0.6))
+        plain, weighted = StrongBot(rules, claim_weights=()), StrongBot(rules, claim_weights=(1.8, 0.6))
         vp, s, u = plain.hand_value(v, c, (), unseen, sum(unseen))
         vw, s2, u2 = weighted.hand_value(v, c, (), unseen, sum(unseen))
         assert (s, u, s2, u2) == (1, raw, 1, raw)
@@ -566,7 +566,7 @@ def test_claim_weights_count_how_each_useful_tile_can_come():
 
 
 def test_risk_floor_forgives_small_risks():
-    """``risk_floor`` f, measured level and off: each tile's risk is the danger less f, never below 0;
+    """``risk_floor`` f (Taiwan's default 0.5): each tile's risk is the danger less f, never below 0;
     with a floor above every risk the bot plays as the bot without defence."""
     rules = RuleSet.preset("taiwan")
     floor, huge = StrongBot(rules, risk_floor=0.5), StrongBot(rules, risk_floor=1e9)
@@ -579,3 +579,17 @@ def test_risk_floor_forgives_small_risks():
         assert huge.choose(v, acts) == fast.choose(v, acts), seed
         checked += 1
     assert checked > 20
+
+
+def test_taiwan_speed_defaults_are_taiwan_only_and_can_be_turned_off():
+    """The three knobs of ``TAIWAN_SPEED`` are Taiwan's defaults and off elsewhere; explicit values
+    win, ``()`` turns the claim weights off, and a claim weight of another length is a ValueError."""
+    assert StrongBot("taiwan").defend_within == 1
+    assert StrongBot("taiwan").risk_floor == 0.5 and StrongBot("taiwan").claim_weights == (0.9, 0.3)
+    for preset in ("mcr", "wenzhou"):
+        b = StrongBot(preset)
+        assert (b.defend_within, b.risk_floor, b.claim_weights) == (None, 0.0, None)
+    b = StrongBot("taiwan", defend_within=99, risk_floor=0.0, claim_weights=())
+    assert (b.defend_within, b.risk_floor, b.claim_weights) == (99, 0.0, None)
+    with pytest.raises(ValueError, match="claim_weights"):
+        StrongBot("taiwan", claim_weights=(1.0,))

@@ -94,6 +94,16 @@ skipped draw lowers that opponent's chance to win first; 0.1 is about his chance
 (~4%) times what his win costs (~2.5 points). Paired by wall against 0 (1,200 walls, seeds 7 and 11):
 +0.054 [+0.001, +0.107] and +0.016 [−0.034, +0.065] (docs/strong.md, "tempo")."""
 
+TAIWAN_SPEED = {"taiwan": {"defend_within": 1, "risk_floor": 0.5, "claim_weights": (0.9, 0.3)}}
+"""Per scorer, the defaults of three knobs screened together (2026-12-04, evening; docs/strong.md):
+``defend_within`` 1 (no deal-in cost while the hand is two or more steps from ready), ``risk_floor``
+0.5 (risks under half a point count as none) and ``claim_weights`` (0.9, 0.3) (useful tiles weighed by
+how they can come: drawn, punged from any opponent, chowed from the left). Each alone was a few tenths
+of a point, within noise (+0.37, +0.29, +0.23 pooled over 4,800, 4,000 and 4,000 walls); together,
+paired by wall against the bot without them (``benchmarks/screen_strong.py taiwan 2000``), +1.09
+[-0.21, +2.39] (seed 79) and +1.03 [-0.25, +2.32] (seed 83), and the self-draws `strong` gave up to
+its safety came back (1,403 against 1,374 and 1,442 against 1,394). Elsewhere all three are off."""
+
 _NO_RISK = (0.0,) * NUM_KINDS
 
 CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
@@ -199,17 +209,19 @@ class StrongBot:
     draws it costs against passing ((4 − offset) / 4 fewer; measured worse, off). ``fold``
     (default on): discards that raise the shanten compete on safety; off, only discards at the
     lowest shanten are considered (never fold; Taiwan, 2026-12-04: −0.08 [−0.15, −0.00] and −0.10
-    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays). ``defend_within`` k
-    (default ``None``: always defend): no deal-in cost while the hand's lowest shanten is above k
-    (far from ready, play for speed); Taiwan k = 1, 2026-12-04: −0.34, +1.49, +0.37, −0.05 on seeds
-    29, 31, 37, 41 (each ±1.4), k = 0 −1.09 and +1.04: level, off.
-    Screened on 2026-12-04 (evening, docs/strong.md) and left off: ``claim_weights`` (pung, chow) --
-    a hand not ready counts each unseen copy of a useful tile 1 for the own draw, ``pung`` more when
-    it holds a pair of it (any opponent's discard can be punged), ``chow`` more when it holds a chow
+    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays). Three knobs
+    whose defaults are per scorer (:data:`TAIWAN_SPEED`: on in Taiwan, where together they measured
+    about +1 a hand, off elsewhere; ``None`` takes the default): ``defend_within`` k -- no deal-in
+    cost while the hand's lowest shanten is above k (far from ready, play for speed; a large k such
+    as 99 always defends; Taiwan k = 1 alone: −0.34, +1.49, +0.37, −0.05 on seeds 29, 31, 37, 41,
+    each ±1.4); ``risk_floor`` f -- each tile's risk less f points, never below 0 (:meth:`_risk`:
+    small risks count as none, so ties go to honours and terminals first; Taiwan 0.5 alone: +0.33 and
+    +0.24 on seeds 71 and 73, each ±1.0); ``claim_weights`` (pung, chow), ``()`` for off -- a hand
+    not ready counts each unseen copy of a useful tile 1 for the own draw, ``pung`` more when it
+    holds a pair of it (any opponent's discard can be punged), ``chow`` more when it holds a chow
     shape around it (the left player's discards), in place of useful × (1 + ``claim_rate``)
-    (:meth:`_claim_weighted`; Taiwan (1.8, 0.6): +0.04 and +0.06 on seeds 61 and 67, 2,000 walls);
-    ``risk_floor`` f -- each tile's risk less f points (:meth:`_risk`: small risks count as none, so
-    ties go to honours and terminals first; Taiwan 0.5: +0.33 and +0.24 on seeds 71 and 73).
+    (:meth:`_claim_weighted`; Taiwan (0.9, 0.3) alone: +0.52 and −0.07 on seeds 61 and 67; (1.8,
+    0.6) +0.04 and +0.06). Raises :class:`ValueError` for ``claim_weights`` of another length.
     """
 
     name = "strong"
@@ -224,7 +236,7 @@ class StrongBot:
                  typical_speed: float = 1.0, passed_safe: bool = False,
                  learned_danger: bool = False, skip_value: float | None = None, claim_draws: bool = False,
                  skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None,
-                 claim_weights: tuple[float, float] | None = None, risk_floor: float = 0.0) -> None:
+                 claim_weights: Sequence[float] | None = None, risk_floor: float | None = None) -> None:
         self.rules = resolve(rules)
         if learned_danger and self.rules.scorer not in LEARNED:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
@@ -237,9 +249,14 @@ class StrongBot:
         self.skip_mode = skip_mode
         self.claim_draws = claim_draws
         self.fold = fold
-        self.defend_within = defend_within
-        self.risk_floor = risk_floor
-        self.claim_weights = tuple(claim_weights) if claim_weights is not None else None
+        speed = TAIWAN_SPEED.get(self.rules.scorer, {})
+        self.defend_within = speed.get("defend_within") if defend_within is None else defend_within
+        self.risk_floor = float(speed.get("risk_floor", 0.0) if risk_floor is None else risk_floor)
+        if claim_weights is None:
+            claim_weights = speed.get("claim_weights", ())
+        if len(claim_weights) not in (0, 2):
+            raise ValueError(f"claim_weights must be (pung, chow) or () for off, got {claim_weights!r}")
+        self.claim_weights = (float(claim_weights[0]), float(claim_weights[1])) if claim_weights else None
         self._last_turn: tuple | None = None
         sc = self.rules.scorer
         if defence is None:
