@@ -12,14 +12,16 @@ Every decision compares *expected score changes* (the rule set's points: MCR fan
   other players' discards, 1.5 in Wenzhou W13 where a self-draw pays ×2 against ×1, RULES.md §4.4:
   :data:`RON_RATES`). A hand not ready: the chance that ``shanten + 1`` useful tiles arrive
   (a Poisson tail over its remaining draws, useful tiles = unseen copies that lower the shanten, 1.8
-  chances a go-around with claims). In MCR the distance is the shortest path to a pattern that
+  chances a go-around with claims; in Taiwan each copy weighed by how it can come: drawn, punged,
+  chowed, :data:`TAIWAN_SPEED`). In MCR the distance is the shortest path to a pattern that
   reaches 8 fan (:func:`~majiang.players.valuation.mcr_plans`: flushes, seven pairs, all pungs,
   straights, triple chows; a plain hand counts as two tiles further), and the value is that
   pattern's fan; in Taiwan and Wenzhou a typical win of the settlement.
 * **Defence** (:mod:`majiang.players.danger`): each discard costs its deal-in chance per opponent
   times the rule set's extra loss for feeding a win (MCR 8 + the fan, Taiwan 底 + 台 as the discarder
   pays alone, Wenzhou the 犯枪 point and the multiplier), scaled per rule set (:data:`DEFENCE`:
-  Taiwan at a quarter).
+  Taiwan at a quarter; in Taiwan also none while the hand is two or more steps from ready, and risks
+  under half a point forgiven, :data:`TAIWAN_SPEED`).
 * **Choices**: the discard with the best offence minus defence, where offence counts only for the
   discards that keep the lowest shanten (in MCR: the shortest distance to an 8-fan pattern; with
   ``shanten_decay`` d > 0 a discard one step further keeps d times its value), so the others
