@@ -333,6 +333,10 @@ class StrongBot:
 
     def _useful(self, counts: list[int], view: PlayerView, unseen: Sequence[int], s: int) -> int:
         """Unseen copies of the tiles whose draw lowers the shanten ``s`` of ``counts``."""
+        return sum(unseen[t] for t in self._useful_tiles(counts, view, s))
+
+    def _useful_tiles(self, counts: list[int], view: PlayerView, s: int) -> list[int]:
+        """The tiles whose draw lowers the shanten ``s`` of ``counts`` (memoised by hand)."""
         key = (tuple(counts), view.wild_face)
         tiles = self._useful_memo.get(key)
         if tiles is None:
@@ -347,7 +351,7 @@ class StrongBot:
             if len(self._useful_memo) > 100_000:
                 self._useful_memo.clear()
             self._useful_memo[key] = tiles
-        return sum(unseen[t] for t in tiles)
+        return tiles
 
     # ------------------------------------------------------------------ valuation
     def hand_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], unseen: Sequence[int],
@@ -413,13 +417,8 @@ class StrongBot:
         opponent's discard can be punged) and ``chow`` more when it holds a chow shape around it (the
         left player's discards)."""
         wp, wc = self.claim_weights
-        key = (tuple(counts), view.wild_face)
-        tiles = self._useful_memo.get(key)
-        if tiles is None:
-            self._useful(counts, view, unseen, self._shanten(counts, view))
-            tiles = self._useful_memo[key]
         total = 0.0
-        for t in tiles:
+        for t in self._useful_tiles(counts, view, self._shanten(counts, view)):
             n = unseen[t]
             if n <= 0:
                 continue
