@@ -54,6 +54,7 @@ def make_app(database_url):
         kw.setdefault("secret_key", "test-secret-key-" + "x" * 32)
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("min_turn_time", 0.05)
+        kw.setdefault("claim_pause", 0.02)  # windows held (as served), briefly
         return create_app(Settings(**kw))
 
     return make

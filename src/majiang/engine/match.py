@@ -114,13 +114,17 @@ class Match:
         walls: explicit walls, one per hand, each in draw order (front first).
         names: player names for the record (default ``"P0"``..``"P3"``).
         max_hands: stop after this many hands (``None``: the full match by the rules).
+        hold_windows: every hand's table holds its claim windows open until :meth:`close_window`
+            (:attr:`HandTable.hold_windows`; the web table's one claim window for everyone).
 
     Raises :class:`~majiang.errors.MajiangError` on a bad wall or argument.
     """
 
     def __init__(self, rules: RuleSet | str = "mcr", seed: int = 0, walls: Sequence[Sequence[int]] | None = None,
-                 names: Sequence[str] | None = None, max_hands: int | None = None) -> None:
+                 names: Sequence[str] | None = None, max_hands: int | None = None,
+                 hold_windows: bool = False) -> None:
         self.rules = resolve(rules)
+        self.hold_windows = bool(hold_windows)
         self.seed = int(seed)
         self.explicit_walls = [list(w) for w in walls] if walls is not None else None
         self.max_hands = max_hands
@@ -185,6 +189,7 @@ class Match:
         start = len(self.events)
         self.table = HandTable(self.rules, wall, self.dealer, EAST + self.round % 4, dice, self.streak,
                                emit=self.events.append)
+        self.table.hold_windows = self.hold_windows
         self.events[start]["hand"] = k  # tag start_kyoku with the hand's number in the match
         self._settle_if_over()
 
@@ -235,6 +240,22 @@ class Match:
         if self.table is None:
             raise IllegalActionError("the match is over", seat=seat, action=action)
         self.table.apply(seat, action, replacement=replacement)
+        if self.table.phase is Phase.END:
+            self._settle_if_over()
+
+    @property
+    def window_closable(self) -> bool:
+        """True when a held claim window is open and every seat asked has answered
+        (:attr:`HandTable.window_closable`)."""
+        return self.table is not None and self.table.window_closable
+
+    def close_window(self) -> None:
+        """Resolve the held claim window now open (:meth:`HandTable.close_window`); hands and the
+        match advance as after :meth:`apply`. Raises :class:`IllegalActionError` (state unchanged)
+        when there is none to close or a seat asked has not answered."""
+        if self.table is None:
+            raise IllegalActionError("the match is over")
+        self.table.close_window()
         if self.table.phase is Phase.END:
             self._settle_if_over()
 

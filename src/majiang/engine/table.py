@@ -51,7 +51,14 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    :class:`~majiang.engine.actions.XiangGongError`; it may still kong; a 大相公's kongs are left out
    of every win context's ``kongs`` (void), a 小相公's count; no penalty. Without the option both
    are refused (:class:`~majiang.engine.actions.IllegalActionError`).
-10. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+10. **Held windows** (:attr:`HandTable.hold_windows`, off by default; the web table turns it on
+   while a person is seated, docs/server.md "One claim window for everyone"): every discard (and
+   every added kong that may be robbed) opens a window even when no seat can claim, and no window
+   resolves by itself, even once every seat asked has answered: the driver closes it with
+   :meth:`HandTable.close_window` (:attr:`HandTable.window_closable` says when it may). The events
+   and the outcome are those of the unheld table; only *when* the window resolves is the driver's,
+   so a seat that cannot claim cannot tell from the table's pace whether another seat could.
+11. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
    left. No kong is declared when no replacement could be drawn; the discard after the last live
    tile may only be won on unless ``claim_last_discard``.
 
@@ -241,6 +248,7 @@ class HandTable:
         self.kong_seat: int | None = None
         self.last_discard = False
         self.answers: dict[int, Action | None] = {}
+        self.hold_windows = False  # held windows (flow point 10): set by the driver, e.g. Match(hold_windows=True)
         self.clear_caches()
         self.result: HandResult | None = None
         self._deal()
@@ -665,7 +673,8 @@ class HandTable:
     # ------------------------------------------------------------------ legal actions
     def pending_seats(self) -> list[int]:
         """Seats whose decision the table awaits, in turn order from the discarder (claim windows)
-        or the one seat to act (turn). Empty only when the hand is over."""
+        or the one seat to act (turn). Empty only when the hand is over or a held window waits for
+        :meth:`close_window`."""
         if self.phase is Phase.TURN:
             return [self.current]
         if self.phase in (Phase.CLAIM, Phase.ROB):
@@ -823,7 +832,7 @@ class HandTable:
         else:
             # another seat's answer changes nothing the cached legal actions depend on
             self.answers[seat] = action
-            if all(a is not None for a in self.answers.values()):
+            if not self.hold_windows and all(a is not None for a in self.answers.values()):
                 self._legal_cache.clear()
                 if self.phase is Phase.CLAIM:
                     self._resolve_claims()
@@ -950,7 +959,7 @@ class HandTable:
             self.discarder = seat
             self.last_discard = self.live <= 0
             self._open_window(Phase.CLAIM, seat)
-            if not self.answers:
+            if not self.answers and not self.hold_windows:
                 self._next_turn()
             return
         if k is ActionKind.CONCEALED_KONG:
@@ -979,12 +988,36 @@ class HandTable:
             self.kong_seat = seat
             if self.rules.rob_kong:
                 self._open_window(Phase.ROB, seat)
-            else:
-                self.answers = {}
-            if not self.answers:
+                if not self.answers and not self.hold_windows:
+                    self._complete_added_kong()
+            else:  # nothing can rob it: no window to hold
                 self._complete_added_kong()
             return
         raise IllegalActionError(f"{a} is not a turn action", seat=seat, action=a)  # pragma: no cover
+
+    @property
+    def window_closable(self) -> bool:
+        """True when a held window (flow point 10) is open and every seat asked has answered
+        (perhaps none was asked): :meth:`close_window` may resolve it."""
+        return (self.hold_windows and self.phase in (Phase.CLAIM, Phase.ROB)
+                and all(a is not None for a in self.answers.values()))
+
+    def close_window(self) -> None:
+        """Resolve the held window now open (flow point 10), exactly as the unheld table resolves a
+        window at its last answer: the claims by priority, or (nothing claimed, or nobody could
+        claim) the next seat's draw or the added kong's replacement draw. Raises
+        :class:`IllegalActionError` (table unchanged) when no held window is open or a seat asked
+        has not answered yet."""
+        if not self.hold_windows or self.phase not in (Phase.CLAIM, Phase.ROB):
+            raise IllegalActionError("no held claim window is open to close")
+        waiting = self.pending_seats()
+        if waiting:
+            raise IllegalActionError(f"the claim window still awaits seats {waiting}")
+        self._legal_cache.clear()
+        if self.phase is Phase.CLAIM:
+            self._resolve_claims()
+        else:
+            self._resolve_rob()
 
     def _open_window(self, phase: Phase, origin: int) -> None:
         self.phase = phase

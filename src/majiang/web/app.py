@@ -32,7 +32,7 @@ from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth
 from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
-from majiang.web.rooms import BOT_KINDS, Conn, Lobby, Room
+from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Lobby, Room
 from majiang.web.store import Listener, TableStore
 from majiang.web.state import competition_places, parse_action
 from majiang.web.static import FILES as STATIC_FILES
@@ -60,6 +60,7 @@ class Settings:
     tables_per_user: int = 3
     tables_per_minute: int = 10
     hand_pause: float = 15.0
+    claim_pause: float = CLAIM_PAUSE
     proxy_headers: bool = False
     max_frame: int = 64 * 1024
 
@@ -89,7 +90,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     Session = session_factory(engine)
     postgres = url.startswith("postgresql")
     store = TableStore(Session, postgres=postgres)
-    lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause)
+    lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause,
+                  claim_pause=settings.claim_pause)
     login_limit = auth.LoginThrottle(Session, ip_limit=settings.login_attempts, window=settings.login_window)
 
     @asynccontextmanager

@@ -30,11 +30,14 @@ import click
               help="Tables one user may create per minute.")
 @click.option("--hand-pause", default=15.0, show_default=True, type=click.FloatRange(0, 120),
               help="Seconds the end of a hand waits for every person to press continue.")
+@click.option("--claim-pause", default=0.5, show_default=True, type=click.FloatRange(0, 5),
+              help="Seconds every claim window stays open while a person is seated, whether anyone can "
+                   "claim or not (so no seat learns who could); 0 turns it off.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
           bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
-          log_level: str) -> None:
+          claim_pause: float, log_level: str) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
     The database is migrated to the newest schema at start; every unfinished table in it is
@@ -51,7 +54,8 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
         raise click.UsageError("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): "
                                "SQLite serves one process")
     settings = Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay, max_tables=max_tables,
-                        tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers)
+                        tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
+                        claim_pause=claim_pause)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:

@@ -13,8 +13,10 @@ exactly. The kinds of row:
 ``join``     ``place``, ``user_id``, ``name``: a user takes an empty place (before the start)
 ``leave``    ``place``: a user gives a place up (before the start)
 ``bots``     ``kind``: every empty place gets a bot of that kind
-``start``    ``seed``, ``walls``: the match is dealt (the match seed; explicit walls, if any)
+``start``    ``seed``, ``walls``, ``claim_pause``: the match is dealt (the match seed; explicit walls,
+             if any; the seconds of its claim windows, 0 = windows not held)
 ``act``      ``seat``, ``action`` ``[kind, tile, low]``, ``by`` (``user``/``bot``/``clock``/``auto``)
+``close``    ``hand``: the held claim window now open is resolved (its time is up, all answered)
 ``continue`` ``seat``, ``hand``: a person pressed "continue" at the end of hand ``hand``
 ``next``     ``hand``: the hand-end pause of ``hand`` ran out
 ``autoplay`` ``seat``: the seat ran out of time and is played by the server (托管)
@@ -30,10 +32,15 @@ once until the person acts or sends ``back``. A hand's end is a pause: no seat i
 until every seated person has pressed "continue" or ``hand_pause`` seconds have passed. After a
 restart every clock starts afresh.
 
-**No side channel.** While a claim window is open, an answer that does not close it is told to the
-answering seat only (the others' version does not move); bots answer only after every person in
-the window has, so neither the messages nor the window's length tell a seat that cannot claim who
-else could.
+**One claim window for everyone.** While a person is seated, every discard (and every added kong
+that may be robbed) opens a claim window of ``claim_pause`` seconds, whether any seat can claim
+or none (:attr:`majiang.engine.Match.hold_windows`): every seat that cannot claim is sent the same
+state (``phase`` ``"wait"``, the tile on offer) and, ``claim_pause`` later, the window's outcome,
+whoever could have claimed. A seat that can claim sees its own offer; every answer is told to the
+answering seat only (the others' version does not move); bots answer at once but privately, and
+the window closes (a ``close`` row) when its time is up and every seat asked has answered. A bot's
+turn right after a window comes ``bot_delay`` after the discard that opened it, so the window
+costs a table of bots no time. Tables of bots only do not hold their windows.
 
 One process runs a table's clock and bots (the holder of its lease, see :class:`Lobby`); any
 process can accept a person's action for it: its append either succeeds (and all processes hear
@@ -64,6 +71,7 @@ log = logging.getLogger("majiang.web")
 
 BOT_KINDS = ("efficiency", "strong", "random")
 HAND_PAUSE = 15.0
+CLAIM_PAUSE = 0.5  # seconds every claim window stays open while a person is seated (docs/server.md)
 STALE_OPEN = 6 * 3600.0  # a table nobody started within six hours is deleted
 
 
@@ -115,6 +123,9 @@ class Room:
     bot_delay: float = 0.0
     hand_pause: float = HAND_PAUSE
     store: TableStore | None = None
+    #: seconds each claim window is held open while a person is seated (0: not held); before the
+    #: deal the server's setting, from the deal on the value in the log's ``start`` row
+    claim_pause: float = 0.0
     places: list[Place] = field(default_factory=lambda: [Place() for _ in range(4)])
     match: Match | None = None
     seed: int = 0
@@ -144,6 +155,9 @@ class Room:
     #: the log, so the lobby forgets it and the next visit rebuilds it from the log
     stale: bool = False
     _private: int | None = None  # set while applying a row only its own seat may hear of
+    _window_due: float | None = None  # monotonic time the held window now open may close
+    _window_opened: float | None = None  # monotonic time the held window now open (or last) opened
+    _turn_from: float | None = None  # a bot's turn right after a held window counts its delay from here
 
     # ------------------------------------------------------------------ places
     @property
@@ -261,6 +275,11 @@ class Room:
         self.deadlines.clear()
         if self.pause is not None:
             self.pause["deadline"] = time.monotonic() + self.hand_pause
+        m = self.match
+        self._turn_from = None
+        if m is not None and m.hold_windows and m.table is not None and m.table.phase in (Phase.CLAIM, Phase.ROB):
+            now = time.monotonic()  # a held window open at the restart gets its full time again
+            self._window_opened, self._window_due = now, now + self.claim_pause
 
     def _places_after(self, row: dict) -> list[Place]:
         places = [Place(p.user_id, p.name, p.bot) for p in self.places]
@@ -306,6 +325,9 @@ class Room:
                                          seat=seat, action=a)
             if a.kind is ActionKind.WIN and m.table is not None:
                 m.table.check_may_win(seat, a)
+        elif k == "close":
+            if self.pause is not None or not m.window_closable:
+                raise RoomError("no claim window to close")
         elif k == "continue":
             if self.pause is None or self.pause["hand"] != row["hand"]:
                 raise RoomError("no hand end to continue from")
@@ -341,12 +363,25 @@ class Room:
             before_hand = m.hand_number
             m.apply(seat, a)
             self.deadlines.pop(seat, None)
+            self._turn_from = None
+            if not window and m.hold_windows and m.table is t and t is not None \
+                    and t.phase in (Phase.CLAIM, Phase.ROB):  # a held window opens: its time starts
+                now = time.monotonic()
+                self._window_opened, self._window_due = now, now + self.claim_pause
             by = row.get("by", "user")
             if by == "user":
                 self.auto_play.discard(seat)
             if window and m.table is t and t is not None and t.phase in (Phase.CLAIM, Phase.ROB) \
                     and seat in t.answers:
                 self._private = seat  # an answer that leaves the window open
+            if m.hand_number != before_hand or m.finished:
+                self._hand_over(t, before_hand)
+        elif k == "close":
+            t = m.table
+            before_hand = m.hand_number
+            m.close_window()
+            self._window_due = None
+            self._turn_from = self._window_opened
             if m.hand_number != before_hand or m.finished:
                 self._hand_over(t, before_hand)
         elif k == "continue":
@@ -388,13 +423,17 @@ class Room:
         names = [pl.name for pl in self.places]
         walls = row.get("walls")
         self.seed = row.get("room_seed", row["seed"])
-        self.match = _EngineMatch(self.rules, seed=row["seed"], walls=walls, names=names, max_hands=self.max_hands)
+        self.claim_pause = float(row.get("claim_pause") or 0.0)
+        self.match = _EngineMatch(self.rules, seed=row["seed"], walls=walls, names=names, max_hands=self.max_hands,
+                                  hold_windows=self.claim_pause > 0)
 
     def _start_new(self) -> None:
         """All four places are taken: deal (the match seed drawn here, written to the log)."""
         seed = secrets.randbelow(2**62)
         probe = Match(self.rules, seed=seed, names=[pl.name for pl in self.places], max_hands=self.max_hands)
-        self.commit({"kind": "start", "seed": probe.seed, "room_seed": seed, "walls": probe.explicit_walls})
+        people = any(pl.user_id is not None for pl in self.places)
+        self.commit({"kind": "start", "seed": probe.seed, "room_seed": seed, "walls": probe.explicit_walls,
+                     "claim_pause": self.claim_pause if people else 0.0})
 
     def _after_change(self) -> None:
         """Clocks for the decisions now offered, then tell the connections."""
@@ -463,18 +502,34 @@ class Room:
                                           "by": "clock"}):
                                 self._try({"kind": "autoplay", "seat": s})
                     continue
+                if not pending and m.window_closable:  # a held window: closed when its time is up
+                    due = self._window_due if self._window_due is not None else now
+                    if now >= due:
+                        self._try({"kind": "close", "hand": m.hand_number})
+                        continue
+                    await self._sleep(due - now)
+                    continue
                 humans = [s for s in pending if self.is_human(s)]
                 bots = [s for s in pending if not self.is_human(s)]
+                held = m.hold_windows and m.table is not None and m.table.phase in (Phase.CLAIM, Phase.ROB)
+                if bots and held:  # bots answer a held window at once; only its owner hears of it
+                    for s in bots:
+                        if s in m.pending_seats() and self.pause is None and not m.finished:
+                            await self._bot_move(s)
+                    continue
                 if bots and not humans:  # bots' claims wait for every person in the window
                     version = self.seq
-                    if self.bot_delay:
-                        await asyncio.sleep(self.bot_delay)
+                    delay = self.bot_delay
+                    if self._turn_from is not None:  # right after a held window: its time counts
+                        delay = max(0.0, self._turn_from + self.bot_delay - now)
+                    if delay:
+                        await asyncio.sleep(delay)
                         if self.seq != version:
                             continue
                     for s in bots:
                         if s in m.pending_seats() and self.pause is None and not m.finished:
                             await self._bot_move(s)
-                    if not self.bot_delay:
+                    if not delay:
                         await asyncio.sleep(0)  # let connections and other tables run
                     continue
                 if not self.deadlines:  # pragma: no cover - nothing to wait for
@@ -692,8 +747,10 @@ class Lobby:
     """
 
     def __init__(self, *, bot_delay: float = 0.0, store: TableStore | None = None,
-                 hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None) -> None:
+                 hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None,
+                 claim_pause: float = CLAIM_PAUSE) -> None:
         self.rooms: dict[str, Room] = {}
+        self.claim_pause = claim_pause
         self.bot_delay = bot_delay
         self.store = store
         self.hand_pause = hand_pause
@@ -706,13 +763,15 @@ class Lobby:
 
         rules = _RS.from_options(row.rules)
         return Room(row.id, row.creator_id, row.creator, rules, row.options_text, row.max_hands, row.turn_time,
-                    self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish)
+                    self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish,
+                    claim_pause=self.claim_pause)
 
     def create(self, *, creator_id: int, creator: str, rules: RuleSet, options_text: str,
                max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None) -> Room:
         rid = secrets.token_urlsafe(6)
         room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
-                    self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish)
+                    self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish,
+                    claim_pause=self.claim_pause)
         room.leader = True
         if self.store is not None:
             self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
