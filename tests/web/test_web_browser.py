@@ -34,7 +34,7 @@ def server(database_url):
 
     from majiang.web.app import Settings, create_app
 
-    app = create_app(Settings(database_url=database_url, secret_key="b" * 40,
+    app = create_app(Settings(database_url=database_url, secret_key="b" * 40, claim_pause=0.05,
                               bot_delay=0.02))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

@@ -55,7 +55,8 @@ def server(tmp_path_factory):
     from majiang.web.app import Settings, create_app
 
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('ui') / 'web.sqlite3'}"
-    app = create_app(Settings(database_url=url, secret_key="u" * 40, bot_delay=0.01, login_attempts=1000))
+    app = create_app(Settings(database_url=url, secret_key="u" * 40, bot_delay=0.01, login_attempts=1000,
+                              claim_pause=0.05))
     port = _free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     th = threading.Thread(target=srv.run, daemon=True)
