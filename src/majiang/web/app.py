@@ -31,7 +31,8 @@ from majiang.engine import PRESET_NAMES, RuleSet, RuleSetError, parse_spec
 from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth
-from majiang.web.db import Game, GameSeat, Rating, User, default_url, make_engine, migrate, session_factory
+from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
+                           session_factory)
 from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Lobby, Room
 from majiang.web.store import Listener, TableStore
 from majiang.web.state import competition_places, parse_action
@@ -96,11 +97,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
+        # SQLite serves one process: refuse to start (touching no lease) while another serves the file
+        let_go = hold_sqlite(url)
         listener = None
         if postgres:
             listener = Listener(url, lobby.heard, asyncio.get_running_loop())
             listener.start()
-        lobby.start()  # every unfinished table of the database comes back (replayed from its log)
+        try:
+            lobby.start()  # every unfinished table of the database comes back (replayed from its log)
+        except BaseException:  # a start that fails gives back what it took, and nothing else
+            await lobby.close()
+            if listener is not None:
+                listener.stop()
+            let_go()
+            raise
         try:
             yield
         finally:
@@ -114,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if listener is not None:
                 listener.stop()
             engine.dispose()
+            let_go()
 
     app = FastAPI(title="majiang", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     app.state.settings = settings

@@ -49,35 +49,91 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 
     from majiang.web.app import Settings, _secret_key, create_app
+    from majiang.web.db import DatabaseInUse, default_url, hold_sqlite
 
     if workers > 1 and not (db or "").startswith("postgresql"):
         raise click.UsageError("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): "
                                "SQLite serves one process")
+    # first the port: a server that cannot serve must not touch the database's tables (their leases)
+    sock = _listen(host, port)
+    where = db or os.environ.get("DATABASE_URL") or default_url()
+    try:
+        hold_sqlite(where)  # held until the process ends (SQLite serves one process)
+    except DatabaseInUse as e:
+        sock.close()
+        raise click.ClickException(str(e)) from None
+    except (ArgumentError, NoSuchModuleError):
+        pass  # reported just below
     settings = Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay, max_tables=max_tables,
                         tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
                         claim_pause=claim_pause)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:
+        sock.close()
         raise click.UsageError(f"--db {db!r} is not a database URL SQLAlchemy can use "
                                f"(e.g. sqlite:///path/to/file.db, postgresql+psycopg://user@host/db): {e}") from None
     except OperationalError as e:
+        sock.close()
         reason = str(e.orig) if getattr(e, "orig", None) is not None else str(e)
         raise click.ClickException(f"cannot open the database {db or '(default SQLite file)'}: "
                                    f"{reason.strip().splitlines()[0]}") from None
-    from majiang.web.db import default_url
 
-    where = db or os.environ.get("DATABASE_URL") or default_url()
     if "@" in where:  # never print a password
         where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
     click.echo(f"majiang: serving on http://{host}:{port}/" + (f" ({workers} processes)" if workers > 1 else ""))
     click.echo(f"majiang: database {where} (every game in play is kept there; Ctrl-C stops, a restart resumes)")
-    common = dict(host=host, port=port, log_level=log_level, proxy_headers=proxy_headers, ws_max_size=1 << 20,
-                  timeout_graceful_shutdown=5)
+    common = dict(log_level=log_level, proxy_headers=proxy_headers, ws_max_size=1 << 20, timeout_graceful_shutdown=5)
     if workers == 1:
-        uvicorn.run(app, **common)
+        server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, **common))
+        try:
+            server.run(sockets=[sock])
+        except KeyboardInterrupt:  # pragma: no cover - uvicorn handles Ctrl-C itself
+            pass
+        if not server.started:
+            raise click.ClickException("the server did not start (see the log above)")
         return
     del app  # each worker builds its own
     settings = dataclasses.replace(settings, secret_key=_secret_key(settings))
     os.environ["MAJIANG_SETTINGS"] = json.dumps(dataclasses.asdict(settings))
-    uvicorn.run("majiang.web.app:app_from_env", factory=True, workers=workers, **common)
+    _run_workers(uvicorn.Config("majiang.web.app:app_from_env", factory=True, workers=workers, host=host,
+                                port=port, **common), sock)
+
+
+def _listen(host: str, port: int):
+    """Bind and listen on ``host:port`` before anything else happens, so that a second server
+    started on a port in use stops here, having touched nothing; a clear message otherwise.
+    Uvicorn (and each of its worker processes) then serves this socket."""
+    import errno
+    import socket
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn: no wait after a restart
+    try:
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise click.ClickException(f"port {port} is in use: is another majiang serve running? "
+                                       f"(stop it, or pick another --port)") from None
+        if e.errno == errno.EACCES:
+            raise click.ClickException(f"cannot listen on {host}:{port}: permission denied "
+                                       f"(ports below 1024 need privileges)") from None
+        raise click.ClickException(f"cannot listen on {host}:{port}: {e.strerror or e}") from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _run_workers(config, sock) -> None:
+    """Uvicorn's process manager on our socket (its signature changed across uvicorn versions)."""
+    import inspect
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.30
+        Multiprocess(config, target=uvicorn.Server(config).run, sockets=[sock]).run()
+    else:
+        Multiprocess(config, sockets=[sock]).run()

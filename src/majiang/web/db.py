@@ -9,6 +9,9 @@ upgrades a database to the newest revision.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from sqlalchemy import (JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint,
@@ -140,6 +143,20 @@ class TableLease(Base):
     expires: Mapped[float] = mapped_column(Float)
 
 
+class ServerHeartbeat(Base):
+    """A running server process (its ``owner`` id, as in :class:`TableLease`), written at start and
+    at every upkeep: the processes seen within a lease's length are the live ones, among which the
+    unfinished tables are shared (:class:`majiang.web.rooms.Lobby`)."""
+
+    __tablename__ = "server_heartbeats"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    seen: Mapped[float] = mapped_column(Float, index=True)  # epoch seconds
+    started: Mapped[float] = mapped_column(Float)
+    pid: Mapped[int] = mapped_column(Integer)
+    host: Mapped[str] = mapped_column(String(255), default="")
+
+
 class UserSession(Base):
     """A log-in: the cookie holds only ``id``'s token; logging out (or revoking) ends it here."""
 
@@ -172,6 +189,99 @@ def default_url() -> str:
     d = Path(platformdirs.user_data_dir("majiang", appauthor=False))
     d.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{d / 'majiang.sqlite3'}"
+
+
+class DatabaseInUse(RuntimeError):
+    """Another process serves this SQLite database (:func:`hold_sqlite`)."""
+
+
+_held_lock = threading.Lock()
+_held: dict[Path, list] = {}  # lock file -> [open file, holders in this process]
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite URL (``None`` for another database or an in-memory one)."""
+    from sqlalchemy.engine import make_url
+
+    u = make_url(url)
+    if u.get_backend_name() != "sqlite":
+        return None
+    name = u.database or ""
+    if not name or name == ":memory:" or (name.startswith("file:") and "mode=memory" in name):
+        return None
+    if name.startswith("file:"):
+        name = name[5:].split("?", 1)[0]
+    return Path(name).resolve()
+
+
+def hold_sqlite(url: str) -> Callable[[], None]:
+    """Claim a SQLite database for this process, for as long as it serves it; returns the function
+    that lets it go. Raises :class:`DatabaseInUse` (naming the other process) when another process
+    holds it.
+
+    SQLite serves one process: its leases are taken at once from whoever held them, since the only
+    earlier holder can be a server that died (:meth:`majiang.web.store.TableStore.acquire`). That is
+    sound only if a second server on the same file is refused *before* it touches a lease, which is
+    what this claim is for: an exclusive ``flock`` on ``<file>-serve.lock`` (``msvcrt.locking`` on
+    Windows). The kernel drops it when the process dies, however it dies, so a restart after
+    ``kill -9`` is never refused. The claim is counted per process (the command line and the app's
+    start-up both take it; tests run several apps in one process). Other databases need no claim.
+    """
+    path = sqlite_file(url)
+    if path is None:
+        return lambda: None
+    lock = path.with_name(path.name + "-serve.lock")
+    with _held_lock:
+        held = _held.get(lock)
+        if held is None:
+            lock.parent.mkdir(parents=True, exist_ok=True)
+            f = open(lock, "a+")
+            try:
+                _exclusive(f)
+            except OSError:
+                try:
+                    f.seek(0)
+                    other = f.read(32).strip()
+                except OSError:  # pragma: no cover - a locked region cannot be read on Windows
+                    other = ""
+                f.close()
+                raise DatabaseInUse(
+                    f"the SQLite database {path} is in use by another majiang serve"
+                    + (f" (process {other})" if other.isdigit() else "")
+                    + ": SQLite serves one process (stop the other, or share tables through PostgreSQL)") from None
+            f.seek(0)
+            f.truncate()
+            f.write(str(os.getpid()))
+            f.flush()
+            held = _held[lock] = [f, 0]
+        held[1] += 1
+    done = False
+
+    def release() -> None:
+        nonlocal done
+        with _held_lock:
+            if done:
+                return
+            done = True
+            held[1] -= 1
+            if held[1] == 0 and _held.get(lock) is held:
+                del _held[lock]
+                held[0].close()  # closing the file drops the lock
+
+    return release
+
+
+def _exclusive(f) -> None:
+    """Lock an open file for this process, or raise ``OSError`` at once if another holds it."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        import msvcrt
+
+        f.seek(0)
+        msvcrt.locking(f.fileno(), msvcrt.LK_NBLCK, 1)
+        return
+    fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
 
 
 def make_engine(url: str) -> Engine:

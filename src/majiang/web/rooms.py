@@ -53,6 +53,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -744,7 +745,21 @@ class Lobby:
     the one holding its lease runs it. ``max_tables`` counts unfinished tables only; a finished
     table frees its bots and engine at once and is forgotten from memory a minute later (its game
     is in the database).
+
+    **Keepers.** Every ``UPKEEP`` seconds each process says it is alive (a heartbeat), renews its
+    leases and acts as a watchdog: it takes every unfinished table whose lease is missing or lapsed
+    (loading it if need be), stores a finished game nobody stored, deals a full table nobody dealt,
+    so no table stays frozen while any process runs. With PostgreSQL the tables are shared among the
+    live processes (those whose heartbeat is fresh): a process takes free tables only up to its
+    share, ``ceil(unfinished / live processes)``, and beyond it only a table left free for
+    ``GRACE`` seconds of its own watching (so a lapsed table is always taken by someone, first by a
+    process under its share); a process over its share hands the extra tables to processes under
+    theirs (it stops running them and gives up their leases); a new process announces itself and
+    waits one upkeep before taking anything, so processes starting together see each other.
     """
+
+    UPKEEP = 2.0  # seconds between upkeeps (heartbeat, lease renewal, watchdog)
+    GRACE = 2 * UPKEEP  # a free table waits this long for a process under its share
 
     def __init__(self, *, bot_delay: float = 0.0, store: TableStore | None = None,
                  hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None,
@@ -757,6 +772,8 @@ class Lobby:
         self.on_finish = on_finish
         self._task: asyncio.Task | None = None
         self._upkeeps = 0
+        self._free_since: dict[str, float] = {}  # free tables -> when this process first saw them free
+        self._renewed = 0.0  # monotonic time of the last renewal
 
     def _room(self, row: Any) -> Room:
         from majiang.engine import RuleSet as _RS
@@ -820,52 +837,124 @@ class Lobby:
         return sum(1 for r in self.rooms.values() if not r.finished)
 
     # ------------------------------------------------------------------ leases and upkeep
-    def take_leases(self) -> None:
-        """Run every unfinished table whose lease this process holds or can take."""
+    def held(self) -> int:
+        """Unfinished tables this process runs (holds the lease of)."""
+        return sum(1 for r in self.rooms.values() if r.leader and not r.finished)
+
+    def share(self) -> tuple[int | None, set[str]]:
+        """How many unfinished tables this process should run at most, ``ceil(unfinished / live
+        processes)``, and the live processes; ``None`` (no limit) with SQLite, which one process serves."""
+        if self.store is None or not self.store.postgres:
+            return None, set()
+        live = self.store.live_owners()
+        return max(1, math.ceil(self.store.count_unfinished() / len(live))), live
+
+    def take_leases(self, share: int | None = None) -> int:
+        """Run every unfinished table whose lease is free (missing, lapsed or ours) and that needs a
+        runner here: beyond this process's ``share`` only the tables free for ``GRACE`` seconds of
+        this process's watching. Returns how many tables it took."""
         if self.store is None:
             for r in self.rooms.values():
                 if r.started and not r.finished:
                     r.maybe_start()
-            return
-        for rid in self.store.unfinished_ids():
+            return 0
+        if share is None and self.store.postgres:
+            share, _live = self.share()
+        held = self.held()
+        now = time.monotonic()
+        free_since, taken = {}, 0
+        for rid in self.store.claimable_ids():
             known = self.rooms.get(rid)
-            if known is not None and (known._task is not None or (known.leader and not known.started)):
-                continue  # ours already
+            if known is not None and known.leader and (
+                    known._task is not None or (not known.started and any(pl.empty for pl in known.places))):
+                continue  # ours, and running (or waiting for people to sit down)
+            since = free_since[rid] = self._free_since.get(rid, now)
+            ours = known is not None and known.leader  # ours, but idle: a game to store, a table to deal
+            if not ours and share is not None and held >= share and now - since < self.GRACE:
+                continue  # at our share: a process under its share takes it (or we do, after GRACE)
+            if now - self._renewed > self.UPKEEP:
+                self.renew()  # loading many tables takes time: never let our own leases lapse meanwhile
             room = self.get(rid)
             if room is None:
                 continue
-            if self.store.acquire(rid):
-                room.leader = True
-                room.catch_up()
-                if room.stale:
-                    self.forget(room, retake=False)
-                    continue
-                if room.finished and room.game_id is None and room.on_finish is not None:
-                    try:  # its runner died between the last action and storing the game
-                        room.on_finish(room)
-                    except Exception:  # pragma: no cover - logged, retried at the next upkeep
-                        log.exception("table %s: storing the finished game failed", rid)
-                elif room.started and not room.finished:
-                    room.maybe_start()
-                elif not room.started and not any(pl.empty for pl in room.places):
-                    with contextlib.suppress(MajiangError, ValueError):
-                        room._start_new()
-                    room.maybe_start()
+            if not self.store.acquire(rid):
+                continue
+            free_since.pop(rid, None)
+            if not room.leader:
+                held += 1
+                taken += 1
+            room.leader = True
+            room.catch_up()
+            if room.stale:
+                self.forget(room, retake=False)
+                continue
+            if room.finished and room.game_id is None and room.on_finish is not None:
+                try:  # its runner died between the last action and storing the game
+                    room.on_finish(room)
+                except Exception:  # pragma: no cover - logged, retried at the next upkeep
+                    log.exception("table %s: storing the finished game failed", rid)
+            elif room.started and not room.finished:
+                room.maybe_start()
+            elif not room.started and not any(pl.empty for pl in room.places):
+                with contextlib.suppress(MajiangError, ValueError):  # every seat taken, never dealt
+                    room._start_new()
+                room.maybe_start()
+        self._free_since = free_since
+        return taken
+
+    def renew(self) -> None:
+        """Say this process is alive, renew its leases, and stop running the tables whose lease it lost."""
+        assert self.store is not None
+        if self.store.postgres:  # SQLite serves one process: nobody to tell
+            self.store.beat()
+        mine = [rid for rid, r in self.rooms.items() if r.leader]
+        held = self.store.renew(mine)
+        self._renewed = time.monotonic()
+        for rid in mine:
+            if rid not in held:
+                self._stop_running(self.rooms[rid])
+
+    @staticmethod
+    def _stop_running(r: Room) -> None:
+        """Stop a table's loop (its task clears itself once cancelled; until then no new loop can
+        start, so there is never two) and its leadership; the copy keeps following the log."""
+        if r._task is not None:
+            r._task.cancel()
+        r.leader = False
+
+    def hand_over(self, share: int | None, live: set[str]) -> int:
+        """Hand the tables this process runs beyond its ``share`` to live processes under theirs
+        (as many as they lack): stop running them and give up their leases; they take them at
+        their next upkeep. Returns how many it handed over."""
+        if self.store is None or share is None:
+            return 0
+        mine = [r for r in self.rooms.values() if r.leader and not r.finished and r.game_id is None]
+        excess = len(mine) - share
+        if excess <= 0 or len(live) < 2:
+            return 0
+        counts = self.store.lease_counts()
+        lacking = sum(max(0, share - counts.get(o, 0)) for o in live if o != self.store.owner)
+        give = min(excess, lacking)
+        if give <= 0:
+            return 0
+        # tables waiting for people first (nothing runs there), then the newest
+        mine.sort(key=lambda r: (r.started, -r.created))
+        out = mine[:give]
+        for r in out:
+            self._stop_running(r)
+        self.store.release([r.id for r in out])
+        log.info("handed %d table(s) over to other processes (share %d of %d live)", len(out), share, len(live))
+        return len(out)
 
     def upkeep(self) -> None:
-        """Renew leases, give up tables lost, take lapsed ones, forget finished tables."""
+        """Heartbeat and renew leases, give up tables lost, take free ones (the watchdog), hand
+        extra ones over, forget finished tables."""
         now = time.time()
         if self.store is not None:
-            mine = [rid for rid, r in self.rooms.items() if r.leader]
-            held = self.store.renew(mine)
-            for rid in mine:
-                if rid not in held:
-                    r = self.rooms[rid]
-                    if r._task is not None:
-                        r._task.cancel()
-                    r.leader = False
-            if self.store.postgres:  # another process's tables may need a new runner
-                self.take_leases()
+            self.renew()
+            share, live = self.share()
+            self.take_leases(share)
+            self.hand_over(share, live)
         self._upkeeps += 1
         if self.store is not None and self._upkeeps % 60 == 1:  # about every two minutes
             self.drop_stale_open()
@@ -939,7 +1028,11 @@ class Lobby:
             if r.stale:
                 self.forget(r)
 
-    async def run_upkeep(self, every: float = 2.0) -> None:
+    async def run_upkeep(self, every: float | None = None, *, first: float = 0.0) -> None:
+        """Run :meth:`upkeep` every ``every`` seconds (``UPKEEP``), the first after ``first`` seconds."""
+        every = self.UPKEEP if every is None else every
+        if first:
+            await asyncio.sleep(first)
         while True:
             try:
                 self.upkeep()
@@ -950,10 +1043,20 @@ class Lobby:
             await asyncio.sleep(every)
 
     def start(self) -> None:
-        self.take_leases()
-        self._task = asyncio.get_running_loop().create_task(self.run_upkeep(), name="lobby-upkeep")
+        """Begin keeping tables. With SQLite (one process) every unfinished table is resumed at once.
+        With PostgreSQL the process announces itself (a heartbeat) and takes tables at its first
+        upkeep, one period later, when processes starting together see each other and share."""
+        first = 0.0
+        if self.store is not None and self.store.postgres:
+            self.store.beat()
+            first = self.UPKEEP
+        else:
+            self.take_leases()
+        self._task = asyncio.get_running_loop().create_task(self.run_upkeep(first=first), name="lobby-upkeep")
 
     async def close(self) -> None:
+        """Stop every table's loop and the upkeep; give up this process's leases (only rows it holds:
+        :meth:`TableStore.release` never touches another process's) and its heartbeat."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(BaseException):
@@ -962,3 +1065,5 @@ class Lobby:
             await r.close()
         if self.store is not None:
             self.store.release(list(self.rooms))
+            if self.store.postgres:
+                self.store.stop_beating()

@@ -28,12 +28,15 @@ from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
-from majiang.web.db import LiveTable, TableLease, TableLogRow
+from majiang.web.db import LiveTable, ServerHeartbeat, TableLease, TableLogRow
 
 log = logging.getLogger("majiang.web")
 
 CHANNEL = "majiang_tables"
-LEASE_SECONDS = 10.0
+#: a lease (and a heartbeat) lasts this long; the holder renews it every upkeep (2 s), so it survives
+#: two missed renewals, and a table whose runner died is taken over within about 8 s
+LEASE_SECONDS = 6.0
+HEARTBEAT_KEEP = 3600.0  # heartbeats of processes gone for this long are deleted
 
 
 _PG_APPEND = text("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUES (:t, :s, CAST(:r AS JSON)) "
@@ -59,6 +62,7 @@ class TableStore:
         self.engine = Session.kw["bind"]
         self.postgres = postgres
         self.owner = f"{uuid.uuid4().hex[:12]}"
+        self.started = time.time()
 
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
@@ -221,11 +225,61 @@ class TableStore:
             return held
 
     def release(self, table_ids: Iterable[str]) -> None:
+        """Give up this process's leases of these tables (another process's lease is never touched)."""
         ids = list(table_ids)
         if not ids:
             return
         with self.Session() as db:
             db.execute(delete(TableLease).where(TableLease.table_id.in_(ids), TableLease.owner == self.owner))
+            db.commit()
+
+    def claimable_ids(self) -> list[str]:
+        """Unfinished tables, oldest first, whose lease this process holds or may take: none, a
+        lapsed one, or its own. With SQLite (one process) every unfinished table."""
+        if not self.postgres:
+            return self.unfinished_ids()
+        now = time.time()
+        with self.Session() as db:
+            q = (select(LiveTable.id).outerjoin(TableLease, TableLease.table_id == LiveTable.id)
+                 .where(LiveTable.status != "finished",
+                        TableLease.table_id.is_(None) | (TableLease.expires < now) | (TableLease.owner == self.owner))
+                 .order_by(LiveTable.created_at))
+            return list(db.scalars(q).all())
+
+    def lease_counts(self) -> dict[str, int]:
+        """Live leases of unfinished tables per owner (process)."""
+        now = time.time()
+        with self.Session() as db:
+            q = (select(TableLease.owner, func.count()).join(LiveTable, LiveTable.id == TableLease.table_id)
+                 .where(TableLease.expires >= now, LiveTable.status != "finished").group_by(TableLease.owner))
+            return {o: int(n) for o, n in db.execute(q).all()}
+
+    # ------------------------------------------------------------------ heartbeats
+    def beat(self) -> None:
+        """Say this process is alive (``server_heartbeats``); heartbeats long gone are deleted."""
+        import os
+        import socket
+
+        now = time.time()
+        with self.Session() as db:
+            res = db.execute(update(ServerHeartbeat).where(ServerHeartbeat.owner == self.owner).values(seen=now))
+            if res.rowcount != 1:
+                db.add(ServerHeartbeat(owner=self.owner, seen=now, started=self.started, pid=os.getpid(),
+                                       host=socket.gethostname()[:255]))
+            db.execute(delete(ServerHeartbeat).where(ServerHeartbeat.seen < now - HEARTBEAT_KEEP))
+            db.commit()
+
+    def live_owners(self) -> set[str]:
+        """The processes seen within a lease's length (this one always counts)."""
+        cutoff = time.time() - LEASE_SECONDS
+        with self.Session() as db:
+            owners = set(db.scalars(select(ServerHeartbeat.owner).where(ServerHeartbeat.seen >= cutoff)).all())
+        return owners | {self.owner}
+
+    def stop_beating(self) -> None:
+        """This process stops (gracefully): its heartbeat goes, so the others share the tables at once."""
+        with self.Session() as db:
+            db.execute(delete(ServerHeartbeat).where(ServerHeartbeat.owner == self.owner))
             db.commit()
 
     def _notify_new(self, table_id: str) -> None:
