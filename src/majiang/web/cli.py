@@ -43,7 +43,10 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
     The database is migrated to the newest schema at start; every unfinished table in it is
     rebuilt from its log and resumed. The session cookie is signed with MAJIANG_SECRET_KEY, or a
     key kept in the user's data folder. Several processes (--workers, or several servers on one
-    PostgreSQL) share the tables; one runs each table's clock and bots at a time.
+    PostgreSQL) share the tables evenly; one runs each table's clock and bots at a time, and the
+    others take over the tables of one that dies. The port is bound before any table is touched:
+    a second server on a port in use, or on the same SQLite file, exits with a message and
+    changes nothing.
     """
     import uvicorn
     from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
