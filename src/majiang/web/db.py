@@ -234,8 +234,10 @@ def hold_sqlite(url: str) -> Callable[[], None]:
     with _held_lock:
         held = _held.get(lock)
         if held is None:
-            lock.parent.mkdir(parents=True, exist_ok=True)
-            f = open(lock, "a+")
+            try:  # never creates a folder: a database that cannot be opened is reported by its opening
+                f = open(lock, "a+")
+            except OSError:
+                return lambda: None
             try:
                 _exclusive(f)
             except OSError:
