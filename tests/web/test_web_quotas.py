@@ -153,3 +153,31 @@ def test_sockets_per_address_are_limited_anonymous_ones_included(make_app):
                         raise AssertionError("a fourth socket from one address stayed open")
                     except WebSocketDisconnect as e:
                         assert e.code == 4429 and "at most 3" in e.reason
+
+
+def test_every_limit_is_a_serve_flag_that_reaches_the_settings(monkeypatch, database_url):
+    """``majiang serve``'s flags land in :class:`Settings`; uvicorn's own proxy-header handling is
+    off (the app applies --forwarded-allow-ips itself, once)."""
+    import uvicorn
+    from click.testing import CliRunner
+
+    from majiang.cli import main
+    from majiang.web import app as web_app
+
+    monkeypatch.setenv("MAJIANG_SECRET_KEY", "test-secret-key-" + "x" * 32)  # no key file written
+    seen: dict = {}
+    real = web_app.create_app
+    monkeypatch.setattr(web_app, "create_app", lambda s: seen.setdefault("settings", s) and real(s))
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.setdefault("uvicorn", kw))
+    r = CliRunner().invoke(main, ["serve", "--db", database_url, "--bots-per-user", "2", "--idle-table-minutes", "3",
+                                  "--ws-per-session", "4", "--ws-per-address", "9", "--proxy-headers",
+                                  "--forwarded-allow-ips", "10.0.0.0/8,127.0.0.1"])
+    assert r.exit_code == 0, r.output
+    s = seen["settings"]
+    assert (s.bots_per_user, s.idle_table_minutes, s.ws_per_session, s.ws_per_address) == (2, 3.0, 4, 9)
+    assert s.proxy_headers and s.forwarded_allow_ips == "10.0.0.0/8,127.0.0.1"
+    assert seen["uvicorn"]["proxy_headers"] is False
+    out = CliRunner().invoke(main, ["serve", "--help"]).output
+    for flag in ("--bots-per-user", "--idle-table-minutes", "--ws-per-session", "--ws-per-address",
+                 "--forwarded-allow-ips"):
+        assert flag in out

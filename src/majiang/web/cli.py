@@ -29,7 +29,7 @@ import click
 @click.option("--max-tables", default=500, show_default=True, type=click.IntRange(1, 100000),
               help="Tables not yet finished that the server holds at most.")
 @click.option("--tables-per-user", default=3, show_default=True, type=click.IntRange(1, 1000),
-              help="Open tables one user may have created at once.")
+              help="Unfinished tables one person may have opened at once (their bot accounts' included).")
 @click.option("--tables-per-minute", default=10, show_default=True, type=click.IntRange(1, 100000),
               help="Tables one user may create per minute (their bot accounts' included).")
 @click.option("--bots-per-user", default=5, show_default=True, type=click.IntRange(0, 1000),

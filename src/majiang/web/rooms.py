@@ -73,7 +73,6 @@ BOT_KINDS = ("efficiency", "strong", "random")
 HAND_PAUSE = 15.0
 CLAIM_PAUSE = 0.5  # seconds every claim window stays open while a person is seated (docs/server.md)
 IDLE_OPEN = 10 * 60.0  # a table nobody started within ten minutes is closed (--idle-table-minutes)
-STALE_OPEN = IDLE_OPEN  # the former name (it was six hours)
 
 
 class RoomError(ValueError):
