@@ -72,6 +72,7 @@ class ServerProc:
         exe = Path(sys.executable).with_name("majiang")
         cmd = [str(exe), "serve", "--port", str(self.port), "--db", db, "--bot-delay", str(bot_delay),
                "--max-tables", str(max_tables), "--tables-per-user", str(max_tables),
+               "--ws-per-session", str(max_tables * 4), "--ws-per-address", str(max_tables * 8),  # one bencher
                "--tables-per-minute", str(max_tables * 10), "--hand-pause", "0", "--log-level", "warning",
                "--workers", str(workers)]
         env = dict(os.environ, MAJIANG_SECRET_KEY="bench-" + "k" * 40)

@@ -38,7 +38,8 @@ def test_login_throttle_slows_a_guesser_and_never_locks_the_owner_out(make_app):
 
     from fastapi.testclient import TestClient
 
-    with TestClient(make_app(login_attempts=5, login_window=60, proxy_headers=True)) as client:
+    with TestClient(make_app(login_attempts=5, login_window=60, proxy_headers=True,
+                             forwarded_allow_ips="testclient")) as client:  # the test client is the proxy
         signup(client, "alice", "a good password")
         client.cookies.clear()
         guesser = {"x-forwarded-for": "198.51.100.7"}

@@ -171,3 +171,27 @@ def script(monkeypatch, draws):
         return real(rules, seed=s, walls=[wall], names=names, max_hands=max_hands)
 
     monkeypatch.setattr(rooms, "Match", make)
+
+
+def until_closed(ws, timeout: float = 5.0) -> tuple[list[dict], int | None, str, float]:
+    """Read ``ws`` until the server closes it: (messages received, close code, reason, seconds
+    waited). The reading runs on a thread so a socket that never closes fails the test after
+    ``timeout`` seconds (code ``None``) instead of hanging it."""
+    from starlette.websockets import WebSocketDisconnect
+
+    out: dict = {"messages": [], "code": None, "reason": ""}
+
+    def read() -> None:
+        try:
+            while True:
+                out["messages"].append(ws.receive_json())
+        except WebSocketDisconnect as e:
+            out["code"], out["reason"] = e.code, e.reason or ""
+        except BaseException as e:  # pragma: no cover - reported as "not closed"
+            out["reason"] = repr(e)
+
+    t0 = time.monotonic()
+    th = threading.Thread(target=read, daemon=True)
+    th.start()
+    th.join(timeout)
+    return out["messages"], out["code"], out["reason"], time.monotonic() - t0

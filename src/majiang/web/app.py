@@ -30,7 +30,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from majiang.engine import PRESET_NAMES, RuleSet, RuleSetError, parse_spec
 from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
-from majiang.web import auth
+from majiang.web import auth, guard
 from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
                            session_factory)
 from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Lobby, Room
@@ -47,7 +47,16 @@ TS = trueskill.TrueSkill(draw_probability=0.02)
 
 @dataclass
 class Settings:
-    """Server settings. ``secret_key`` signs the session cookie; ``https_only`` marks it Secure."""
+    """Server settings. ``secret_key`` signs the session cookie; ``https_only`` marks it Secure.
+
+    The bounds (docs/server.md, "Bounded resources"): ``max_tables`` unfinished tables in all;
+    ``tables_per_user`` unfinished tables and ``tables_per_minute`` new ones per person, the tables
+    their bot accounts open included; ``bots_per_user`` bot accounts per person; a table not started
+    within ``idle_table_minutes`` is closed; ``ws_per_session`` table sockets per session or bot
+    token and ``ws_per_address`` per client address (per process). ``proxy_headers`` reads
+    ``X-Forwarded-For`` from the peers in ``forwarded_allow_ips`` only (:mod:`majiang.web.guard`).
+    An open socket's session or token is checked on each action and every ``session_check``
+    seconds."""
 
     database_url: str | None = None
     secret_key: str | None = None
@@ -64,6 +73,12 @@ class Settings:
     claim_pause: float = CLAIM_PAUSE
     proxy_headers: bool = False
     max_frame: int = 64 * 1024
+    bots_per_user: int = 5
+    idle_table_minutes: float = 10.0
+    ws_per_session: int = 8
+    ws_per_address: int = 64
+    forwarded_allow_ips: str = "127.0.0.1"
+    session_check: float = 0.5
 
 
 def _secret_key(settings: Settings) -> str:
@@ -92,7 +107,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     postgres = url.startswith("postgresql")
     store = TableStore(Session, postgres=postgres)
     lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause,
-                  claim_pause=settings.claim_pause)
+                  claim_pause=settings.claim_pause, idle_open=settings.idle_table_minutes * 60.0)
+    sockets = guard.SocketGuard(per_session=settings.ws_per_session, per_address=settings.ws_per_address)
+
+    async def check_sessions() -> None:
+        """Every ``session_check`` seconds: close the sockets whose session or token ended in the
+        database -- revoked by another process too (one query per kind, however many sockets)."""
+        while True:
+            await asyncio.sleep(settings.session_check)
+            try:
+                sockets.sweep(lambda ss, ts: auth.live_credentials(Session, ss, ts))
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # pragma: no cover - logged and retried
+                log.exception("checking the sessions of open sockets failed")
     login_limit = auth.LoginThrottle(Session, ip_limit=settings.login_attempts, window=settings.login_window)
 
     @asynccontextmanager
@@ -111,9 +139,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 listener.stop()
             let_go()
             raise
+        checker = asyncio.get_running_loop().create_task(check_sessions(), name="session-check")
         try:
             yield
         finally:
+            checker.cancel()
             # a graceful stop: everything acknowledged is in the log already; say goodbye to sockets
             for r in list(lobby.rooms.values()):
                 for c in list(r.conns):
@@ -132,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.db = Session
     app.state.engine = engine
     app.state.login_limit = login_limit
+    app.state.sockets = sockets
     app.add_middleware(SessionMiddleware, secret_key=_secret_key(settings), session_cookie="majiang_session",
                        max_age=14 * 24 * 3600, same_site="lax", https_only=settings.https_only)
 
@@ -146,22 +177,35 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resp.headers.setdefault("Referrer-Policy", "same-origin")
         return resp
 
+    if settings.proxy_headers:  # outermost: every route, throttle and limit sees the client's address
+        app.add_middleware(guard.ProxyHeaders, trusted=settings.forwarded_allow_ips)
+
     # ------------------------------------------------------------------ helpers
     def client_address(request: Request | WebSocket) -> str:
-        if settings.proxy_headers:
-            fwd = request.headers.get("x-forwarded-for", "")
-            if fwd:
-                return fwd.split(",")[0].strip()[:64]
-        return request.client.host if request.client else "?"
+        """The client's address: the peer, or behind a trusted proxy (``--proxy-headers``) the one
+        :class:`guard.ProxyHeaders` put in its place."""
+        return request.client.host[:64] if request.client and request.client.host else "?"
 
-    def current_user(request: Request | WebSocket) -> User | None:
+    def identify(request: Request | WebSocket) -> tuple[User | None, tuple[str, str] | None]:
+        """The user and what vouches for them: ``("token", digest)`` for a bot account's API token
+        (``Authorization: Bearer``), ``("session", digest)`` for a log-in cookie, else ``None``."""
         bearer = request.headers.get("authorization", "")
         if bearer.lower().startswith("bearer "):  # a bot account's API token
-            return auth.token_user(Session, bearer[7:].strip())
+            token = bearer[7:].strip()
+            user = auth.token_user(Session, token)
+            return user, ("token", auth.digest(token)) if user is not None else None
         token = request.session.get("sid")
         if not isinstance(token, str):
-            return None
-        return auth.session_user(Session, token)
+            return None, None
+        user = auth.session_user(Session, token)
+        return user, ("session", auth.digest(token)) if user is not None else None
+
+    def current_user(request: Request | WebSocket) -> User | None:
+        return identify(request)[0]
+
+    def end_bot_sockets(bot_id: int, reason: str) -> None:
+        """Close every socket opened with one of the bot account's tokens (they were just revoked)."""
+        sockets.end(lambda c: c.cred is not None and c.cred[0] == "token" and c.user_id == bot_id, reason)
 
     def log_in(request: Request, user: User) -> None:
         request.session.clear()
@@ -249,6 +293,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         token = request.session.get("sid")
         if isinstance(token, str):
             auth.revoke_session(Session, token)
+            # this process's sockets of the session close now; other processes' at their next check
+            sockets.end(lambda c: c.cred == ("session", auth.digest(token)), "session ended")
         request.session.clear()
         return back("/")
 
@@ -264,7 +310,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def _my_bot(user: User, name: str) -> User | None:
         with Session() as db:
             b = db.scalar(select(User).where(User.username == name))
-        return b if b is not None and b.owner_id == user.id else None
+        if b is None or b.owner_id != user.id or b.password_hash == auth.DELETED_BOT_HASH:
+            return None
+        return b
 
     @app.get("/account/bots")
     async def my_bots(request: Request):
@@ -272,7 +320,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if user is None:
             return back("/login")
         with Session() as db:
-            bots = db.scalars(select(User).where(User.owner_id == user.id).order_by(User.id)).all()
+            bots = db.scalars(select(User).where(User.owner_id == user.id,
+                                                 User.password_hash != auth.DELETED_BOT_HASH).order_by(User.id)).all()
         return JSONResponse([{"name": b.username, "id": b.id} for b in bots])
 
     @app.post("/account/bots")
@@ -285,7 +334,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return PlainTextResponse("log in as a person first", status_code=401)
         form = await request.form()
         try:
-            bid, token = auth.new_bot_account(Session, user.id, str(form.get("name", "")).strip())
+            bid, token = auth.new_bot_account(Session, user.id, str(form.get("name", "")).strip(),
+                                              limit=settings.bots_per_user)
         except ValueError as e:
             return JSONResponse({"error": str(e)}, status_code=400)
         return JSONResponse({"name": str(form.get("name", "")).strip(), "id": bid, "token": token}, status_code=201)
@@ -298,6 +348,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if b is None:
             return PlainTextResponse("no such bot of yours", status_code=404)
         auth.revoke_tokens(Session, b.id)
+        end_bot_sockets(b.id, "token revoked")
         return JSONResponse({"name": b.username, "token": auth.new_token(Session, b.id)})
 
     @app.post("/account/bots/{name}/revoke")
@@ -306,7 +357,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         b = _my_bot(user, name) if user is not None else None
         if b is None:
             return PlainTextResponse("no such bot of yours", status_code=404)
-        return JSONResponse({"name": b.username, "revoked": auth.revoke_tokens(Session, b.id)})
+        n = auth.revoke_tokens(Session, b.id)
+        end_bot_sockets(b.id, "token revoked")
+        return JSONResponse({"name": b.username, "revoked": n})
+
+    @app.post("/account/bots/{name}/delete")
+    async def delete_bot_account(request: Request, name: str):
+        """Delete one of your bot accounts: its tokens are revoked, its sockets closed (4401), it
+        no longer counts toward ``bots_per_user``; its games stay (and its unfinished tables keep
+        counting toward yours until they end)."""
+        user = current_user(request)
+        b = _my_bot(user, name) if user is not None else None
+        if b is None:
+            return PlainTextResponse("no such bot of yours", status_code=404)
+        n = auth.delete_bot_account(Session, b.id)
+        end_bot_sockets(b.id, "bot account deleted")
+        return JSONResponse({"name": b.username, "deleted": True, "revoked": n})
 
     @app.post("/account/sessions/{sid}/revoke")
     async def revoke_one(request: Request, sid: str):
@@ -315,6 +381,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return back("/login")
         if not auth.revoke_session_id(Session, user.id, sid):
             return PlainTextResponse("no such session", status_code=404)
+        sockets.end(lambda c: c.cred == ("session", sid), "session ended")
         return back("/account/sessions")
 
     # ------------------------------------------------------------------ lobby
@@ -361,9 +428,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             err = err or f"turn time must be {settings.min_turn_time:g}-{settings.max_turn_time:g} seconds"
         if err is None and lobby.unfinished() >= settings.max_tables:
             err = "the server has too many tables in play; try later"
-        if err is None and store.count_unfinished(user.id) >= settings.tables_per_user:
-            err = f"you already have {settings.tables_per_user} open tables; finish or leave one first"
-        if err is None and store.created_since(user.id, time.time() - 60) >= settings.tables_per_minute:
+        # a bot account's tables are its owner's: one person's quota, however many bots they hold
+        owner = user.owner_id if user.owner_id is not None else user.id
+        if err is None and store.count_unfinished_owned(owner) >= settings.tables_per_user:
+            err = (f"you already have {settings.tables_per_user} open tables (your bot accounts' included); "
+                   "finish or leave one first")
+        if err is None and store.created_since_owned(owner, time.time() - 60) >= settings.tables_per_minute:
             err = "you are creating tables too fast; wait a minute"
         if err is not None or rules is None:
             with Session() as db:
@@ -431,6 +501,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return await _seat_change(request, rid, "bots")
 
     # ------------------------------------------------------------------ play
+    async def admit(ws: WebSocket) -> tuple[int | None, Conn] | None:
+        """Who opens this socket, counted against the per-session (or per-token) and per-address
+        limits; ``None`` when refused -- the socket is then accepted, told why
+        (``{"type": "error"}``) and closed with 4429 and the reason."""
+        user, cred = identify(ws)
+        conn = Conn(user_id=user.id if user else None, cred=cred, address=client_address(ws))
+        why = sockets.admit(conn)  # no await between the count and the admission
+        if why is None:
+            return conn.user_id, conn
+        await ws.accept()
+        await ws.send_json({"type": "error", "message": why})
+        await ws.close(code=guard.CLOSE_TOO_MANY, reason=why)
+        return None
+
+    def still_trusted(conn: Conn) -> bool:
+        """Before a socket acts: is the session or token it was opened with still valid in the
+        database (it may have been revoked by another process a moment ago)? If not, it is closed
+        (4401) and the action refused -- a socket is never more trusted than its session."""
+        if conn.closing is not None:
+            return False
+        if auth.credential_live(Session, conn.cred):
+            return True
+        assert conn.cred is not None
+        guard.end_conn(conn, "token revoked" if conn.cred[0] == "token" else "session ended")
+        return False
+
     @app.websocket("/ws/tables/{rid}")
     async def table_ws(ws: WebSocket, rid: str):
         if not _same_origin(ws.headers):
@@ -443,10 +539,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.send_json({"type": "gone", "message": "no such table"})
             await ws.close(code=4404)
             return
-        user = current_user(ws)
-        uid = user.id if user else None
+        admitted = await admit(ws)
+        if admitted is None:
+            return
+        uid, conn = admitted
         await ws.accept()
-        conn = Conn(user_id=uid)
         room.conns.append(conn)
 
         async def sender() -> None:
@@ -457,11 +554,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
 
         async def on_text(raw: str) -> None:
+            if conn.closing is not None:
+                return  # closing (its session ended, the table is gone): nothing more is done
             msg, problem = _parse_frame(raw)
             if problem is not None:
                 conn.push({"type": "error", "message": problem})
                 return
             typ = msg.get("type")
+            if typ in ("action", "auto_win", "continue", "back") and not still_trusted(conn):
+                return
             try:
                 if typ == "state":
                     conn.push()
@@ -499,13 +600,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await ws.send_json({"type": "gone", "message": "no such table"})
             await ws.close(code=4404)
             return
-        user = current_user(ws)
-        uid = user.id if user else None
+        admitted = await admit(ws)
+        if admitted is None:
+            return
+        uid, conn = admitted
         if room.place_of(uid) is None:
+            sockets.release(conn)
             await ws.send_json({"type": "error", "message": "you have no seat at this table"})
             await ws.close(code=1008)
             return
-        conn = Conn(user_id=uid)
         room.conns.append(conn)
         pending: dict[str, Any] = {"offered": None, "legal": None, "key": None}
 
@@ -540,8 +643,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
 
         async def on_text(raw: str) -> None:
+            if conn.closing is not None:
+                return
             try:
-                answer = json.loads(raw)
+                answer = guard.loads(raw)
+                if _depth(answer) > 6:
+                    raise JsonlProtocolError("message nested too deeply")
+                if not still_trusted(conn):
+                    return
                 if pending["offered"] is None:
                     raise JsonlProtocolError("no request is open for your seat")
                 i = match_answer(answer, pending["offered"])
@@ -565,14 +674,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raw = frame.get("text")
                 if raw is None:
                     conn.push({"type": "error", "message": "binary frames are not understood; send JSON text"})
-                elif len(raw) > settings.max_frame:
+                elif len(raw) > settings.max_frame or len(raw.encode("utf-8", "surrogatepass")) > settings.max_frame:
                     conn.push({"type": "error", "message": f"message too long (over {settings.max_frame} bytes)"})
                 else:
-                    await on_text(raw)
+                    try:
+                        await on_text(raw)
+                    except (ValueError, TypeError, KeyError, RecursionError) as e:  # never drop the socket
+                        log.warning("table %s: a frame was refused: %r", room.id, e)
+                        conn.push({"type": "error", "message": "the message could not be understood"})
         except WebSocketDisconnect:
             pass
         finally:
             send_task.cancel()
+            sockets.release(conn)
             if conn in room.conns:
                 room.conns.remove(conn)
 
@@ -620,8 +734,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return g.id
 
     @app.get("/games/{gid}", response_class=HTMLResponse)
-    async def game_page(request: Request, gid: int):
-        if not 0 < gid < 2**63:
+    async def game_page(request: Request, gid: str):
+        # games.id is a 32-bit Integer: anything else names no game (PostgreSQL would raise, not miss)
+        gid = guard.db_id(gid)
+        if gid is None:
             return PlainTextResponse("no such game", status_code=404)
         with Session() as db:
             g = db.scalar(select(Game).options(selectinload(Game.seats)).where(Game.id == gid))
@@ -631,8 +747,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "game.html", game=g, record={"header": h, "events": events})
 
     @app.get("/games/{gid}/record")
-    async def game_record(gid: int):
-        if not 0 < gid < 2**63:
+    async def game_record(gid: str):
+        gid = guard.db_id(gid)
+        if gid is None:
             return PlainTextResponse("no such game", status_code=404)
         with Session() as db:
             g = db.get(Game, gid)
@@ -702,27 +819,33 @@ def _depth(v: Any, limit: int = 8) -> int:
 
 async def _drain(ws: WebSocket, conn: Conn) -> bool:
     """Wait until ``conn`` is pushed, send its queued messages, and close the socket if it is to
-    close (``conn.closing``: 1012 restart, 4404 gone); True when it closed. The senders of both
+    close (``conn.closing``: 1012 restart, 4404 gone, 4401 session ended, with
+    ``conn.close_reason``); True when it closed. The senders of both
     table sockets start each round with it."""
     await conn.event.wait()
     conn.event.clear()
     while conn.outbox:
         await ws.send_json(conn.outbox.pop(0))
     if conn.closing is not None:
-        await ws.close(code=conn.closing)
+        await ws.close(code=conn.closing, reason=conn.close_reason or None)
         return True
     return False
 
 
 def _parse_frame(raw: str) -> tuple[dict, str | None]:
-    """A client message as an object, or the reason it is refused (not JSON, too deep, not an
-    object with a string ``type``)."""
+    """A client message as an object, or the reason it is refused (not JSON, not strict JSON --
+    ``NaN``, ``Infinity``, numbers out of range, integers of too many digits (:func:`guard.loads`)
+    -- too deep, not an object with a string ``type``)."""
     if raw.count("[") + raw.count("{") > 200:
         return {}, "message nested too deeply"
     try:
-        msg = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+        msg = guard.loads(raw)
+    except json.JSONDecodeError:
         return {}, "not JSON"
+    except RecursionError:
+        return {}, "message nested too deeply"
+    except ValueError as e:  # NaN, Infinity, 1e999, an integer of thousands of digits
+        return {}, f"not acceptable JSON: {e}"
     if _depth(msg) > 6:
         return {}, "message nested too deeply"
     if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):

@@ -228,10 +228,30 @@ class LoginThrottle:
 
 
 # ---------------------------------------------------------------------- bot accounts and API tokens
-def new_bot_account(Session, owner_id: int, name: str) -> tuple[int, str]:
+#: ``password_hash`` of a bot account (tokens only, no password can match it)
+BOT_HASH = "!bot-account: tokens only"
+#: ``password_hash`` of a deleted bot account: its row stays (its games and ratings name it, and
+#: the tables it opened keep counting toward its owner while they are unfinished), it holds no
+#: live token, is not listed, cannot be seated and does not count toward ``bots_per_user``
+DELETED_BOT_HASH = "!bot-account: deleted"
+
+
+def bot_count(Session, owner_id: int) -> int:
+    """How many bot accounts (not deleted) ``owner_id`` holds."""
+    from sqlalchemy import func, select
+
+    from majiang.web.db import User
+
+    with Session() as db:
+        return int(db.scalar(select(func.count()).select_from(User).where(
+            User.owner_id == owner_id, User.password_hash != DELETED_BOT_HASH)) or 0)
+
+
+def new_bot_account(Session, owner_id: int, name: str, *, limit: int | None = None) -> tuple[int, str]:
     """Create a bot account owned by ``owner_id`` and its first API token; returns (id, token).
     The token is shown to the owner once: only its SHA-256 is kept. Raises ``ValueError`` for a bad
-    or taken name."""
+    or taken name, or when the owner already holds ``limit`` bot accounts (each bot account could
+    otherwise open tables and hold sockets of its own)."""
     from sqlalchemy import func, select
 
     from majiang.web.db import User
@@ -239,10 +259,12 @@ def new_bot_account(Session, owner_id: int, name: str) -> tuple[int, str]:
     err = check_username(name)
     if err:
         raise ValueError(err)
+    if limit is not None and bot_count(Session, owner_id) >= limit:
+        raise ValueError(f"you already have {limit} bot accounts (the most one person may hold); delete one first")
     with Session() as db:
         if db.scalar(select(User).where(func.lower(User.username) == name.lower())) is not None:
             raise ValueError("that name is taken")
-        u = User(username=name, password_hash="!bot-account: tokens only", owner_id=owner_id)
+        u = User(username=name, password_hash=BOT_HASH, owner_id=owner_id)
         db.add(u)
         db.commit()
         uid = u.id
@@ -282,3 +304,54 @@ def revoke_tokens(Session, bot_id: int) -> int:
                        .values(revoked=True)).rowcount
         db.commit()
         return n
+
+
+def delete_bot_account(Session, bot_id: int) -> int:
+    """Delete a bot account: every token of it is revoked and the account marked deleted
+    (:data:`DELETED_BOT_HASH`) in one transaction; returns the number of tokens revoked. The row
+    stays for the games and ratings that name it."""
+    from sqlalchemy import update
+
+    from majiang.web.db import ApiToken, User
+
+    with Session() as db:
+        n = db.execute(update(ApiToken).where(ApiToken.user_id == bot_id, ApiToken.revoked.is_(False))
+                       .values(revoked=True)).rowcount
+        db.execute(update(User).where(User.id == bot_id, User.owner_id.is_not(None))
+                   .values(password_hash=DELETED_BOT_HASH))
+        db.commit()
+        return n
+
+
+# ---------------------------------------------------------------------- credentials of open sockets
+digest = _digest
+
+
+def live_credentials(Session, sessions: set[str], tokens: set[str]) -> tuple[set[str], set[str]]:
+    """Of the session and API-token digests given, those still valid in the database (not revoked,
+    not deleted): a few queries however many sockets are open (500 digests per query)."""
+    from sqlalchemy import select
+
+    from majiang.web.db import ApiToken, UserSession
+
+    ok_s: set[str] = set()
+    ok_t: set[str] = set()
+    with Session() as db:
+        s_list, t_list = sorted(sessions), sorted(tokens)
+        for i in range(0, len(s_list), 500):
+            ok_s.update(db.scalars(select(UserSession.id).where(UserSession.id.in_(s_list[i:i + 500]),
+                                                                UserSession.revoked.is_(False))).all())
+        for i in range(0, len(t_list), 500):
+            ok_t.update(db.scalars(select(ApiToken.id).where(ApiToken.id.in_(t_list[i:i + 500]),
+                                                             ApiToken.revoked.is_(False))).all())
+    return ok_s, ok_t
+
+
+def credential_live(Session, cred: tuple[str, str] | None) -> bool:
+    """Whether the session or token a socket was opened with is still valid (one primary-key read);
+    an anonymous socket (``None``) has nothing to lose."""
+    if cred is None:
+        return True
+    kind, d = cred
+    s, t = live_credentials(Session, {d} if kind == "session" else set(), {d} if kind == "token" else set())
+    return d in (s if kind == "session" else t)

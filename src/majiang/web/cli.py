@@ -19,15 +19,27 @@ import click
 @click.option("--secure-cookies/--no-secure-cookies", default=False, show_default=True,
               help="Mark the session cookie Secure (serve behind HTTPS).")
 @click.option("--proxy-headers/--no-proxy-headers", default=False, show_default=True,
-              help="Trust X-Forwarded-For (only behind a reverse proxy you run).")
+              help="Read the client's address from X-Forwarded-For sent by the proxies of "
+                   "--forwarded-allow-ips (only behind a reverse proxy you run).")
+@click.option("--forwarded-allow-ips", default="127.0.0.1", show_default=True, envvar="FORWARDED_ALLOW_IPS",
+              help="Comma-separated proxy addresses or networks whose X-Forwarded-For is believed ('*': any "
+                   "peer); the client is the right-most address not in this list.")
 @click.option("--bot-delay", default=0.6, show_default=True, type=click.FloatRange(0, 10),
               help="Seconds a bot waits before acting (so people can follow the game).")
 @click.option("--max-tables", default=500, show_default=True, type=click.IntRange(1, 100000),
               help="Tables not yet finished that the server holds at most.")
 @click.option("--tables-per-user", default=3, show_default=True, type=click.IntRange(1, 1000),
-              help="Open tables one user may have created at once.")
+              help="Unfinished tables one person may have opened at once (their bot accounts' included).")
 @click.option("--tables-per-minute", default=10, show_default=True, type=click.IntRange(1, 100000),
-              help="Tables one user may create per minute.")
+              help="Tables one user may create per minute (their bot accounts' included).")
+@click.option("--bots-per-user", default=5, show_default=True, type=click.IntRange(0, 1000),
+              help="Bot accounts one person may hold.")
+@click.option("--idle-table-minutes", default=10.0, show_default=True, type=click.FloatRange(0.1, 7 * 24 * 60),
+              help="Minutes a table may wait for its game to start before it is closed.")
+@click.option("--ws-per-session", default=8, show_default=True, type=click.IntRange(1, 10000),
+              help="Table WebSockets one session (or bot token) may hold open (per process).")
+@click.option("--ws-per-address", default=64, show_default=True, type=click.IntRange(1, 100000),
+              help="Table WebSockets one client address may hold open (per process).")
 @click.option("--hand-pause", default=15.0, show_default=True, type=click.FloatRange(0, 120),
               help="Seconds the end of a hand waits for every person to press continue.")
 @click.option("--claim-pause", default=0.5, show_default=True, type=click.FloatRange(0, 5),
@@ -37,7 +49,8 @@ import click
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
           bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
-          claim_pause: float, log_level: str) -> None:
+          claim_pause: float, log_level: str, forwarded_allow_ips: str, bots_per_user: int,
+          idle_table_minutes: float, ws_per_session: int, ws_per_address: int) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
     The database is migrated to the newest schema at start; every unfinished table in it is
@@ -69,7 +82,9 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
         pass  # reported just below
     settings = Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay, max_tables=max_tables,
                         tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
-                        claim_pause=claim_pause)
+                        claim_pause=claim_pause, forwarded_allow_ips=forwarded_allow_ips, bots_per_user=bots_per_user,
+                        idle_table_minutes=idle_table_minutes, ws_per_session=ws_per_session,
+                        ws_per_address=ws_per_address)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:
@@ -86,7 +101,9 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
         where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[1]
     click.echo(f"majiang: serving on http://{host}:{port}/" + (f" ({workers} processes)" if workers > 1 else ""))
     click.echo(f"majiang: database {where} (every game in play is kept there; Ctrl-C stops, a restart resumes)")
-    common = dict(log_level=log_level, proxy_headers=proxy_headers, ws_max_size=1 << 20, timeout_graceful_shutdown=5)
+    # the app reads X-Forwarded-For itself (majiang.web.guard.ProxyHeaders, the same rule on every
+    # route and in the tests); uvicorn's own handling (on by default) would apply it a second time
+    common = dict(log_level=log_level, proxy_headers=False, ws_max_size=1 << 20, timeout_graceful_shutdown=5)
     if workers == 1:
         server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, **common))
         try:

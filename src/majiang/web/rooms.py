@@ -73,7 +73,7 @@ log = logging.getLogger("majiang.web")
 BOT_KINDS = ("efficiency", "strong", "random")
 HAND_PAUSE = 15.0
 CLAIM_PAUSE = 0.5  # seconds every claim window stays open while a person is seated (docs/server.md)
-STALE_OPEN = 6 * 3600.0  # a table nobody started within six hours is deleted
+IDLE_OPEN = 10 * 60.0  # a table nobody started within ten minutes is closed (--idle-table-minutes)
 
 
 class RoomError(ValueError):
@@ -105,6 +105,11 @@ class Conn:
     event: asyncio.Event = field(default_factory=asyncio.Event)
     outbox: list[dict] = field(default_factory=list)
     closing: int | None = None  # a close code to send (the table is gone, the server stops)
+    close_reason: str = ""  # the close frame's reason text (4401: "session ended"...)
+    #: what the socket was opened with: ("session", digest), ("token", digest), or None (anonymous);
+    #: the socket is closed when it ends (majiang.web.guard)
+    cred: tuple[str, str] | None = None
+    address: str = ""  # the client's address, for the per-address socket limit
 
     def push(self, msg: dict | None = None) -> None:
         if msg is not None:
@@ -763,8 +768,10 @@ class Lobby:
 
     def __init__(self, *, bot_delay: float = 0.0, store: TableStore | None = None,
                  hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None,
-                 claim_pause: float = CLAIM_PAUSE) -> None:
+                 claim_pause: float = CLAIM_PAUSE, idle_open: float = IDLE_OPEN) -> None:
         self.rooms: dict[str, Room] = {}
+        self.idle_open = idle_open  # seconds a table may stay unstarted before it is closed
+        self._idle_checked = 0.0
         self.claim_pause = claim_pause
         self.bot_delay = bot_delay
         self.store = store
@@ -956,8 +963,10 @@ class Lobby:
             self.take_leases(share)
             self.hand_over(share, live)
         self._upkeeps += 1
-        if self.store is not None and self._upkeeps % 60 == 1:  # about every two minutes
-            self.drop_stale_open()
+        # unstarted tables past their idle time: checked every 30 s (more often for a short idle time)
+        if self.store is not None and now - self._idle_checked >= min(30.0, self.idle_open / 2):
+            self._idle_checked = now
+            self.drop_stale_open(self.idle_open)
         for rid, r in list(self.rooms.items()):
             if r.stale:
                 self.forget(r)
@@ -966,18 +975,21 @@ class Lobby:
                 if self.store is not None:
                     self.store.release([rid])
 
-    def drop_stale_open(self, older_than: float = STALE_OPEN) -> int:
-        """Delete tables never started within ``older_than`` seconds; their pages are told the
-        table is gone (close code 4404) and stop reconnecting."""
+    def drop_stale_open(self, older_than: float | None = None) -> int:
+        """Close the tables never started within ``older_than`` seconds (default: ``idle_open``,
+        ``--idle-table-minutes``): they are deleted from the database, and the pages of every such
+        table this process shows are told it is gone (close code 4404) and stop reconnecting --
+        those another process deleted too, so a page is never left on a table that no longer
+        exists. Returns how many tables this call deleted."""
         assert self.store is not None
-        n = self.store.drop_stale_open(older_than)
-        if n:
+        n = self.store.drop_stale_open(self.idle_open if older_than is None else older_than)
+        if n or any(not r.started for r in self.rooms.values()):
             known = set(self.store.unfinished_ids())
             for rid, r in list(self.rooms.items()):
                 if not r.started and rid not in known:
                     for c in r.conns:
                         c.closing = 4404
-                        c.push()
+                        c.push({"type": "gone", "message": "this table was closed: no game started in time"})
                     del self.rooms[rid]
         return n
 

@@ -34,6 +34,7 @@ const conn = connect(app.dataset.table, {
   onState, onError: m => setMsg(tm(m), true),
   onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok, !ok),
   onGone: () => setMsg(t("table.gone"), true, true),
+  onEnded: () => setMsg(t("table.ended"), true, true),
 });
 
 // A message about play (a refused tile, a server error) stays until the game moves on; one about

@@ -148,6 +148,30 @@ class TableStore:
             return int(db.scalar(select(func.count()).select_from(LiveTable)
                                  .where(LiveTable.creator_id == creator_id, LiveTable.created_at >= cutoff)) or 0)
 
+    def _owned(self, owner_id: int) -> Any:
+        """The creator ids that count as ``owner_id``'s: the person and every bot account they own
+        (deleted ones included: their unfinished tables still stand)."""
+        from majiang.web.db import User
+
+        return select(User.id).where((User.id == owner_id) | (User.owner_id == owner_id))
+
+    def count_unfinished_owned(self, owner_id: int) -> int:
+        """Unfinished tables created by ``owner_id`` or by any of their bot accounts."""
+        with self.Session() as db:
+            return int(db.scalar(select(func.count()).select_from(LiveTable)
+                                 .where(LiveTable.status != "finished",
+                                        LiveTable.creator_id.in_(self._owned(owner_id)))) or 0)
+
+    def created_since_owned(self, owner_id: int, since: float) -> int:
+        """Tables created since ``since`` (epoch seconds) by ``owner_id`` or their bot accounts."""
+        import datetime as dt
+
+        cutoff = dt.datetime.fromtimestamp(since, dt.timezone.utc).replace(tzinfo=None)
+        with self.Session() as db:
+            return int(db.scalar(select(func.count()).select_from(LiveTable)
+                                 .where(LiveTable.creator_id.in_(self._owned(owner_id)),
+                                        LiveTable.created_at >= cutoff)) or 0)
+
     def drop_stale_open(self, older_than: float) -> int:
         """Delete tables never started and older than ``older_than`` seconds."""
         import datetime as dt
@@ -156,11 +180,13 @@ class TableStore:
         with self.Session() as db:
             ids = list(db.scalars(select(LiveTable.id).where(LiveTable.status == "open",
                                                             LiveTable.created_at < cutoff)).all())
-            if ids:
-                db.execute(delete(TableLogRow).where(TableLogRow.table_id.in_(ids)))
-                db.execute(delete(LiveTable).where(LiveTable.id.in_(ids)))
+            if ids:  # a table that started meanwhile is kept (the status is checked again)
+                still = select(LiveTable.id).where(LiveTable.id.in_(ids), LiveTable.status == "open")
+                db.execute(delete(TableLogRow).where(TableLogRow.table_id.in_(still)))
+                n = db.execute(delete(LiveTable).where(LiveTable.id.in_(ids), LiveTable.status == "open")).rowcount
                 db.commit()
-            return len(ids)
+                return int(n)
+            return 0
 
     # ------------------------------------------------------------------ finishing
     def finish(self, table_id: str, store_game: Callable[[Any], int]) -> int | None:
