@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_app: FastAPI):
         listener = None
         if postgres:
-            listener = Listener(url, lobby.heard, asyncio.get_running_loop())
+            listener = Listener(url, lobby.heard, asyncio.get_running_loop(), skip_pids=store.own_pids)
             listener.start()
         lobby.start()  # every unfinished table of the database comes back (replayed from its log)
         try:
@@ -111,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await lobby.close()
             if listener is not None:
                 listener.stop()
+            store.close()
             engine.dispose()
 
     app = FastAPI(title="majiang", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
