@@ -3,7 +3,7 @@
 
     python benchmarks/bench_web.py [--tables 10,100,200] [--seconds 30] [--think 1.0] [--bot-delay 0.6]
                                    [--db URL] [--workers N] [--soak SECONDS --soak-tables 50]
-                                   [--cross N]
+                                   [--cross N] [--async-commit]
 
 For each table count ``N`` a fresh server starts (SQLite in a temporary folder unless ``--db``),
 ``N`` tables each seat one scripted person and three efficiency bots (full matches), and every person
@@ -99,13 +99,13 @@ def proc_stats(pid: int) -> tuple[float, float]:
 
 
 class ServerProc:
-    def __init__(self, db: str, workers: int, bot_delay: float, max_tables: int) -> None:
+    def __init__(self, db: str, workers: int, bot_delay: float, max_tables: int, async_commit: bool = False) -> None:
         self.port = free_port()
         exe = Path(sys.executable).with_name("majiang")
         cmd = [str(exe), "serve", "--port", str(self.port), "--db", db, "--bot-delay", str(bot_delay),
                "--max-tables", str(max_tables), "--tables-per-user", str(max_tables),
                "--tables-per-minute", str(max_tables * 10), "--hand-pause", "0", "--log-level", "warning",
-               "--workers", str(workers)]
+               "--workers", str(workers)] + (["--async-commit"] if async_commit else [])
         env = dict(os.environ, MAJIANG_SECRET_KEY="bench-" + "k" * 40)
         self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.base = f"http://127.0.0.1:{self.port}"
@@ -336,10 +336,12 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--soak", type=float, default=0.0)
     ap.add_argument("--soak-tables", type=int, default=50)
+    ap.add_argument("--async-commit", action="store_true", help="serve --async-commit (PostgreSQL)")
     ap.add_argument("--cross", type=int, default=0, help="tables for the cross-process measurement (PostgreSQL)")
     args = ap.parse_args()
     counts = [int(x) for x in args.tables.split(",") if x]
-    print(f"majiang serve, {args.workers} process(es), {'PostgreSQL' if args.db and 'postgres' in args.db else 'SQLite'}, "
+    print(f"majiang serve, {args.workers} process(es), {'PostgreSQL' if args.db and 'postgres' in args.db else 'SQLite'}"
+          f"{' (--async-commit)' if args.async_commit else ''}, "
           f"bots wait {args.bot_delay}s, people think {args.think}s, {args.seconds:.0f}s per run; "
           f"{os.cpu_count()} cores, load {load()}", flush=True)
     if counts:
@@ -350,7 +352,7 @@ def main() -> None:
             db = args.db or f"sqlite:///{d}/bench.sqlite3"
             if args.db:
                 _empty(args.db)
-            srv = ServerProc(db, args.workers, args.bot_delay, max(n, args.soak_tables) * 2)
+            srv = ServerProc(db, args.workers, args.bot_delay, max(n, args.soak_tables) * 2, args.async_commit)
             try:
                 r = asyncio.run(run_load(srv, db, n, args.seconds, args.think))
             finally:
@@ -361,8 +363,8 @@ def main() -> None:
         if not (args.db or "").startswith("postgresql"):
             raise SystemExit("--cross needs --db postgresql+psycopg://...")
         _empty(args.db)
-        a = ServerProc(args.db, 1, args.bot_delay, args.cross * 2)
-        b = ServerProc(args.db, 1, args.bot_delay, args.cross * 2)
+        a = ServerProc(args.db, 1, args.bot_delay, args.cross * 2, args.async_commit)
+        b = ServerProc(args.db, 1, args.bot_delay, args.cross * 2, args.async_commit)
         try:
             r = asyncio.run(run_cross(a, b, args.db, args.cross, args.seconds, args.think))
         finally:
@@ -378,7 +380,7 @@ def main() -> None:
             db = args.db or f"sqlite:///{d}/bench.sqlite3"
             if args.db:
                 _empty(args.db)
-            srv = ServerProc(db, args.workers, args.bot_delay, args.soak_tables * 4)
+            srv = ServerProc(db, args.workers, args.bot_delay, args.soak_tables * 4, args.async_commit)
             try:
                 samples = asyncio.run(soak(srv, args.soak_tables, args.soak, args.think))
             finally:

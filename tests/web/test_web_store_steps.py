@@ -149,3 +149,54 @@ def test_a_step_on_sqlite_is_one_short_transaction(database_url):
     with store.Session() as db:
         assert db.get(LiveTable, "t1").status == "playing"
     store.engine.dispose()
+
+
+def test_async_commit_is_asked_for_on_the_step_connection_only(database_url):
+    _postgres_only(database_url)
+    for flag, want in ((False, "on"), (True, "off")):
+        engine = make_engine(database_url)
+        migrate(engine)
+        store = TableStore(session_factory(engine), postgres=True, async_commit=flag)
+        try:
+            _new_table(store, f"t{int(flag)}")
+            store.append(f"t{int(flag)}", 1, ROW)
+            assert store._step_raw.execute("SHOW synchronous_commit").fetchone()[0] == want
+            with engine.connect() as c:  # every other connection commits as configured
+                assert c.execute(text("SHOW synchronous_commit")).scalar() == "on"
+        finally:
+            store.close()
+            engine.dispose()
+
+
+def test_async_commit_is_refused_on_sqlite(tmp_path):
+    from click.testing import CliRunner
+
+    from majiang.web.cli import serve
+
+    res = CliRunner().invoke(serve, ["--db", f"sqlite:///{tmp_path / 'x.sqlite3'}", "--async-commit"])
+    assert res.exit_code != 0 and "--async-commit is for PostgreSQL" in res.output
+
+
+def test_listener_start_returns_once_listen_is_in_place(database_url):
+    """A notification committed right after ``start`` returns is heard (the lobby loads its tables
+    after ``start``: a step committed in between must reach it)."""
+    _postgres_only(database_url)
+    store = _store(database_url)
+    loop = asyncio.new_event_loop()
+    heard: list[str] = []
+    listener = Listener(database_url, lambda t, p: heard.append(t), loop)
+    runner = threading.Thread(target=loop.run_forever, daemon=True)
+    runner.start()
+    try:
+        listener.start()
+        _new_table(store, "t9")  # its notification comes from a pooled connection
+        end = time.monotonic() + 5
+        while time.monotonic() < end and "t9" not in heard:
+            time.sleep(0.02)
+        assert "t9" in heard
+    finally:
+        listener.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(5)
+        loop.close()
+        store.engine.dispose()

@@ -62,6 +62,7 @@ class Settings:
     hand_pause: float = 15.0
     proxy_headers: bool = False
     max_frame: int = 64 * 1024
+    async_commit: bool = False  # PostgreSQL: steps do not wait for the WAL flush (TableStore)
 
 
 def _secret_key(settings: Settings) -> str:
@@ -88,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     migrate(engine)
     Session = session_factory(engine)
     postgres = url.startswith("postgresql")
-    store = TableStore(Session, postgres=postgres)
+    store = TableStore(Session, postgres=postgres, async_commit=settings.async_commit)
     lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause)
     login_limit = auth.LoginThrottle(Session, ip_limit=settings.login_attempts, window=settings.login_window)
 

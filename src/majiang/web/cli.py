@@ -30,11 +30,14 @@ import click
               help="Tables one user may create per minute.")
 @click.option("--hand-pause", default=15.0, show_default=True, type=click.FloatRange(0, 120),
               help="Seconds the end of a hand waits for every person to press continue.")
+@click.option("--async-commit/--no-async-commit", default=False, show_default=True,
+              help="PostgreSQL: steps do not wait for the write-ahead log to reach the disk (faster); "
+                   "a crash of PostgreSQL or its machine can then lose the last moments of play.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
           bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
-          log_level: str) -> None:
+          async_commit: bool, log_level: str) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
     The database is migrated to the newest schema at start; every unfinished table in it is
@@ -47,11 +50,14 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
 
     from majiang.web.app import Settings, _secret_key, create_app
 
+    if async_commit and not (db or "").startswith("postgresql"):
+        raise click.UsageError("--async-commit is for PostgreSQL: SQLite commits in the process itself")
     if workers > 1 and not (db or "").startswith("postgresql"):
         raise click.UsageError("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): "
                                "SQLite serves one process")
     settings = Settings(database_url=db, https_only=secure_cookies, bot_delay=bot_delay, max_tables=max_tables,
-                        tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers)
+                        tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
+                        async_commit=async_commit)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:

@@ -68,12 +68,20 @@ class LogConflict(Exception):
 
 
 class TableStore:
-    """The database side of the tables (see the module doc). ``owner`` names this process in leases."""
+    """The database side of the tables (see the module doc). ``owner`` names this process in leases.
 
-    def __init__(self, Session: sessionmaker, *, postgres: bool) -> None:
+    ``async_commit`` (PostgreSQL, ``majiang serve --async-commit``): the steps are committed with
+    ``synchronous_commit = off`` on the step connection, so a step returns without waiting for
+    PostgreSQL to flush its write-ahead log to disk. A crash of majiang still loses nothing; a crash
+    of PostgreSQL or of its machine can lose the steps of the last moments (up to three times
+    ``wal_writer_delay``, 0.6 s by default), which players may already have seen. Off by default:
+    an acknowledged step is then on disk."""
+
+    def __init__(self, Session: sessionmaker, *, postgres: bool, async_commit: bool = False) -> None:
         self.Session = Session
         self.engine = Session.kw["bind"]
         self.postgres = postgres
+        self.async_commit = async_commit and postgres
         self.owner = f"{uuid.uuid4().hex[:12]}"
         #: PostgreSQL: the connection the steps are written on, held for the life of the store (see
         #: :meth:`append`); its backend's pid is in :attr:`own_pids`
@@ -156,6 +164,8 @@ class TableStore:
             if self._step_conn is None:
                 conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
                 self._step_raw = conn.connection.driver_connection
+                if self.async_commit:
+                    self._step_raw.execute("SET synchronous_commit = off")
                 self._step_pid = self._step_raw.info.backend_pid
                 self.own_pids.add(self._step_pid)
                 self._step_conn = conn
@@ -327,9 +337,13 @@ class Listener:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="majiang-listen", daemon=True)
         self._conn: Any = None
+        self._listening = threading.Event()
 
-    def start(self) -> None:
+    def start(self, wait: float = 10.0) -> None:
+        """Start listening, and return once ``LISTEN`` is in place (or ``wait`` seconds have
+        passed): the tables this process loads afterwards then miss no step committed later."""
         self._thread.start()
+        self._listening.wait(wait)
 
     def stop(self) -> None:
         self._stop.set()
@@ -349,6 +363,7 @@ class Listener:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     self._conn = conn
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._listening.set()
                     if not first:
                         self.loop.call_soon_threadsafe(self.callback, "*", "")
                     first = False
