@@ -100,37 +100,74 @@ def test_a_lost_step_connection_is_replaced_and_its_pid_forgotten(database_url):
         store.engine.dispose()
 
 
-def test_the_listener_drops_only_its_own_processes_notifications(database_url):
-    _postgres_only(database_url)
-    mine, theirs = _store(database_url), _store(database_url)  # two processes' stores
+def _loop_thread():
     loop = asyncio.new_event_loop()
-    heard: list[tuple[str, str]] = []
-    listener = Listener(database_url, lambda t, p: heard.append((t, p)), loop, skip_pids=mine.own_pids)
     runner = threading.Thread(target=loop.run_forever, daemon=True)
     runner.start()
+    return loop, runner
+
+
+def _wait(cond, seconds: float = 5.0) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end and not cond():
+        time.sleep(0.02)
+    time.sleep(0.2)  # and whatever else was on its way
+
+
+def test_steps_are_notified_only_while_another_process_listens(database_url):
+    """A process alone on the database sends no notification for its steps (its own listener
+    would only drop them); once another process listens, it does, and its own listener drops them
+    on its thread. A connection that listens without being a server's listener sees what is sent."""
+    _postgres_only(database_url)
+    import psycopg
+
+    mine, theirs = _store(database_url), _store(database_url)  # two processes' stores
+    loop, runner = _loop_thread()
+    heard_mine: list[tuple[str, str]] = []
+    heard_theirs: list[tuple[str, str]] = []
+    l_mine = Listener(database_url, lambda t, p: heard_mine.append((t, p)), loop, skip_pids=mine.own_pids)
+    l_theirs = Listener(database_url, lambda t, p: heard_theirs.append((t, p)), loop, skip_pids=theirs.own_pids)
+    bystander = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True, application_name="bystander")
+    sent: list[str] = []
+
+    def drain() -> None:
+        sent.extend(n.payload.split(" ")[1] for n in bystander.notifies(timeout=0.5))
+
     try:
-        listener.start()
-        time.sleep(0.5)  # LISTEN is in place
-        _new_table(theirs, "t1")
-        mine.append("t1", 1, ROW)
-        theirs.append("t1", 2, ROW)
+        bystander.execute("LISTEN majiang_tables")
+        bystander.execute("SELECT 1")  # its last statement is no LISTEN: it counts as no server
+        l_mine.start()
+        _new_table(theirs, "t1")  # a new table is always announced
+        mine.append("t1", 1, ROW)  # no other server listens: not sent
+        theirs.append("t1", 2, ROW)  # mine listens: sent
+        _wait(lambda: any(p.startswith("2 ") for _, p in heard_mine))
+        drain()
+        assert sent == ["0", "2"]
+        assert [p.split(" ")[0] for _, p in heard_mine] == ["0", "2"]
+        assert heard_mine[-1][1].split(" ", 1)[1] == '{"kind":"act","seat":2,"action":["discard",23,null],"by":"bot"}'
+        assert l_mine.skipped == 0
+        l_theirs.start()  # now another process listens: mine's steps are sent
         mine.append("t1", 3, ROW)
-        end = time.monotonic() + 5
-        while time.monotonic() < end and not any(p.startswith("2 ") for _, p in heard):
-            time.sleep(0.05)
-        time.sleep(0.3)
-        steps = [p.split(" ")[0] for t, p in heard if t == "t1"]
-        assert steps == ["0", "2"]  # the other process's: the new table, its step
-        assert listener.skipped == 2
-        assert heard[-1][1].split(" ", 1)[1] == '{"kind":"act","seat":2,"action":["discard",23,null],"by":"bot"}'
+        _wait(lambda: any(p.startswith("3 ") for _, p in heard_theirs))
+        drain()
+        assert sent == ["0", "2", "3"]
+        assert [p.split(" ")[0] for _, p in heard_theirs] == ["3"]
+        assert l_mine.skipped == 1 and [p.split(" ")[0] for _, p in heard_mine] == ["0", "2"]
+        l_theirs.stop()
+        _wait(lambda: False, 0.5)
+        mine.append("t1", 4, ROW)  # alone again once the other's listener is gone
+        drain()
+        assert sent == ["0", "2", "3"]
     finally:
-        listener.stop()
+        bystander.close()
+        for lis in (l_mine, l_theirs):
+            lis.stop()
         loop.call_soon_threadsafe(loop.stop)
         runner.join(5)
         loop.close()
-        for s in (mine, theirs):
-            s.close()
-            s.engine.dispose()
+        for st in (mine, theirs):
+            st.close()
+            st.engine.dispose()
 
 
 def test_a_step_on_sqlite_is_one_short_transaction(database_url):
@@ -195,6 +232,37 @@ def test_listener_start_returns_once_listen_is_in_place(database_url):
             time.sleep(0.02)
         assert "t9" in heard
     finally:
+        listener.stop()
+        loop.call_soon_threadsafe(loop.stop)
+        runner.join(5)
+        loop.close()
+        store.engine.dispose()
+
+
+def test_a_new_listener_waits_for_the_steps_being_written(database_url):
+    """A step that found no other listener sends no notification: a process starting meanwhile
+    must see it in the log, so its listener's start waits until the steps being written are
+    committed, and only then does the process load any table."""
+    _postgres_only(database_url)
+    import psycopg
+
+    store = _store(database_url)
+    _new_table(store, "t1")
+    writer = psycopg.connect(database_url.replace("+psycopg", ""), autocommit=True)
+    loop, runner = _loop_thread()
+    listener = Listener(database_url, lambda t, p: None, loop)
+    try:
+        writer.execute("BEGIN")
+        writer.execute("INSERT INTO table_log (table_id, seq, row) VALUES ('t1', 1, '{}')")  # in flight
+        starting = threading.Thread(target=listener.start, kwargs={"wait": 20.0})
+        starting.start()
+        time.sleep(1.0)
+        assert starting.is_alive() and not listener._listening.is_set()
+        writer.execute("COMMIT")
+        starting.join(10)
+        assert not starting.is_alive() and listener._listening.is_set()
+    finally:
+        writer.close()
         listener.stop()
         loop.call_soon_threadsafe(loop.stop)
         runner.join(5)

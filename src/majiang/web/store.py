@@ -9,9 +9,10 @@ the room is rebuilt by replaying its log through the engine. ``(table_id, seq)``
 key: when two processes race for the same step, the second one's insert fails with
 :class:`LogConflict`, and it catches up from the log and tries again.
 
-With PostgreSQL, every append also sends ``NOTIFY majiang_tables, '<table id> <seq>'`` in the same
-transaction, so the other processes hear of it when (and only when) it is committed
-(:class:`Listener`). SQLite serves one process and needs neither.
+With PostgreSQL, every append also sends ``NOTIFY majiang_tables, '<table id> <seq> <row>'`` in the
+same statement, so the other processes hear of it when (and only when) it is committed
+(:class:`Listener`), and only while another process listens (a server alone sends none).
+SQLite serves one process and needs neither.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ from majiang.web.db import LiveTable, TableLease, TableLogRow
 log = logging.getLogger("majiang.web")
 
 CHANNEL = "majiang_tables"
+LISTENER_NAME = "majiang-listen"
+"""The ``application_name`` of every process's listening connection: a step is notified only while
+another process's listener is connected (:func:`_pg_append`)."""
 LEASE_SECONDS = 10.0
 
 
@@ -50,7 +54,19 @@ def _pg_append(status: bool, places: bool) -> str:
         upd = (", upd AS (UPDATE live_tables SET " + ", ".join(f"{c} = {v}" for c, v in sets)
                + " WHERE id = %(t)s)")
     return ("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUES (%(t)s, %(s)s, CAST(%(r)s AS JSON)) "
-            "RETURNING seq)" + upd + " SELECT pg_notify(%(c)s, %(p)s) FROM ins")
+            "RETURNING seq)" + upd + " SELECT pg_notify(%(c)s, %(p)s) FROM ins WHERE " + _OTHERS_LISTEN)
+
+
+_OTHERS_LISTEN = (f"EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() "
+                  f"AND NOT (pid = ANY(%(mine)s)) "
+                  f"AND (application_name = '{LISTENER_NAME}' OR query = 'LISTEN {CHANNEL}'))")
+"""Whether a listening connection of another process is connected to this database: ours are named
+:data:`LISTENER_NAME` (older servers' are known by their last statement, ``LISTEN``); this
+process's own (its pids in ``mine``) does not count. A server alone on its database then sends no
+notification, which its own listener would only wake up for and drop. No step is missed by a
+process that starts meanwhile: its listener is visible here from the moment it connects, and before
+it loads any table it waits, by a lock, for the steps that were already being written
+(:meth:`Listener._run`)."""
 
 
 _PG_APPEND = {(st, pl): _pg_append(st, pl) for st in (False, True) for pl in (False, True)}
@@ -89,10 +105,12 @@ class TableStore:
         self._step_raw: Any = None
         self._step_pid = 0
         self._step_lock = threading.Lock()
-        #: backend pids of the step connection this store holds: the :class:`Listener` drops the
-        #: notifications they sent. Whatever such a backend sent came from this process (the
-        #: steps it applied before anyone heard of them, or a new or finished table of its own
-        #: sent while the connection was still in the pool), so this process need not hear it.
+        #: backend pids of this process's step connection and listening connection: the
+        #: :class:`Listener` drops the notifications they sent, and a step is notified only if a
+        #: listener not among them is connected. Whatever such a backend sent came from this
+        #: process (the steps it applied before anyone heard of them, or a new or finished table
+        #: of its own sent while the connection was still in the pool), so this process need not
+        #: hear it.
         self.own_pids: set[int] = set()
 
     # ------------------------------------------------------------------ tables
@@ -135,7 +153,7 @@ class TableStore:
             if self.postgres:
                 body = json.dumps(row, separators=(",", ":"))
                 params: dict[str, Any] = {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
-                                          "p": _payload(table_id, seq, body)}
+                                          "p": _payload(table_id, seq, body), "mine": list(self.own_pids)}
                 if status is not None:
                     params["st"] = status
                 if places is not None:
@@ -324,7 +342,9 @@ class Listener:
 
     Notifications sent by a backend in ``skip_pids`` (this process's own step connection,
     :attr:`TableStore.own_pids`) are dropped on the listening thread: this process applied those
-    steps itself, so handing them to the event loop would only cost it a callback per step."""
+    steps itself, so handing them to the event loop would only cost it a callback per step. The
+    listening connection's own pid joins ``skip_pids`` while it is connected, so this process's
+    steps do not count it as another process listening (``_OTHERS_LISTEN``)."""
 
     def __init__(self, url: str, callback: Callable[[str, str], None], loop: Any,
                  skip_pids: set[int] | None = None) -> None:
@@ -358,11 +378,15 @@ class Listener:
         import psycopg
 
         first = True
+        pid = 0
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
+                with psycopg.connect(self.url, autocommit=True, application_name=LISTENER_NAME) as conn:
                     self._conn = conn
+                    pid = conn.info.backend_pid
+                    self.skip_pids.add(pid)
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._barrier(conn)
                     self._listening.set()
                     if not first:
                         self.loop.call_soon_threadsafe(self.callback, "*", "")
@@ -380,3 +404,21 @@ class Listener:
                     return
                 log.warning("LISTEN connection lost (%s); reconnecting", e)
                 time.sleep(1.0)
+            finally:
+                if pid:
+                    self.skip_pids.discard(pid)
+                    pid = 0
+
+    @staticmethod
+    def _barrier(conn: Any) -> None:
+        """Wait for the steps other processes were writing when this listener connected: they may
+        have found no other listener and sent no notification, so they must be committed before
+        this process reads any table. ``SHARE`` mode waits for every open insert into the log and
+        holds new ones back only for this one short transaction."""
+        import psycopg
+
+        try:
+            with conn.transaction():
+                conn.execute("LOCK TABLE table_log IN SHARE MODE")
+        except psycopg.errors.UndefinedTable:  # no schema yet: no step either
+            pass
