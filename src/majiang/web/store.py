@@ -66,7 +66,7 @@ process's own (its pids in ``mine``) does not count. A server alone on its datab
 notification, which its own listener would only wake up for and drop. No step is missed by a
 process that starts meanwhile: its listener is visible here from the moment it connects, and before
 it loads any table it waits, by a lock, for the steps that were already being written
-(:meth:`Listener._run`)."""
+(:meth:`Listener._barrier`)."""
 
 
 _PG_APPEND = {(st, pl): _pg_append(st, pl) for st in (False, True) for pl in (False, True)}
