@@ -77,7 +77,7 @@ class EfficiencyBot:
         key = tuple(counts)
         tiles = self._useful_memo.get(key)
         if tiles is None:
-            if len(self._useful_memo) > 50_000:
+            if len(self._useful_memo) > USEFUL_MEMO_CAP:
                 self._useful_memo.clear()
             tiles = self._useful_memo[key] = self._useful_tiles(counts)
         total = 0
@@ -295,6 +295,10 @@ class EfficiencyBot:
 _GROUPS = ((0, 0, 9, SUIT_INFO), (1, 9, 18, SUIT_INFO), (2, 18, 27, SUIT_INFO), (3, 27, 34, HONOR_INFO))
 _USEFUL_MEMO: dict[ShapeRules, dict[tuple[int, ...], tuple[int, ...]]] = {}
 """Shapes → (34 counts of a 3k+1 part without wildcards → the tiles whose draw lowers its shanten)."""
+USEFUL_MEMO_CAP = 20_000
+"""Entries one shapes' useful-tile memo holds before it is emptied (about 0.4 KiB each). It is
+shared by every bot of the process, so a server's memory stops growing once it is full: minutes
+into an evening of play rather than a quarter of an hour (docs/server.md, Bounded resources)."""
 _TERMS = (4, 4, 4, 1)
 """Per group, the index in its record of: terminals (or honours) present."""
 _DUPS = (5, 5, 5, 2)

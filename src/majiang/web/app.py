@@ -79,6 +79,7 @@ class Settings:
     ws_per_address: int = 64
     forwarded_allow_ips: str = "127.0.0.1"
     session_check: float = 0.5
+    async_commit: bool = False  # PostgreSQL: steps do not wait for the WAL flush (TableStore)
 
 
 def _secret_key(settings: Settings) -> str:
@@ -105,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     migrate(engine)
     Session = session_factory(engine)
     postgres = url.startswith("postgresql")
-    store = TableStore(Session, postgres=postgres)
+    store = TableStore(Session, postgres=postgres, async_commit=settings.async_commit)
     lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause,
                   claim_pause=settings.claim_pause, idle_open=settings.idle_table_minutes * 60.0)
     sockets = guard.SocketGuard(per_session=settings.ws_per_session, per_address=settings.ws_per_address)
@@ -129,7 +130,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         let_go = hold_sqlite(url)
         listener = None
         if postgres:
-            listener = Listener(url, lobby.heard, asyncio.get_running_loop())
+            listener = Listener(url, lobby.heard, asyncio.get_running_loop(), skip_pids=store.own_pids)
             listener.start()
         try:
             lobby.start()  # every unfinished table of the database comes back (replayed from its log)
@@ -153,6 +154,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await lobby.close()
             if listener is not None:
                 listener.stop()
+            store.close()
             engine.dispose()
             let_go()
 

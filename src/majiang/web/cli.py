@@ -45,11 +45,14 @@ import click
 @click.option("--claim-pause", default=0.5, show_default=True, type=click.FloatRange(0, 5),
               help="Seconds every claim window stays open while a person is seated, whether anyone can "
                    "claim or not (so no seat learns who could); 0 turns it off.")
+@click.option("--async-commit/--no-async-commit", default=False, show_default=True,
+              help="PostgreSQL: steps do not wait for the write-ahead log to reach the disk (faster); "
+                   "a crash of PostgreSQL or its machine can then lose the last moments of play.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
           bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
-          claim_pause: float, log_level: str, forwarded_allow_ips: str, bots_per_user: int,
+          claim_pause: float, async_commit: bool, log_level: str, forwarded_allow_ips: str, bots_per_user: int,
           idle_table_minutes: float, ws_per_session: int, ws_per_address: int) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
@@ -67,6 +70,8 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
     from majiang.web.app import Settings, _secret_key, create_app
     from majiang.web.db import DatabaseInUse, default_url, hold_sqlite
 
+    if async_commit and not (db or "").startswith("postgresql"):
+        raise click.UsageError("--async-commit is for PostgreSQL: SQLite commits in the process itself")
     if workers > 1 and not (db or "").startswith("postgresql"):
         raise click.UsageError("--workers above 1 needs PostgreSQL (--db postgresql+psycopg://...): "
                                "SQLite serves one process")
@@ -84,7 +89,7 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
                         tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
                         claim_pause=claim_pause, forwarded_allow_ips=forwarded_allow_ips, bots_per_user=bots_per_user,
                         idle_table_minutes=idle_table_minutes, ws_per_session=ws_per_session,
-                        ws_per_address=ws_per_address)
+                        ws_per_address=ws_per_address, async_commit=async_commit)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:

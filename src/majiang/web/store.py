@@ -9,13 +9,15 @@ the room is rebuilt by replaying its log through the engine. ``(table_id, seq)``
 key: when two processes race for the same step, the second one's insert fails with
 :class:`LogConflict`, and it catches up from the log and tries again.
 
-With PostgreSQL, every append also sends ``NOTIFY majiang_tables, '<table id> <seq>'`` in the same
-transaction, so the other processes hear of it when (and only when) it is committed
-(:class:`Listener`). SQLite serves one process and needs neither.
+With PostgreSQL, every append also sends ``NOTIFY majiang_tables, '<table id> <seq> <row>'`` in the
+same statement, so the other processes hear of it when (and only when) it is committed
+(:class:`Listener`), and only while another process listens (a server alone sends none).
+SQLite serves one process and needs neither.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import threading
@@ -25,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -37,10 +40,39 @@ CHANNEL = "majiang_tables"
 #: two missed renewals, and a table whose runner died is taken over within about 8 s
 LEASE_SECONDS = 6.0
 HEARTBEAT_KEEP = 3600.0  # heartbeats of processes gone for this long are deleted
+LISTENER_NAME = "majiang-listen"
+"""The ``application_name`` of every process's listening connection: a step is notified only while
+another process's listener is connected (:func:`_pg_append`)."""
 
 
-_PG_APPEND = text("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUES (:t, :s, CAST(:r AS JSON)) "
-                  "RETURNING seq) SELECT pg_notify(:c, :p) FROM ins")
+def _pg_append(status: bool, places: bool) -> str:
+    """The step as one PostgreSQL statement (psycopg's ``%(name)s`` parameters): the log row, the
+    table's new status and/or places when given, and the notification, in one round trip. A single
+    statement is atomic, so it runs in autocommit, with no transaction around it; every
+    data-modifying ``WITH`` part runs whether or not the final ``SELECT`` reads it, and a
+    conflicting step fails the whole statement."""
+    sets = ([("status", "%(st)s")] if status else []) + ([("places", "CAST(%(pl)s AS JSON)")] if places else [])
+    upd = ""
+    if sets:
+        upd = (", upd AS (UPDATE live_tables SET " + ", ".join(f"{c} = {v}" for c, v in sets)
+               + " WHERE id = %(t)s)")
+    return ("WITH ins AS (INSERT INTO table_log (table_id, seq, row) VALUES (%(t)s, %(s)s, CAST(%(r)s AS JSON)) "
+            "RETURNING seq)" + upd + " SELECT pg_notify(%(c)s, %(p)s) FROM ins WHERE " + _OTHERS_LISTEN)
+
+
+_OTHERS_LISTEN = (f"EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database() "
+                  f"AND NOT (pid = ANY(%(mine)s)) "
+                  f"AND (application_name = '{LISTENER_NAME}' OR query = 'LISTEN {CHANNEL}'))")
+"""Whether a listening connection of another process is connected to this database: ours are named
+:data:`LISTENER_NAME` (older servers' are known by their last statement, ``LISTEN``); this
+process's own (its pids in ``mine``) does not count. A server alone on its database then sends no
+notification, which its own listener would only wake up for and drop. No step is missed by a
+process that starts meanwhile: its listener is visible here from the moment it connects, and before
+it loads any table it waits, by a lock, for the steps that were already being written
+(:meth:`Listener._barrier`)."""
+
+
+_PG_APPEND = {(st, pl): _pg_append(st, pl) for st in (False, True) for pl in (False, True)}
 
 
 def _payload(table_id: str, seq: int, body: str) -> str:
@@ -55,14 +87,35 @@ class LogConflict(Exception):
 
 
 class TableStore:
-    """The database side of the tables (see the module doc). ``owner`` names this process in leases."""
+    """The database side of the tables (see the module doc). ``owner`` names this process in leases.
 
-    def __init__(self, Session: sessionmaker, *, postgres: bool) -> None:
+    ``async_commit`` (PostgreSQL, ``majiang serve --async-commit``): the steps are committed with
+    ``synchronous_commit = off`` on the step connection, so a step returns without waiting for
+    PostgreSQL to flush its write-ahead log to disk. A crash of majiang still loses nothing; a crash
+    of PostgreSQL or of its machine can lose the steps of the last moments (up to three times
+    ``wal_writer_delay``, 0.6 s by default), which players may already have seen. Off by default:
+    an acknowledged step is then on disk."""
+
+    def __init__(self, Session: sessionmaker, *, postgres: bool, async_commit: bool = False) -> None:
         self.Session = Session
         self.engine = Session.kw["bind"]
         self.postgres = postgres
+        self.async_commit = async_commit and postgres
         self.owner = f"{uuid.uuid4().hex[:12]}"
         self.started = time.time()
+        #: PostgreSQL: the connection the steps are written on, held for the life of the store (see
+        #: :meth:`append`); its backend's pid is in :attr:`own_pids`
+        self._step_conn: Connection | None = None
+        self._step_raw: Any = None
+        self._step_pid = 0
+        self._step_lock = threading.Lock()
+        #: backend pids of this process's step connection and listening connection: the
+        #: :class:`Listener` drops the notifications they sent, and a step is notified only if a
+        #: listener not among them is connected. Whatever such a backend sent came from this
+        #: process (the steps it applied before anyone heard of them, or a new or finished table
+        #: of its own sent while the connection was still in the pool), so this process need not
+        #: hear it.
+        self.own_pids: set[int] = set()
 
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
@@ -93,31 +146,77 @@ class TableStore:
 
     def append(self, table_id: str, seq: int, row: dict, *, status: str | None = None,
                places: list[dict] | None = None) -> None:
-        """Write step ``seq`` of the log (and the table's new status/places) in one transaction;
-        :class:`LogConflict` when that step exists already."""
-        values: dict[str, Any] = {}
-        if status is not None:
-            values["status"] = status
-        if places is not None:
-            values["places"] = places
+        """Write step ``seq`` of the log (and the table's new status/places) atomically;
+        :class:`LogConflict` when that step exists already. It returns once the step is committed.
+
+        On PostgreSQL a step is one statement in one round trip (the row, the table's row when it
+        changes, and ``NOTIFY``: :func:`_pg_append`) on a connection this store holds, instead of
+        a pool checkout, an isolation-level switch and a reset per step; on SQLite it is one short
+        transaction."""
         try:
-            if self.postgres and not values:
-                # the common case on PostgreSQL: the step and its notification in one statement,
-                # one round trip in autocommit (a single statement is atomic)
+            if self.postgres:
                 body = json.dumps(row, separators=(",", ":"))
-                with self.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-                    conn.execute(_PG_APPEND, {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
-                                              "p": _payload(table_id, seq, body)})
+                params: dict[str, Any] = {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
+                                          "p": _payload(table_id, seq, body), "mine": list(self.own_pids)}
+                if status is not None:
+                    params["st"] = status
+                if places is not None:
+                    params["pl"] = json.dumps(places, separators=(",", ":"))
+                self._step_execute(_PG_APPEND[status is not None, places is not None], params)
                 return
             with self.engine.begin() as conn:  # Core statements: one short transaction per step
                 conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
+                values: dict[str, Any] = {}
+                if status is not None:
+                    values["status"] = status
+                if places is not None:
+                    values["places"] = places
                 if values:
                     conn.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
-                if self.postgres:
-                    conn.execute(text("SELECT pg_notify(:c, :p)"),
-                                 {"c": CHANNEL, "p": _payload(table_id, seq, json.dumps(row, separators=(",", ":")))})
         except IntegrityError:
             raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+
+    def _step_execute(self, statement: str, params: dict[str, Any]) -> None:
+        """Run one autocommit statement on the held step connection: a connection of the engine's
+        pool, checked out once (on first use, and again after an error: a connection that failed
+        is given up, never reused) and driven through psycopg directly, which costs less than
+        half the client CPU of a Core statement. A lock makes it safe from any thread; the steps
+        come from the event loop's thread."""
+        with self._step_lock:
+            if self._step_conn is None:
+                conn = self.engine.connect().execution_options(isolation_level="AUTOCOMMIT")
+                self._step_raw = conn.connection.driver_connection
+                if self.async_commit:
+                    self._step_raw.execute("SET synchronous_commit = off")
+                self._step_pid = self._step_raw.info.backend_pid
+                self.own_pids.add(self._step_pid)
+                self._step_conn = conn
+            try:
+                self._step_raw.execute(statement, params)
+            except Exception as e:
+                if getattr(e, "sqlstate", None) == "23505":  # unique_violation: the step exists
+                    raise LogConflict(f"table {params['t']}: step {params['s']} was written by "
+                                      "another process") from None
+                # the step may or may not be committed: the connection is given up, and the
+                # notifications its backend sent are heard again (a committed step is then caught
+                # up from the log)
+                self._close_step_conn()
+                raise
+
+    def _close_step_conn(self) -> None:
+        conn, self._step_conn, self._step_raw = self._step_conn, None, None
+        if conn is None:
+            return
+        self.own_pids.discard(self._step_pid)
+        with contextlib.suppress(Exception):
+            conn.invalidate()  # closed, not given back to the pool in an unknown state
+        with contextlib.suppress(Exception):
+            conn.close()
+
+    def close(self) -> None:
+        """Close the held step connection (before the engine is disposed)."""
+        with self._step_lock:
+            self._close_step_conn()
 
     def unfinished_ids(self) -> list[str]:
         with self.Session() as db:
@@ -319,18 +418,32 @@ class TableStore:
 class Listener:
     """PostgreSQL ``LISTEN majiang_tables`` on a thread of its own: each notification
     ``'<table id> <seq> [<row>]'`` is handed to ``callback(table_id, payload)`` on the event loop. Reconnects
-    after a lost connection (and then reports every table as changed with ``'*'``)."""
+    after a lost connection (and then reports every table as changed with ``'*'``).
 
-    def __init__(self, url: str, callback: Callable[[str, str], None], loop: Any) -> None:
+    Notifications sent by a backend in ``skip_pids`` (this process's own step connection,
+    :attr:`TableStore.own_pids`) are dropped on the listening thread: this process applied those
+    steps itself, so handing them to the event loop would only cost it a callback per step. The
+    listening connection's own pid joins ``skip_pids`` while it is connected, so this process's
+    steps do not count it as another process listening (``_OTHERS_LISTEN``)."""
+
+    def __init__(self, url: str, callback: Callable[[str, str], None], loop: Any,
+                 skip_pids: set[int] | None = None) -> None:
         self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
         self.callback = callback
         self.loop = loop
+        self.skip_pids = skip_pids if skip_pids is not None else set()
+        self.heard = 0  # notifications handed to the event loop
+        self.skipped = 0  # own notifications dropped
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="majiang-listen", daemon=True)
         self._conn: Any = None
+        self._listening = threading.Event()
 
-    def start(self) -> None:
+    def start(self, wait: float = 10.0) -> None:
+        """Start listening, and return once ``LISTEN`` is in place (or ``wait`` seconds have
+        passed): the tables this process loads afterwards then miss no step committed later."""
         self._thread.start()
+        self._listening.wait(wait)
 
     def stop(self) -> None:
         self._stop.set()
@@ -345,16 +458,25 @@ class Listener:
         import psycopg
 
         first = True
+        pid = 0
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self.url, autocommit=True) as conn:
+                with psycopg.connect(self.url, autocommit=True, application_name=LISTENER_NAME) as conn:
                     self._conn = conn
+                    pid = conn.info.backend_pid
+                    self.skip_pids.add(pid)
                     conn.execute(f"LISTEN {CHANNEL}")
+                    self._barrier(conn)
+                    self._listening.set()
                     if not first:
                         self.loop.call_soon_threadsafe(self.callback, "*", "")
                     first = False
                     while not self._stop.is_set():
                         for n in conn.notifies(timeout=1.0):
+                            if n.pid in self.skip_pids:
+                                self.skipped += 1
+                                continue
+                            self.heard += 1
                             tid, _, payload = n.payload.partition(" ")
                             self.loop.call_soon_threadsafe(self.callback, tid, payload)
             except Exception as e:
@@ -362,3 +484,21 @@ class Listener:
                     return
                 log.warning("LISTEN connection lost (%s); reconnecting", e)
                 time.sleep(1.0)
+            finally:
+                if pid:
+                    self.skip_pids.discard(pid)
+                    pid = 0
+
+    @staticmethod
+    def _barrier(conn: Any) -> None:
+        """Wait for the steps other processes were writing when this listener connected: they may
+        have found no other listener and sent no notification, so they must be committed before
+        this process reads any table. ``SHARE`` mode waits for every open insert into the log and
+        holds new ones back only for this one short transaction."""
+        import psycopg
+
+        try:
+            with conn.transaction():
+                conn.execute("LOCK TABLE table_log IN SHARE MODE")
+        except psycopg.errors.UndefinedTable:  # no schema yet: no step either
+            pass
