@@ -168,8 +168,24 @@ def test_every_limit_is_a_serve_flag_that_reaches_the_settings(monkeypatch, data
     seen: dict = {}
     real = web_app.create_app
     monkeypatch.setattr(web_app, "create_app", lambda s: seen.setdefault("settings", s) and real(s))
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.setdefault("uvicorn", kw))
-    r = CliRunner().invoke(main, ["serve", "--db", database_url, "--bots-per-user", "2", "--idle-table-minutes", "3",
+    class Server:  # serve binds its own socket, then hands it to uvicorn's Server: record, serve nothing
+        started = True
+
+        def __init__(self, config):
+            seen["uvicorn"] = {"proxy_headers": config.proxy_headers}
+
+        def run(self, sockets=None):
+            for sock in sockets or ():
+                sock.close()
+
+    monkeypatch.setattr(uvicorn, "Server", Server)
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    r = CliRunner().invoke(main, ["serve", "--db", database_url, "--port", str(port),
+                                  "--bots-per-user", "2", "--idle-table-minutes", "3",
                                   "--ws-per-session", "4", "--ws-per-address", "9", "--proxy-headers",
                                   "--forwarded-allow-ips", "10.0.0.0/8,127.0.0.1"])
     assert r.exit_code == 0, r.output
