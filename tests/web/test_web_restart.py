@@ -43,7 +43,7 @@ class Server:
 
     def start(self) -> None:
         exe = Path(sys.executable).with_name("majiang")
-        cmd = [str(exe), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0.02",
+        cmd = [str(exe), "serve", "--port", str(self.port), "--db", self.db, "--bot-delay", "0.02", "--claim-pause", "0.05",
                "--hand-pause", "0", "--log-level", "warning"]
         env = dict(os.environ, MAJIANG_SECRET_KEY="restart-test-" + "k" * 40)
         self.log = open(self.tmp / f"server-{time.monotonic_ns()}.log", "w")
