@@ -161,7 +161,6 @@ class Room:
     #: the log, so the lobby forgets it and the next visit rebuilds it from the log
     stale: bool = False
     _private: int | None = None  # set while applying a row only its own seat may hear of
-    _window_due: float | None = None  # monotonic time the held window now open may close
     _window_opened: float | None = None  # monotonic time the held window now open (or last) opened
     _turn_from: float | None = None  # a bot's turn right after a held window counts its delay from here
 
@@ -284,8 +283,7 @@ class Room:
         m = self.match
         self._turn_from = None
         if m is not None and m.hold_windows and m.table is not None and m.table.phase in (Phase.CLAIM, Phase.ROB):
-            now = time.monotonic()  # a held window open at the restart gets its full time again
-            self._window_opened, self._window_due = now, now + self.claim_pause
+            self._window_opened = time.monotonic()  # a held window open at the restart gets its full time again
 
     def _places_after(self, row: dict) -> list[Place]:
         places = [Place(p.user_id, p.name, p.bot) for p in self.places]
@@ -372,8 +370,7 @@ class Room:
             self._turn_from = None
             if not window and m.hold_windows and m.table is t and t is not None \
                     and t.phase in (Phase.CLAIM, Phase.ROB):  # a held window opens: its time starts
-                now = time.monotonic()
-                self._window_opened, self._window_due = now, now + self.claim_pause
+                self._window_opened = time.monotonic()
             by = row.get("by", "user")
             if by == "user":
                 self.auto_play.discard(seat)
@@ -386,7 +383,6 @@ class Room:
             t = m.table
             before_hand = m.hand_number
             m.close_window()
-            self._window_due = None
             self._turn_from = self._window_opened
             if m.hand_number != before_hand or m.finished:
                 self._hand_over(t, before_hand)
@@ -509,7 +505,7 @@ class Room:
                                 self._try({"kind": "autoplay", "seat": s})
                     continue
                 if not pending and m.window_closable:  # a held window: closed when its time is up
-                    due = self._window_due if self._window_due is not None else now
+                    due = (self._window_opened if self._window_opened is not None else now) + self.claim_pause
                     if now >= due:
                         self._try({"kind": "close", "hand": m.hand_number})
                         continue
