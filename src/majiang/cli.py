@@ -205,7 +205,9 @@ def botzone(file: Path | None, as_json: bool) -> None:
 
     Rebuilds each winner's hand at Hu, checks it is a winning hand (MCR shapes) of the right size,
     scores it with the MCR fans and compares with the recorded Fan line (total, names, counts) and the
-    Score line; prints one line per round and a summary. Exit status 1 if any recorded win fails.
+    Score line (plus 30 from each seat that faulted, 10 to each other seat, for the local judge's
+    ``Player N Fault ...`` lines); prints one line per round and a summary. Exit status 1 if any
+    recorded win fails.
     """
     from majiang.hand import Hand
     from majiang.records.botzone import BotzoneLogError, read_log, replay_hands, sample_path
@@ -219,6 +221,9 @@ def botzone(file: Path | None, as_json: bool) -> None:
     failures = 0
     for r in rounds:
         row: dict = {"match": r.match, "wind": r.wind}
+        if r.faults:
+            row["faults"] = [{"seat": f.seat, "kind": f.kind, "request": f.request, "answer": f.answer}
+                             for f in r.faults]
         try:
             w = replay_hands(r)
         except BotzoneLogError as e:
@@ -379,7 +384,8 @@ def _score_botzone_win(w, r, row: dict) -> bool:
     row["fan"] = res.total
     row["fans"] = [f"{n}*{c}" for n, c in ours.items()]
     row["fan_match"] = res.total == r.fan_total and ours == dict(r.fans)
-    row["score_match"] = r.scores is not None and settled == r.scores
+    charged = r.fault_scores()  # the local judge's faults are charged on top of the win
+    row["score_match"] = r.scores is not None and [a + b for a, b in zip(settled, charged)] == r.scores
     return row["fan_match"] and row["score_match"]
 
 

@@ -157,7 +157,7 @@ def _play_botzone(g: GameSpec, gseed: int, stderr: Any) -> dict:
         base.with_suffix(".botzone.txt").write_text(r.log_text, encoding="utf-8")
         from majiang.records.jsonl import write_record
 
-        m = record_match(r.log_text, [g.bots[b].name for b in g.seating])
+        m = record_match(r.log_text, [g.bots[b].name for b in g.seating], r.faults)
         write_record(m, base.with_suffix(".jsonl"))
     return _summary(g, r.scores, r.winner, r.discarder, [(f.seat, f.kind) for f in r.faults], r.times)
 

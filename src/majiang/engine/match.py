@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from majiang.engine.actions import Action, IllegalActionError, Phase
 from majiang.engine.ruleset import RuleSet, resolve
@@ -266,6 +266,26 @@ class Match:
         self.table.extra_draw(seat, replacement)
         if self.table.phase is Phase.END:
             self._settle_if_over()
+
+    def charge(self, seat: int, deltas: Sequence[int], **fields: Any) -> dict:
+        """Record a fault charged by a judge outside the rules (a bot's timeout, crash or illegal
+        answer in a tournament: ``majiang.protocols.judge``) and add ``deltas`` (per seat, zero-sum)
+        to the running scores; the hand goes on. Writes the event ``{"type": "fault", "actor": seat,
+        **fields, "deltas": [...]}`` (``fields``: ``kind``, ``request``, ``answer``, ``reason``) and
+        returns it. Raises :class:`~majiang.errors.MajiangError` for a bad seat, deltas that are not
+        four ints summing to zero, or a match already over."""
+        if self.finished:
+            raise MajiangError("the match is over: no fault to charge")
+        if seat not in (0, 1, 2, 3):
+            raise MajiangError(f"a fault's seat is 0-3, got {seat!r}")
+        d = list(deltas)
+        if len(d) != 4 or not all(isinstance(x, int) and not isinstance(x, bool) for x in d) or sum(d) != 0:
+            raise MajiangError(f"a fault's deltas are four ints summing to 0, got {deltas!r}")
+        ev = {"type": "fault", "actor": seat, **fields, "deltas": d}
+        for i in range(4):
+            self.scores[i] += d[i]
+        self.events.append(ev)
+        return ev
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see now (see :class:`PlayerView`). A snapshot: its tuples are shared

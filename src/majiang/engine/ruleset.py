@@ -66,6 +66,15 @@ _SETTLEMENTS: dict[str, Callable[[], Settlement]] = {
 }
 
 
+def logged_value(name: str) -> int | None:
+    """The value of a ``"logged:N"`` scorer name (every win worth ``N``, no flower bonus: the value
+    a judge outside the engine gave the win, e.g. the Botzone judge's fan total in a record of its
+    game), or ``None`` for any other name."""
+    if isinstance(name, str) and name.startswith("logged:") and name[7:].isdigit():
+        return int(name[7:])
+    return None
+
+
 def register_scorer(name: str, factory: Callable[[], Scorer]) -> None:
     """Make a scorer available by name (``RuleSet.with_options(scorer=name)``) without a rule-set
     package (a rule set declares its scorers in its :class:`~majiang.rules.base.RuleSetDef`, which
@@ -270,7 +279,8 @@ class RuleSet:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise bad(f"{name} must be an int >= 0, got {v!r}")
-        if self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None:
+        if (self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None
+                and logged_value(self.scorer) is None):
             hint = "" if registry.find(self.name) is not None else (
                 f" (is the package of rule set {self.name!r} installed? no majiang.rulesets entry point declares it)")
             raise bad(f"unknown scorer {self.scorer!r}; known: {sorted({*_SCORERS, *registry.scorer_names()})}{hint}")
@@ -416,7 +426,11 @@ class RuleSet:
         s = self._cache.get("scorer")
         if s is None:
             f = registry.scorer_factory(self.scorer)
-            s = f(self) if f is not None else _SCORERS[self.scorer]()
+            logged = logged_value(self.scorer)
+            if f is None and logged is not None:
+                s = FixedScorer(logged, 0, self.scorer)
+            else:
+                s = f(self) if f is not None else _SCORERS[self.scorer]()
             self._cache["scorer"] = s
         return s
 

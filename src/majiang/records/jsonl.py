@@ -36,6 +36,9 @@ hora          actor, target (= actor when self-drawn), pai, robbing, hand, value
               [notation: the hand with melds in physical form, ``[chi 5z23m]`` for a chow whose
               1m is a 白板 standing in; only when a meld has one; ``Hand.parse(notation, wild=...)``]
 penalty       name ("followed": Wenzhou 被跟), actor (who pays), pai, deltas -- *ours*
+fault         actor, kind (timeout, crash, illegal, wrong-win, garbage), request (the judge's request
+              number, 1-based), answer, reason, deltas -- *ours*: a fault a tournament's judge
+              charged (``Match.charge``); the deltas are in the running scores, not in the hand's
 ryukyoku      reason ("exhaustive"), deltas
 end_kyoku     deltas, scores -- the hand's total deltas and the running scores
 end_game      scores
@@ -236,6 +239,14 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
             raise RecordError(f"the record ends after line {len(events) + 1} before the match is over: {who} "
                               "still to act (a truncated file?)", line=len(events) + 1)
         ev = events[j]
+        if ev.get("type") == "fault":  # a judge's charge: no decision, the deltas as recorded
+            fields = {k: v for k, v in ev.items() if k not in ("type", "actor", "deltas")}
+            try:
+                m.charge(ev.get("actor"), ev.get("deltas", []), **fields)
+            except MajiangError as e:
+                raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+            check_new(start)
+            continue
         if t.phase is Phase.TURN:
             seat = seats[0]
             if ev.get("type") == "tsumo" and ev.get("actor") == seat:  # a draw the rules do not give: 大相公
