@@ -203,7 +203,7 @@ def _session_cpu(sid: int) -> tuple[bool, int] | None:
         if len(rest) < 13 or int(rest[3]) != sid:
             continue
         found = True
-        running = running or rest[0] in (b"R",)
+        running = running or rest[0] in (b"R", b"D")
         ticks += int(rest[11]) + int(rest[12])
     return (running, ticks) if found else None
 

@@ -623,7 +623,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         continue
                     seat = room.seat_of(uid)
                     for ev in m.events[sent:]:
-                        await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
+                        await ws.send_text(json.dumps(seat_event(ev, seat, m.rules), ensure_ascii=False))
                     sent = len(m.events)
                     if m.finished:
                         await ws.send_json({"type": "end_game", "scores": list(m.scores)})
