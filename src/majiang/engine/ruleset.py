@@ -190,7 +190,9 @@ class RuleSet:
         min_score: a win needs :attr:`ScoreResult.value` at least this (MCR 8, flowers excluded).
         scorer, settlement: names a rule set declares (``RuleSetDef.scorers`` / ``settlements``,
             built with this rule set) or the generic ones (:func:`register_scorer`,
-            :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``).
+            :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``); or
+            ``logged:N`` (:func:`logged_value`: every win worth ``N``, as a judge outside the engine
+            scored it -- the Botzone judge's records).
         name: the rule set's name; the table fields define the table, and :attr:`rule_options` are
             read as the options of the rule set of that name.
         rule_options: ``(name, value)`` pairs of the rule set's own options (``RuleSetDef.options``)

@@ -24,6 +24,10 @@ One game is one hand (Botzone plays one hand per game):
   (Botzone); with ``"continue"`` (tournaments) the offender is replaced for the rest of the game by
   an automatic player (passes, discards the tile it draws) and the game goes on, so the others'
   play is unaffected; a win later is settled on top of the charges (every game stays zero-sum).
+  Each fault is logged where it happened: ``Player N Fault <kind> <request number> <answer>``
+  (:func:`fault_line`).
+* **External bots** run as Botzone runs them (:class:`BotzoneProcess`): one-shot with the whole
+  input and end-of-file, or keep-running from any turn; ``data``/``globaldata`` carried.
 
 The game's log is written in Botzone's log format (``Match``/``Wind``/``Player n Deal|Draw|Play|
 Chi|Peng|Gang|AnGang|BuGang|Hu``/``Fan``/``Score`` or ``Huang``; :mod:`majiang.records.botzone`
