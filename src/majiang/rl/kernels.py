@@ -118,7 +118,7 @@ from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
-            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_wuseful", "_wild")
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_nat_shanten", "_wuseful", "_wild")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1066,6 +1066,30 @@ def _setup(w_: np.ndarray, top: int) -> None:
     _comb(w_, _V + 2, _pair(0, 1), _O + 3, top)
 
 
+def _nat_shanten(nat: np.ndarray, total: int, w: int, keys: np.ndarray, W: np.ndarray, st: np.ndarray, sev: int,
+                 quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int, fix: bool, lim: int,
+                 su: np.ndarray, hu: np.ndarray, nf: np.ndarray) -> int:
+    """:func:`_sx` of naturals ``nat`` (``total`` tiles with the ``w`` wildcards, at most
+    :data:`MAX_TILES`) from scratch: fills ``keys`` (the four group codes), the rows ``_V``/``_O``
+    of ``W`` (:func:`_setup`, for the draws of a 3k+1 hand too) and the special counts ``st``."""
+    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    for g in range(4):
+        keys[g] = 0
+    for t in range(34):
+        keys[group[t]] += nat[t] * p5[t]
+    for g in range(4):
+        _load(g, keys[g], W, _V + g, su, hu)
+    top = (total + 1) // 3
+    if top > 5:
+        top = 5
+    _setup(W, top)
+    for j in range(6):
+        st[j] = 0
+    for t in range(34):
+        _face(st, nat[t], orphan[t], 1)
+    return _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, lim, nf, p5)
+
+
 def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: np.ndarray, st: np.ndarray,
              sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
              su: np.ndarray, hu: np.ndarray, nf: np.ndarray):
@@ -1167,19 +1191,9 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
     if total % 3 == 0:
         return 0
     keys = np.zeros(4, dtype=np.int64)
-    for t in range(34):
-        keys[group[t]] += nat[t] * p5[t]
     W = np.zeros((17, 12), dtype=np.int64)
-    for g in range(4):
-        _load(g, keys[g], W, _V + g, su, hu)
-    top = (total + 1) // 3
-    if top > 5:
-        top = 5
-    _setup(W, top)
     st = np.zeros(6, dtype=np.int64)
-    for t in range(34):
-        _face(st, nat[t], orphan[t], 1)
-    now = _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, nf, p5)
+    now = _nat_shanten(nat, total, w, keys, W, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, su, hu, nf)
     for t in range(34):
         out[s0, t] = now / 8.0
     if total % 3 == 1:

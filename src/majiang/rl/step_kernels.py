@@ -720,7 +720,6 @@ def _wild_complete(hand: np.ndarray, i: int, s: int, extra: int, f: int, white: 
     (:func:`majiang.rl.kernels._sx`, ``majiang.analysis.shanten`` exactly, the fifth-copy check
     included) is -1 -- ``is_winning`` on the hand's naturals and wildcards. ``nat``, ``keys``, ``W``,
     ``st``: scratch arrays."""
-    group, p5, orphan = kernels._GROUP, kernels._P5, kernels._ORPHAN
     total = 0
     for t in range(34):
         nat[t] = hand[i, s, t]
@@ -735,22 +734,8 @@ def _wild_complete(hand: np.ndarray, i: int, s: int, extra: int, f: int, white: 
         if white != 0 and f != 31:
             nat[f] += nat[31]
             nat[31] = 0
-    for g in range(4):
-        keys[g] = 0
-    for t in range(34):
-        keys[group[t]] += nat[t] * p5[t]
-    for g in range(4):
-        kernels._load(g, keys[g], W, kernels._V + g, su, hu)
-    top = (total + 1) // 3
-    if top > 5:
-        top = 5
-    kernels._setup(W, top)
-    for j in range(6):
-        st[j] = 0
-    for t in range(34):
-        kernels._face(st, nat[t], orphan[t], 1)
-    v = kernels._sx(W, kernels._V + 3, W, kernels._O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc,
-                    fifth, True, -1, nf, p5)
+    v = kernels._nat_shanten(nat, total, w, keys, W, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1,
+                             su, hu, nf)
     return v < 0
 
 
