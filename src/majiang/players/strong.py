@@ -52,8 +52,8 @@ from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
 from majiang.players.danger import LEARNED, SCALE, learned_deal_in, ready_probability, tile_features, wait_weights
-from majiang.players.valuation import (SELF_DRAW_SHARE, TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer,
-                                       mcr_plans, typical_win)
+from majiang.players.tuning import PerScorer, tuning
+from majiang.players.valuation import SELF_DRAW_SHARE, WinValuer, mcr_plans, typical_win
 from majiang.tiles import DRAGONS, NUM_KINDS, WHITE, is_honor, is_terminal
 
 RON_RATE = 2.1
@@ -69,49 +69,23 @@ PLAN_SPEED = {"seven-pairs": 0.45, "full-flush": 0.5, "half-flush": 0.7, "all-pu
 """How much slower a path to an MCR pattern fills than a plain hand (fewer tiles help it)."""
 HAND_LENGTH = 0.7
 """Share of the remaining draws a seat gets on average (other seats win first in the rest)."""
-DEFENCE = {"taiwan": 0.25}
-"""Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.25, a
-deal-in weighed at about 14 points rather than 55. What a deal-in really adds in Taiwan is less than
-the 底 + 台 the discarder pays alone (RULES.md §3.3): an opponent who is ready often wins anyway, and a
-quarter of his wins are self-draws, of which each loser pays a third (~58 points). 0.5 against 1.0
-(2026-12-02, seeds 7 and 11, 200 walls each): +3.3 and +1.5 a hand; 0.25 against 0.5, paired by wall
-(``benchmarks/screen_strong.py taiwan``): +0.76 (seed 7, 600 walls), +0.79 (seed 11, 600), +0.20
-[-0.62, +1.02] (seed 13, 1,200), +0.12 [-0.66, +0.91] (seed 17, 1,200) -- +0.37 pooled over 3,600
-walls, no seed below 0 (2026-12-04); 0.1 was no better (+0.29 and -0.04 on seeds 13 and 17), 0 was
-+2.4 and -0.8 on seeds 11 and 7."""
-RON_RATES = {"wz13": 1.5}
-"""Per scorer, the default ``ron_rate`` (:data:`RON_RATE` elsewhere). Wenzhou W13: 1.5, which weighs a
-ready hand's self-draws (paid ×2 against ×1 for a discard win, RULES.md §4.4) more against its discard
-wins and values ready hands a little lower against hands not ready; paired by wall against 2.1
-(``benchmarks/screen_strong.py wenzhou 300 SEED``, 2026-12-02): +0.09 [-0.03, +0.20] (seed 7), +0.10
-[-0.03, +0.23] (seed 11), +0.08 [-0.06, +0.21] (seed 13); 1.0 -0.02 and 3.0 -0.19 [-0.33, -0.05]
-(seed 7). In Taiwan 1.5 was worse: -1.53 [-3.05, -0.00] (seed 7)."""
+DEFENCE = PerScorer("defence")
+"""Per scorer, the default ``defence`` its rule set's tuning sets (1.0 elsewhere; docs/strong.md, "defence")."""
+RON_RATES = PerScorer("ron_rate")
+"""Per scorer, the default ``ron_rate`` its rule set's tuning sets (:data:`RON_RATE` elsewhere; docs/strong.md, "ron_rate")."""
 SKIP_MODES = ("flat", "dealer", "progress", "dealer-progress")
 """How ``skip_value`` weighs each skipped turn (:meth:`StrongBot._skip_weight`)."""
-SKIP_VALUES = {"wz13": 0.1}
-"""Per scorer, the default ``skip_value`` (0 elsewhere): points a chow or pung is worth more for each
-opponent's turn it skips (a pung from the seat across skips one, from the right two). Wenzhou W13 is
-a race of about six discards a player in which every loser pays on every win (RULES.md §4.6), so a
-skipped draw lowers that opponent's chance to win first; 0.1 is about his chance to win on that draw
-(~4%) times what his win costs (~2.5 points). Paired by wall against 0 (1,200 walls, seeds 7 and 11):
-+0.054 [+0.001, +0.107] and +0.016 [−0.034, +0.065] (docs/strong.md, "tempo")."""
-
-TAIWAN_SPEED = {"taiwan": {"defend_within": 1, "risk_floor": 0.5, "claim_weights": (0.9, 0.3)}}
-"""Per scorer, the defaults of three knobs screened together (2026-12-04, evening; docs/strong.md):
-``defend_within`` 1 (no deal-in cost while the hand is two or more steps from ready), ``risk_floor``
-0.5 (risks under half a point count as none) and ``claim_weights`` (0.9, 0.3) (useful tiles weighed by
-how they can come: drawn, punged from any opponent, chowed from the left). Each alone was a few tenths
-of a point, within noise (+0.37, +0.29, +0.23 pooled over 4,800, 4,000 and 4,000 walls); together,
-paired by wall against the bot without them (``benchmarks/screen_strong.py taiwan 2000``), +1.09
-[-0.21, +2.39] (seed 79) and +1.03 [-0.25, +2.32] (seed 83), and the self-draws `strong` gave up to
-its safety came back (1,403 against 1,374 and 1,442 against 1,394). Elsewhere all three are off."""
+SKIP_VALUES = PerScorer("skip_value")
+"""Per scorer, the default ``skip_value`` its rule set's tuning sets (0 elsewhere; docs/strong.md, "tempo")."""
+TAIWAN_SPEED = PerScorer("defend_within", lambda t: {"defend_within": t.defend_within, "risk_floor": t.risk_floor,
+                                                     "claim_weights": t.claim_weights})
+"""Per scorer, the defaults of ``defend_within``, ``risk_floor`` and ``claim_weights`` where its rule set's
+tuning sets them (off elsewhere; docs/strong.md, "speed knobs")."""
 
 _NO_RISK = (0.0,) * NUM_KINDS
 
-CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
-"""Scorers where a chow or pung must also lower the shanten (after its best discard), as
-``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
-hand on seeds 7 and 11)."""
+CLAIM_NEEDS_PROGRESS = PerScorer("claim_needs_progress")
+"""Scorers whose rule set's tuning wants a chow or pung to lower the shanten too (docs/strong.md, "claims")."""
 
 
 def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0,
@@ -165,15 +139,10 @@ def poisson_tail(lam: float, k: int) -> float:
 
 
 def _typical(rules: RuleSet) -> tuple[float, float]:
-    """(score change of a typical win, extra loss of a typical deal-in) in the rule set's points."""
-    sc = rules.scorer
-    if sc == "mcr" or rules.name == "mcr":
-        return 36.0, 16.0  # 8×3 + ~12 fan; discarder pays 8 + ~12 fan, less the 8 paid anyway half the time
-    if sc == "taiwan":
-        return 100.0, 55.0  # discard win 30 + (2+1)×10, self-draw ×3; the discarder pays alone
-    if sc in ("wz13", "wz16"):
-        return 8.0, 2.0  # base 3 (dealer) + 1 + 1, ×2 self-drawn; 犯枪 1 + share
-    return 10.0, 5.0
+    """(score change of a typical win, extra loss of a typical deal-in) in the rule set's points (its
+    tuning's ``typical_win``, ``typical_deal_in``)."""
+    t = tuning(rules)
+    return t.typical_win, t.typical_deal_in
 
 
 class StrongBot:
@@ -240,31 +209,30 @@ class StrongBot:
                  skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None,
                  claim_weights: Sequence[float] | None = None, risk_floor: float | None = None) -> None:
         self.rules = resolve(rules)
-        if learned_danger and self.rules.scorer not in LEARNED:
+        tune = self.tuning = tuning(self.rules)
+        if learned_danger and not tune.danger_model:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
                              f"there is one for: {', '.join(sorted(LEARNED))}")
-        self.danger_coef = LEARNED[self.rules.scorer] if learned_danger else None
+        self.danger_coef = tune.danger_model if learned_danger else None
         self.passed_safe = passed_safe
         if skip_mode not in SKIP_MODES:
             raise ValueError(f"skip_mode must be one of {', '.join(SKIP_MODES)}, got {skip_mode!r}")
-        self.skip_value = SKIP_VALUES.get(self.rules.scorer, 0.0) if skip_value is None else skip_value
+        self.skip_value = tune.skip_value if skip_value is None else skip_value
         self.skip_mode = skip_mode
         self.claim_draws = claim_draws
         self.fold = fold
-        speed = TAIWAN_SPEED.get(self.rules.scorer, {})
-        self.defend_within = speed.get("defend_within") if defend_within is None else defend_within
-        self.risk_floor = float(speed.get("risk_floor", 0.0) if risk_floor is None else risk_floor)
+        self.defend_within = tune.defend_within if defend_within is None else defend_within
+        self.risk_floor = float(tune.risk_floor if risk_floor is None else risk_floor)
         if claim_weights is None:
-            claim_weights = speed.get("claim_weights", ())
+            claim_weights = tune.claim_weights
         if len(claim_weights) not in (0, 2):
             raise ValueError(f"claim_weights must be (pung, chow) or () for off, got {claim_weights!r}")
         self.claim_weights = (float(claim_weights[0]), float(claim_weights[1])) if claim_weights else None
         self._last_turn: tuple | None = None
-        sc = self.rules.scorer
         if defence is None:
-            defence = DEFENCE.get(sc, 1.0)
+            defence = tune.defence
         if claim_needs_progress is None:
-            claim_needs_progress = sc in CLAIM_NEEDS_PROGRESS
+            claim_needs_progress = tune.claim_needs_progress
         self.hold_horizon = hold_horizon
         self.defence = defence
         self.claim_margin = claim_margin
@@ -273,15 +241,15 @@ class StrongBot:
         shapes = self.rules.shape_rules
         self.shapes: ShapeRules = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
         self.valuer = WinValuer(self.rules)
-        self.mcr = self.rules.scorer == "mcr"
-        self.win_typical, self.deal_in_cost = _typical(self.rules)
+        self.mcr = tune.fan_plans  # hands valued by their path to a pattern reaching the minimum (MCR)
+        self.win_typical, self.deal_in_cost = tune.typical_win, tune.typical_deal_in
         self.deal_in_cost *= defence
-        table = TAIWAN_PATTERN_TAI if sc == "taiwan" else W13_PATTERN_FACTOR if sc == "wz13" else None
-        # Taiwan / Wenzhou W13: typical wins from the settlement, plus patterns unless ``patterns=False``
+        table = tune.pattern_values
+        # typical wins from the settlement, plus the patterns that pay more unless ``patterns=False``
         self.pattern_table = None if (table is None or self.mcr or not (patterns or menqing)) else (
             table if patterns else {})
         self.menqing = menqing
-        self.ron_rate = RON_RATES.get(sc, RON_RATE) if ron_rate is None else ron_rate
+        self.ron_rate = (tune.ron_rate if tune.ron_rate is not None else RON_RATE) if ron_rate is None else ron_rate
         self.claim_rate = claim_rate
         self.length_scale = hand_length / HAND_LENGTH
         self.seat_typical = seat_typical
@@ -289,10 +257,10 @@ class StrongBot:
         self.typical_speed = typical_speed
         self.two_step = two_step if not self.mcr else 0
         self._step_memo: dict[tuple, float] = {}
-        self.value_honours = value_honours if sc == "taiwan" else 0.0
-        self.dealer_danger = dealer_danger and sc == "taiwan"
-        if sc == "taiwan":
-            per = float(self.rules.rule_option("per_tai"))
+        self.value_honours = value_honours if tune.tai_option else 0.0
+        self.dealer_danger = dealer_danger and bool(tune.tai_option)
+        if tune.tai_option:
+            per = float(self.rules.rule_option(tune.tai_option))
             self.tai_points = (1 - SELF_DRAW_SHARE) * per + SELF_DRAW_SHARE * 3 * per
             self.per_tai = per
         self.claim_needs_progress = claim_needs_progress
@@ -489,8 +457,8 @@ class StrongBot:
     def _pattern_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
                        draws: float, U: int) -> float:
         """Taiwan / Wenzhou W13, a hand not ready: the best chance × typical win over the plain hand
-        (shanten ``s``) and the patterns that pay more (:data:`TAIWAN_PATTERN_TAI`,
-        :data:`W13_PATTERN_FACTOR`; distances from :func:`mcr_plans`, wildcards filling pairs and
+        (shanten ``s``) and the patterns that pay more (the rule set's ``pattern_values``,
+        :class:`~majiang.rules.base.BotTuning`; distances from :func:`mcr_plans`, wildcards filling pairs and
         pungs). The typical win (:func:`typical_win`) counts 門清 while no meld is claimed."""
         assert self.pattern_table is not None
         concealed = not self.menqing or all(m.kind is MeldKind.CONCEALED_KONG for m in melds)

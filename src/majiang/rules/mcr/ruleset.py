@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
+from majiang.rules.mcr.bots import TUNING
 
 
 def _scorer(rules: Any):
@@ -51,4 +52,5 @@ RULESET = RuleSetDef(
     ),
     table_options=("multiple_winners", "rob_kong", "flowers", "min_score", "rounds", "first_dealer", "seat_draw"),
     patterns=_patterns,
+    bot_tuning=TUNING,
 )
