@@ -148,51 +148,39 @@ def _typical(rules: RuleSet) -> tuple[float, float]:
 class StrongBot:
     """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic).
 
-    Tuning knobs (defaults are what ``benchmarks/bench_strong.py`` measured): ``defence`` scales the
-    deal-in cost (0 = never defend; default per scorer, :data:`DEFENCE`); ``claim_needs_progress``:
-    a chow or pung must also lower the shanten (default per scorer, :data:`CLAIM_NEEDS_PROGRESS`);
-    ``claim_margin``: a claim must be worth this many times passing;
+    Knobs left ``None`` take the rule set's :class:`~majiang.rules.base.BotTuning`
+    (:func:`~majiang.players.tuning.tuning`); what each was measured against, and the knobs measured and
+    left off, are in docs/strong.md ("Per-rule-set tuning").
+
+    ``defence``: scale of the deal-in cost (0 = never defend); ``claim_needs_progress``: a chow or pung
+    must also lower the shanten; ``claim_margin``: a claim must be worth this many times passing;
     ``shanten_decay``: weight of a discard per shanten step above the lowest (0 = strict);
-    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready
-    to reach 8 fan with small fans. Measured and left off (no better, or worse, in Taiwan and
-    Wenzhou; README): ``patterns`` -- Taiwan/Wenzhou W13 hands not ready valued by the patterns that
-    pay more (:func:`~majiang.players.valuation.typical_win`); ``menqing`` -- Taiwan, a hand without
-    claimed melds valued with 門清/不求 (fewer claims: slower, worse); ``hold_horizon`` h > 0 -- let a
-    discard win go when a self-draw within h × the own draws left pays more on average
-    (:meth:`hold_value`; Wenzhou too). ``ron_rate``: discard-win chances a go-around per live wait
-    (default per scorer, :data:`RON_RATES`). Screened on 2026-12-02 and left off (README):
-    ``value_honours`` p -- Taiwan, a hand not ready worth more per expected 台 of value-honour pungs
-    (RULES.md §3.2; a pair counts p) and such pungs claimed when they keep the shanten;
-    ``dealer_danger`` -- Taiwan, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
-    ``two_step`` k -- hands 2..k steps from ready valued with the measured useful tiles of the next
-    step (:meth:`_next_useful`); ``tie_quality`` e -- ties on shanten and useful tiles broken by e × that
-    count; ``seat_typical`` -- a hand not ready valued by the seat's typical win (:func:`typical_win`);
-    ``claim_rate``, ``hand_length``, ``typical_speed`` -- the rates of :func:`reach_probability`.
-    Measured on 2026-12-04 and left off: ``learned_danger`` -- Taiwan, each discard's deal-in chance
-    from the learned logistic model (:func:`~majiang.players.danger.learned_deal_in` on
-    :func:`~majiang.players.danger.tile_features`, coefficients :data:`~majiang.players.danger.LEARNED`)
-    instead of the hand-made estimate (a :class:`ValueError` for a scorer without a model).
-    Tempo (2026-12-04): ``skip_value`` -- a chow or pung is worth this many points more for each
-    opponent's turn it skips (default per scorer, :data:`SKIP_VALUES`: Wenzhou W13 0.1), each skipped
-    turn weighed per ``skip_mode`` (:data:`SKIP_MODES`; ``"dealer"``: ×1.5 when the dealer is the skipped
-    seat or this seat, else ×0.5; ``"progress"``: × the skipped seat's discards and melds / 3, at most 2;
-    both screened level with ``"flat"``); ``claim_draws`` -- value the hand after a claim with the own
-    draws it costs against passing ((4 − offset) / 4 fewer; measured worse, off). ``fold``
-    (default on): discards that raise the shanten compete on safety; off, only discards at the
-    lowest shanten are considered (never fold; Taiwan, 2026-12-04: −0.08 [−0.15, −0.00] and −0.10
-    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays). Three knobs
-    whose defaults are per scorer (:data:`TAIWAN_SPEED`: on in Taiwan, where together they measured
-    about +1 a hand, off elsewhere; ``None`` takes the default): ``defend_within`` k -- no deal-in
-    cost while the hand's lowest shanten is above k (far from ready, play for speed; a large k such
-    as 99 always defends; Taiwan k = 1 alone: −0.34, +1.49, +0.37, −0.05 on seeds 29, 31, 37, 41,
-    each ±1.4); ``risk_floor`` f -- each tile's risk less f points, never below 0 (:meth:`_risk`:
-    small risks count as none, so ties go to honours and terminals first; Taiwan 0.5 alone: +0.33 and
-    +0.24 on seeds 71 and 73, each ±1.0); ``claim_weights`` (pung, chow), ``()`` for off -- a hand
-    not ready counts each unseen copy of a useful tile 1 for the own draw, ``pung`` more when it
-    holds a pair of it (any opponent's discard can be punged), ``chow`` more when it holds a chow
-    shape around it (the left player's discards), in place of useful × (1 + ``claim_rate``)
-    (:meth:`_claim_weighted`; Taiwan (0.9, 0.3) alone: +0.52 and −0.07 on seeds 61 and 67; (1.8,
-    0.6) +0.04 and +0.06). Raises :class:`ValueError` for ``claim_weights`` of another length.
+    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready to
+    reach 8 fan with small fans; ``patterns``: hands not ready valued by the patterns that pay more
+    (the tuning's ``pattern_values``, :func:`~majiang.players.valuation.typical_win`); ``menqing``: a
+    hand without claimed melds valued with 門清/不求; ``hold_horizon`` h > 0: let a discard win go when a
+    self-draw within h × the own draws left pays more on average (:meth:`hold_value`); ``ron_rate``:
+    discard-win chances a go-around per live wait; ``value_honours`` p: where the tuning has a
+    ``tai_option``, a hand not ready worth more per expected 台 of value-honour pungs (a pair counts p);
+    ``dealer_danger``: there too, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
+    ``two_step`` k: hands 2..k steps from ready valued with the measured useful tiles of the next step
+    (:meth:`_next_useful`); ``tie_quality`` e: ties on shanten and useful tiles broken by e × that count;
+    ``seat_typical``: a hand not ready valued by the seat's typical win (:func:`typical_win`);
+    ``claim_rate``, ``hand_length``, ``typical_speed``: the rates of :func:`reach_probability`;
+    ``learned_danger``: each discard's deal-in chance from the tuning's learned logistic model
+    (:func:`~majiang.players.danger.learned_deal_in` on :func:`~majiang.players.danger.tile_features`; a
+    :class:`ValueError` for a rule set without one); ``skip_value``: a chow or pung is worth this many
+    points more for each opponent's turn it skips, each weighed per ``skip_mode`` (:data:`SKIP_MODES`;
+    ``"dealer"``: ×1.5 when the dealer is the skipped seat or this seat, else ×0.5; ``"progress"``: × the
+    skipped seat's discards and melds / 3, at most 2); ``claim_draws``: value the hand after a claim with
+    the own draws it costs against passing ((4 − offset) / 4 fewer); ``fold`` (default on): discards
+    that raise the shanten compete on safety, off: only discards at the lowest shanten are considered;
+    ``defend_within`` k: no deal-in cost while the hand's lowest shanten is above k (99: always
+    defends); ``risk_floor`` f: each tile's risk less f points, never below 0 (:meth:`_risk`);
+    ``claim_weights`` (pung, chow), ``()`` for off: a hand not ready counts each unseen copy of a useful
+    tile 1 for the own draw, ``pung`` more when it holds a pair of it, ``chow`` more when it holds a chow
+    shape around it, in place of useful × (1 + ``claim_rate``) (:meth:`_claim_weighted`). Raises
+    :class:`ValueError` for ``claim_weights`` of another length.
     """
 
     name = "strong"
