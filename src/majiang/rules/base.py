@@ -430,6 +430,24 @@ DEFAULT_TUNING = BotTuning()
 
 
 @dataclass(frozen=True)
+class ScoreCommand:
+    """What ``majiang score`` calls for a rule set's hands: its :attr:`RuleSetDef.score_command`
+    (:mod:`majiang.cli_score`; a rule set without one is scored through its scorer and settlement).
+
+    Attributes:
+        score: ``(rules, hand_text, options) -> result``: ``rules`` the
+            :class:`~majiang.engine.RuleSet`, ``hand_text`` the command's HAND, ``options`` the parsed
+            options (:data:`majiang.cli_score.OPTIONS`); returns the JSON object the command prints
+            (``rules``, ``hand``, ``unit``, ``total``, ``fans``, ``shape``, ``deltas``, ...). Raises
+            :class:`~majiang.errors.MajiangError` for a hand or an option it cannot take.
+        note: ``result -> text`` added to the table's total line (e.g. the minimum), or ``None``.
+    """
+
+    score: Callable[[Any, str, Mapping[str, Any]], dict]
+    note: Callable[[dict], str] | None = None
+
+
+@dataclass(frozen=True)
 class RuleSetDef:
     """One rule set as its package declares it (module doc).
 
@@ -448,6 +466,8 @@ class RuleSetDef:
         table_options: names of :data:`TABLE_OPTIONS` it offers (defaults: its ``table`` values).
         patterns: the pattern catalogue, or a function returning it (built when first asked).
         bot_tuning: how the bots play it (:class:`BotTuning`).
+        score_command: how ``majiang score`` scores its hands (:class:`ScoreCommand`); ``None``: through
+            its scorer and settlement (:func:`majiang.cli_score.score_generic`).
     """
 
     name: str
@@ -464,6 +484,7 @@ class RuleSetDef:
     table_options: tuple[str, ...] = ()
     patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
     bot_tuning: BotTuning = DEFAULT_TUNING
+    score_command: ScoreCommand | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot_tuning, BotTuning):

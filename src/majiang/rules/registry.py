@@ -210,6 +210,11 @@ def names() -> tuple[str, ...]:
     return tuple(_reg().defs)
 
 
+def own_names() -> tuple[str, ...]:
+    """majiang's own rule-set names, each followed by its aliases (without reading the entry points)."""
+    return tuple(n for d in _own().defs.values() for n in (d.name, *d.aliases))
+
+
 def aliases() -> dict[str, str]:
     """Alias → rule-set name (``{"wenzhou13": "wenzhou"}``)."""
     return dict(_reg().aliases)

@@ -14,6 +14,7 @@ from typing import Any
 
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
 from majiang.rules.taiwan.bots import TUNING
+from majiang.rules.taiwan.cli import COMMAND
 
 _BOOL_OPTIONS: tuple[tuple[str, bool, str, str, str], ...] = (
     ("all_flowers_count", False, "見花見台", "Every flower counts",
@@ -101,4 +102,5 @@ RULESET = RuleSetDef(
                    "seat_draw", "bao_pai"),
     patterns=_patterns,
     bot_tuning=TUNING,
+    score_command=COMMAND,
 )
