@@ -13,8 +13,6 @@ fifth copy (``win._special_need`` then solves the rest without the four-copy cap
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
@@ -22,7 +20,6 @@ from majiang.rl import kernels
 
 _KERNELS = ("_knit", "_finish", "_group", "_std_win", "_std_waits", "_batch")
 _STATE: list[bool] = []
-_LOCK = threading.Lock()
 _ARR = np.array(KNITTED_ARRANGEMENTS, dtype=np.int64)  # (6, 9)
 
 SHANTEN, WINS, WAITS = 0, 1, 2
@@ -32,16 +29,7 @@ SHANTEN, WINS, WAITS = 0, 1, 2
 def available() -> bool:
     """True when the loops run compiled (numba there, ``MAJIANG_NUMBA`` not 0; see
     :func:`majiang.rl.kernels.available`)."""
-    if _STATE:
-        return _STATE[0]
-    with _LOCK:
-        if not _STATE:
-            ok = kernels.available()
-            if ok:
-                kernels.note_first_compile(__file__, "*")
-                kernels.compile_lazily(globals(), _KERNELS)
-            _STATE.append(ok)
-    return _STATE[0]
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
 
 
 def _knit(nat: np.ndarray, total: int, w: int, hk: int, ks: int, arr: np.ndarray, rest: np.ndarray,
@@ -84,12 +72,7 @@ def _knit(nat: np.ndarray, total: int, w: int, hk: int, ks: int, arr: np.ndarray
                     k += 1
             if top - k - (3 * n + 2) >= best:  # the rest fully used cannot beat best
                 continue
-            for g in range(4):
-                keys[g] = 0
-            for t in range(34):
-                keys[kernels._GROUP[t]] += rest[t] * kernels._P5[t]
-            for g in range(4):
-                kernels._load(g, keys[g], W, kernels._V + g, su, hu)
+            kernels._load_all(rest, keys, W, su, hu)
             kernels._setup(W, n)
             used = 3 * n + 1 - kernels._std(W, kernels._V + 3, W, kernels._O + 3, n)
             v = top - k - used

@@ -36,30 +36,18 @@ tests/rl/test_rl_step_kernels.py compares the two step for step.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from majiang.rl import kernels
 
 _KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
-_LOCK = threading.Lock()
 
 
 def available() -> bool:
     """True when these loops run compiled (numba present and not switched off by ``MAJIANG_NUMBA=0``,
     see :func:`majiang.rl.kernels.available`); the batched core uses its numpy code otherwise."""
-    if _STATE:
-        return _STATE[0]
-    with _LOCK:
-        if not _STATE:
-            ok = kernels.available()
-            if ok:
-                kernels.note_first_compile(__file__, "*")
-                kernels.compile_lazily(globals(), _KERNELS)
-            _STATE.append(ok)
-    return _STATE[0]
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
 
 
 def _stats(c: np.ndarray, sbits: np.ndarray, hbits: np.ndarray, st: np.ndarray) -> None:
