@@ -146,30 +146,31 @@ def main(argv: list[str] | None = None) -> int:
     def row(name: str, ours_rates: tuple[float, float], peer_name: str, peer: float | None) -> None:
         rows.append((name, ours_rates, peer_name, peer))
 
-    row("win check, 14 tiles, no wildcard", ours(is_winning, d["win14"]), "mahjong Agari.is_agari",
-        rate(agari.is_agari, d["win14"]))
+    peer = rate(agari.is_agari, d["win14"])
+    row("win check, 14 tiles, no wildcard", ours(is_winning, d["win14"]), "mahjong Agari.is_agari", peer)
     many = batch(is_winning_many, d["win14"])
     if many:
-        row("win check, 14 tiles, batch per hand", many, "mahjong Agari.is_agari", rows[0][3])
+        row("win check, 14 tiles, batch per hand", many, "mahjong Agari.is_agari", peer)
     row("win check, 14 tiles, 1-4 wildcards", ours(is_winning, d["wild14"], star=True), "(no peer has wildcards)",
         None)
     row("shanten, random 13 (std+7p+13o)", ours(lambda c: shanten(c, 0, JAPANESE_SHAPES), d["random13"]),
         "mahjong Shanten.calculate_shanten", rate(sh.calculate_shanten, d["random13"]))
+    peer = rate(lambda h: gb.MahjongShanten(pack=(), hand=h), d["random13_codes"])
     row("shanten, random 13 (all MCR shapes)", ours(lambda c: shanten(c, 0, MCR_SHAPES), d["random13"]),
-        "PyMahjongGB MahjongShanten", rate(lambda h: gb.MahjongShanten(pack=(), hand=h), d["random13_codes"]))
+        "PyMahjongGB MahjongShanten", peer)
     many = batch(shanten_many, d["random13"], 0, MCR_SHAPES)
     if many:
-        row("shanten, all MCR shapes, batch/hand", many, "PyMahjongGB MahjongShanten", rows[-1][3])
+        row("shanten, all MCR shapes, batch/hand", many, "PyMahjongGB MahjongShanten", peer)
     row("shanten, random 13 (standard)", ours(shanten_standard, d["random13"]), "PyMahjongGB RegularShanten",
         rate(gb.RegularShanten, d["random13_codes"]))
-    row("waits, random 13 (standard)", ours(waits, d["random13"]), "PyMahjongGB RegularShanten",
-        rate(gb.RegularShanten, d["random13_codes"]))
-    row("waits, ready 13 (standard)", ours(waits, d["tenpai13"]), "PyMahjongGB RegularShanten",
-        rate(gb.RegularShanten, d["tenpai13_codes"]))
-
-    many = batch(waits_many, d["random13"])
-    if many:
-        row("waits, random 13, batch per hand", many, "PyMahjongGB RegularShanten", rows[-2][3])
+    peer_random = rate(gb.RegularShanten, d["random13_codes"])
+    peer_ready = rate(gb.RegularShanten, d["tenpai13_codes"])
+    row("waits, random 13 (standard)", ours(waits, d["random13"]), "PyMahjongGB RegularShanten", peer_random)
+    row("waits, ready 13 (standard)", ours(waits, d["tenpai13"]), "PyMahjongGB RegularShanten", peer_ready)
+    for name, key, peer in (("random", "random13", peer_random), ("ready", "tenpai13", peer_ready)):
+        many = batch(waits_many, d[key])
+        if many:
+            row(f"waits, {name} 13, batch per hand", many, "PyMahjongGB RegularShanten", peer)
     print(f"{time.strftime('%Y-%m-%d %H:%M')}, {load()}")
     print(f"{args.hands} prepared hands per row, seed {args.seed}; hands/second (cold = tables empty at start; "
           f"batch rows: the first call)")
