@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path

@@ -248,8 +248,8 @@ def _batch(counts: np.ndarray, wilds: np.ndarray, mode: int, sev: int, quad2: in
 
 
 def run(counts: np.ndarray, wilds: np.ndarray, mode: int, rules, out: np.ndarray) -> np.ndarray:
-    """Fill ``out`` (``(n, 34)`` for :data:`WAITS`, else ``(n, 1)``; int8) for the rows of ``counts`` (``(n, 34)`` int8/uint8, 0-4; ``wilds`` ``(n,)``
-    int64) under ``rules`` (a :class:`~majiang.analysis.ShapeRules` with the standard shape); returns
+    """Fill ``out`` (``(n, 34)`` for :data:`WAITS`, else ``(n, 1)``; int8) for the rows of ``counts``
+    (``(n, 34)`` int8/uint8, 0-4; ``wilds`` ``(n,)`` int64) under ``rules`` (a :class:`~majiang.analysis.ShapeRules` with the standard shape); returns
     the ``(n,)`` uint8 marks of the rows left to the Python path. Call :func:`available` first."""
     su, hu = kernels._Tables.get()
     nf = kernels._Tables.free()

@@ -72,7 +72,8 @@ HAND_LENGTH = 0.7
 DEFENCE = PerScorer("defence")
 """Per scorer, the default ``defence`` its rule set's tuning sets (1.0 elsewhere; docs/strong.md, "defence")."""
 RON_RATES = PerScorer("ron_rate")
-"""Per scorer, the default ``ron_rate`` its rule set's tuning sets (:data:`RON_RATE` elsewhere; docs/strong.md, "ron_rate")."""
+"""Per scorer, the default ``ron_rate`` its rule set's tuning sets (:data:`RON_RATE` elsewhere; docs/strong.md,
+"ron_rate")."""
 SKIP_MODES = ("flat", "dealer", "progress", "dealer-progress")
 """How ``skip_value`` weighs each skipped turn (:meth:`StrongBot._skip_weight`)."""
 SKIP_VALUES = PerScorer("skip_value")
