@@ -823,17 +823,24 @@ class BatchedCore:
         if self._wkern:
             return step_kernels.wild_candidates(self.hand, rows, seats, extra, self.wild, self.rules.white_stand_in,
                                                 self._wflags)
-        from majiang.analysis import is_winning
-        from majiang.analysis.wildcards import split_counts
+        from majiang.analysis import is_winning_many
 
-        out = np.zeros(rows.size, dtype=bool)
-        for k in range(rows.size):
-            c = self.hand[rows[k], seats[k]].tolist()
-            if extra is not None and extra[k] >= 0:
-                c[extra[k]] += 1
-            wf = int(self.wild[rows[k]])
-            out[k] = is_winning(*split_counts(c, None if wf < 0 else wf, self.rules.white_stand_in), self._shapes)
-        return out
+        x = self.hand[rows, seats].astype(np.int8)
+        k = np.arange(rows.size)
+        if extra is not None:
+            on = extra >= 0
+            x[k[on], extra[on]] += 1
+        # split_counts on every row: copies of the wildcard face are wildcards, a White plays that face
+        wf = self.wild[rows].astype(np.intp)
+        has = wf >= 0
+        w = np.zeros(rows.size, dtype=np.int64)
+        w[has] = x[k[has], wf[has]]
+        x[k[has], wf[has]] = 0
+        if self.rules.white_stand_in:
+            sw = has & (wf != _WHITE)
+            x[k[sw], wf[sw]] += x[k[sw], _WHITE]
+            x[k[sw], _WHITE] = 0
+        return is_winning_many(x, w, self._shapes)
 
     def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
         """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""

@@ -370,6 +370,81 @@ class PatternInfo:
 
 ScorerFactory = Callable[[Any], Scorer]
 SettlementFactory = Callable[[Any], Settlement]
+TypicalWin = Callable[..., float]
+"""``(rules, dealer, concealed, pattern, dealer_streak, extra_tai, self_draw_share) -> points``: a
+rule set's typical win, see :func:`majiang.players.valuation.typical_win`."""
+
+
+@dataclass(frozen=True)
+class BotTuning:
+    """How the ``strong`` and ``efficiency`` bots play a rule set: its :attr:`RuleSetDef.bot_tuning`.
+
+    The bots read it from the rule set whose ``scorers`` holds the table's scorer
+    (:func:`majiang.rules.registry.bot_tuning`); a generic scorer (``fixed``, ...) gets these defaults.
+    What each value was measured against is in docs/strong.md, "Per-rule-set tuning".
+
+    Attributes:
+        typical_win: score change of a typical win, in the rule set's points (MCR 36, Taiwan 100).
+        typical_deal_in: extra loss of a typical deal-in, in the same points.
+        defence: scale of the deal-in cost (0 = never defend).
+        ron_rate: discard-win chances a go-around per live wait; ``None``: the bot's ``RON_RATE``.
+        skip_value: points a chow or pung is worth more for each opponent's turn it skips.
+        claim_needs_progress: a chow or pung must also lower the shanten.
+        defend_within: no deal-in cost while the hand's lowest shanten is above this (``None``: always).
+        risk_floor: each tile's risk less this many points, never below 0.
+        claim_weights: ``(pung, chow)`` weights of a useful tile's claimable copies, ``()`` for off.
+        fan_plans: value hands by the shortest path to a pattern reaching the minimum
+            (:func:`majiang.players.valuation.mcr_plans`, MCR's eight fan).
+        pattern_values: the patterns that pay more (``{"full-flush": 8, ...}``, in the unit
+            :attr:`typical_value` reads them), for the ``patterns`` / ``menqing`` knobs; ``None``: none.
+        typical_value: the rule set's typical win from its settlement (:data:`TypicalWin`), or ``None``
+            (10 points).
+        tai_option: the rule option giving the points of one 台 (``"per_tai"``), where the bot's
+            ``value_honours`` and ``dealer_danger`` knobs apply; ``""``: they do not.
+        danger_model: coefficients of the learned deal-in model
+            (:data:`majiang.players.danger.FEATURES`), ``()`` for none.
+    """
+
+    typical_win: float = 10.0
+    typical_deal_in: float = 5.0
+    defence: float = 1.0
+    ron_rate: float | None = None
+    skip_value: float = 0.0
+    claim_needs_progress: bool = False
+    defend_within: int | None = None
+    risk_floor: float = 0.0
+    claim_weights: tuple[float, ...] = ()
+    fan_plans: bool = False
+    pattern_values: Mapping[str, float] | None = None
+    typical_value: TypicalWin | None = None
+    tai_option: str = ""
+    danger_model: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.claim_weights) not in (0, 2):
+            raise RuleSetError(f"claim_weights must be (pung, chow) or (), got {self.claim_weights!r}")
+
+
+DEFAULT_TUNING = BotTuning()
+"""The tuning of a rule set that declares none, and of generic scorers."""
+
+
+@dataclass(frozen=True)
+class ScoreCommand:
+    """What ``majiang score`` calls for a rule set's hands: its :attr:`RuleSetDef.score_command`
+    (:mod:`majiang.cli_score`; a rule set without one is scored through its scorer and settlement).
+
+    Attributes:
+        score: ``(rules, hand_text, options) -> result``: ``rules`` the
+            :class:`~majiang.engine.RuleSet`, ``hand_text`` the command's HAND, ``options`` the parsed
+            options (:data:`majiang.cli_score.OPTIONS`); returns the JSON object the command prints
+            (``rules``, ``hand``, ``unit``, ``total``, ``fans``, ``shape``, ``deltas``, ...). Raises
+            :class:`~majiang.errors.MajiangError` for a hand or an option it cannot take.
+        note: ``result -> text`` added to the table's total line (e.g. the minimum), or ``None``.
+    """
+
+    score: Callable[[Any, str, Mapping[str, Any]], dict]
+    note: Callable[[dict], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -390,6 +465,9 @@ class RuleSetDef:
         options: its own options (``target="rules"``).
         table_options: names of :data:`TABLE_OPTIONS` it offers (defaults: its ``table`` values).
         patterns: the pattern catalogue, or a function returning it (built when first asked).
+        bot_tuning: how the bots play it (:class:`BotTuning`).
+        score_command: how ``majiang score`` scores its hands (:class:`ScoreCommand`); ``None``: through
+            its scorer and settlement (:func:`majiang.cli_score.score_generic`).
     """
 
     name: str
@@ -405,8 +483,13 @@ class RuleSetDef:
     options: tuple[Option, ...] = ()
     table_options: tuple[str, ...] = ()
     patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
+    bot_tuning: BotTuning = DEFAULT_TUNING
+    score_command: ScoreCommand | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.bot_tuning, BotTuning):
+            raise RuleSetError(f"rule set {self.name!r}: bot_tuning must be a BotTuning, "
+                               f"got {type(self.bot_tuning).__name__}")
         if not isinstance(self.name, str) or not self.name or "," in self.name or "=" in self.name:
             raise RuleSetError(f"a rule set name is a non-empty string without ',' or '=', got {self.name!r}")
         for o in self.options:

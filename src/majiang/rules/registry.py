@@ -29,7 +29,8 @@ Public functions (the engine, the command line and the web table use them):
 * :func:`register` -- add a rule set at run time (tests, notebooks); :func:`reload` -- read the
   entry points again;
 * :func:`scorer_factory`, :func:`settlement_factory`, :func:`shape_rules` -- lookups by the names a
-  rule set's table gives (used by :class:`majiang.engine.RuleSet`).
+  rule set's table gives (used by :class:`majiang.engine.RuleSet`); :func:`scorer_owner` and
+  :func:`bot_tuning` -- the rule set behind a scorer, and how the bots play it.
 
 Two rule sets may not share a name, an alias, a scorer or settlement name with different factories,
 or a shape name: :class:`~majiang.rules.base.RuleSetError` says which distributions clash.
@@ -43,7 +44,7 @@ from importlib import metadata
 from typing import Any
 
 from majiang.analysis import ShapeRules
-from majiang.rules.base import RuleSetDef, RuleSetError, ScorerFactory, SettlementFactory
+from majiang.rules.base import DEFAULT_TUNING, BotTuning, RuleSetDef, RuleSetError, ScorerFactory, SettlementFactory
 
 GROUP = "majiang.rulesets"
 """The entry-point group rule sets register under."""
@@ -66,6 +67,7 @@ class _Registry:
         self.settlements: dict[str, SettlementFactory] = {}
         self.shapes: dict[str, ShapeRules] = {}
         self.origin: dict[str, str] = {}
+        self.owners: dict[str, RuleSetDef] = {}  # scorer name -> the rule set declaring it
 
     def add(self, d: RuleSetDef, origin: str) -> None:
         if not isinstance(d, RuleSetDef):
@@ -86,6 +88,8 @@ class _Registry:
         for a in d.aliases:
             self.aliases[a] = d.name
         self.scorers.update(d.scorers)
+        for n in d.scorers:
+            self.owners.setdefault(n, d)
         self.settlements.update(d.settlements)
         self.shapes.update(d.shapes)
 
@@ -206,6 +210,11 @@ def names() -> tuple[str, ...]:
     return tuple(_reg().defs)
 
 
+def own_names() -> tuple[str, ...]:
+    """majiang's own rule-set names, each followed by its aliases (without reading the entry points)."""
+    return tuple(n for d in _own().defs.values() for n in (d.name, *d.aliases))
+
+
 def aliases() -> dict[str, str]:
     """Alias → rule-set name (``{"wenzhou13": "wenzhou"}``)."""
     return dict(_reg().aliases)
@@ -229,6 +238,19 @@ def find(name: str) -> RuleSetDef | None:
 def scorer_factory(name: str) -> ScorerFactory | None:
     """The scorer factory a rule set registered under ``name``, or ``None``."""
     return _one("scorers", name)
+
+
+def scorer_owner(name: str) -> RuleSetDef | None:
+    """The rule set that declares the scorer ``name`` (the first one, when several share it), or ``None``
+    for a generic scorer (``fixed``, ...)."""
+    return _one("owners", name)
+
+
+def bot_tuning(scorer: str) -> BotTuning:
+    """How the bots play a table scored by ``scorer``: the :class:`~majiang.rules.base.BotTuning` of the
+    rule set declaring it (:func:`scorer_owner`), the defaults for a generic scorer."""
+    d = _one("owners", scorer)
+    return d.bot_tuning if d is not None else DEFAULT_TUNING
 
 
 def settlement_factory(name: str) -> SettlementFactory | None:
