@@ -16,7 +16,8 @@ replay (``games.chat``, docs/server.md "Table chat"). The rows:
 ============= ==================================================================================
 ``chat``        ``user_id``, ``name``, ``seat`` (index into the state's ``names``, or null for a
                 spectator), ``audience`` (``players``/``spectators``), ``text`` or ``phrase``,
-                ``at`` (events of the match so far: the replay step it was said at), ``hand``, ``t``
+                ``at`` (events of the match so far: the replay step it was said at), ``hand`` (the
+                match's hand number, from 0; null before the deal), ``t`` (epoch seconds)
 ``mute``        ``by``, ``user_id``, ``on``: ``by`` stops (or starts again) hearing ``user_id``
 ``free_text``   ``on``: the creator allows free text, or quick phrases only
 ``move``        ``from``, ``to``: the creator moves the person at place ``from`` to place ``to``
@@ -101,7 +102,7 @@ class RoomChat:
         seat = self.speaker_seat(user_id)
         m = self.match
         row.update(seat=seat, audience="players" if seat is not None else "spectators",
-                   at=len(m.events) if m is not None else 0, hand=m.hand_number if m is not None else 0,
+                   at=len(m.events) if m is not None else 0, hand=m.hand_number if m is not None else None,
                    t=round(time.time(), 3))
         self.commit(row)
         hits.append(now)
