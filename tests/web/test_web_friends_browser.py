@@ -53,6 +53,9 @@ def test_friends_room_chat_and_phone_layouts(server):
             assert "张三丰" in zh.inner_text("nav .who")
             _signup(en, base, "lisa", "Ｌｉｓａ", "cat")
             assert en.inner_text("nav .who").strip() == "Lisa"  # stored NFKC-normalised
+            zh.set_viewport_size({"width": 390, "height": 844})
+            zh.screenshot(path=str(ARTIFACTS / "friends_lobby_portrait_zh.png"), full_page=True)
+            zh.set_viewport_size({"width": 1280, "height": 800})
             # 张三丰 opens a private one-hand table and sits
             zh.check("#private")
             zh.fill("#max_hands", "1")
