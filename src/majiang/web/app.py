@@ -222,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("user", current_user(request))
         ctx.setdefault("error", None)
+        ctx.setdefault("quick_wait", int(round(settings.quick_wait)))
         lang = i18n.request_lang(request)  # ?lang= (remembered in a cookie), else Accept-Language
         resp = HTMLResponse(render(template, lang, **ctx), status_code=status)
         if request.query_params.get("lang") in i18n.LANGS:

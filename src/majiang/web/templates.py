@@ -52,7 +52,7 @@ AUTH = """{% extends "base.html" %}{% block error %}{% endblock %}{% block main 
 
 LOBBY = """{% extends "base.html" %}{% block main %}
 {% block friends %}<section class="card friends" id="friends">
-{% if user %}<div class="quick" id="quick"><h2>{{ _("quick.title") }}</h2><p class="hint">{{ _("quick.hint") }}</p>
+{% if user %}<div class="quick" id="quick"><h2>{{ _("quick.title") }}</h2><p class="hint">{{ _("quick.hint", secs=quick_wait) }}</p>
 <div class="quick-buttons">{% for p in presets %}<form method="post" action="/quick" class="inline"><input type="hidden" name="preset" value="{{ p }}"><button class="primary quick-start" data-preset="{{ p }}">{{ preset_name(p) }}</button></form>{% endfor %}</div></div>{% endif %}
 <form method="get" action="/r" class="join-room" id="join-room"><h2><label for="room-number">{{ _("room.join") }}</label></h2>
 <div class="row"><input name="room" id="room-number" inputmode="numeric" pattern="[0-9 ]{6,8}" maxlength="8" placeholder="{{ _('room.number_ph') }}" required autocomplete="off">
