@@ -4,6 +4,7 @@
 // wall count, dice, the wildcard and its indicator, the acting seat's clock.
 import {t} from "./i18n.js";
 import {esc, meldSVG, tileSVG, tilesSVG} from "./tiles.js";
+import {AVATARS} from "./avatars.js";
 
 const POS = ["bottom", "right", "top", "left"];
 // Assign markup only when it changed: a state update redraws just what moved.
@@ -35,7 +36,7 @@ export function seatPlate(st, live, s, me) {
   const bot = st.bots && st.bots[s] ? `<span class="bot">${t("table.bot")}</span>` : "";
   const you = s === st.seat ? `<span class="you">${t("table.you")}</span>` : "";
   return `<div class="plate${active ? " active" : ""}" data-seat="${s}"><span class="wind" title="${t(WIND_KEYS[w])}">${t(WIND_SHORT[w])}</span>` +
-    `<span class="pname"${st.bots && st.bots[s] ? ` title="${esc(t("bot." + st.bots[s]))}"` : ""}>${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
+    `${AVATARS[(st.avatars || [])[s]] || ""}<span class="pname" title="${esc(st.bots && st.bots[s] ? t("bot." + st.bots[s]) : st.names[s] || "")}">${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
     `<span class="score" data-seat="${s}">${st.scores ? st.scores[s] : 0}</span></div>`;
 }
 
