@@ -286,6 +286,8 @@ class RuleSet:
         if not (isinstance(self.win_limit, int) and not isinstance(self.win_limit, bool)
                 and 1 <= self.win_limit < self.players):
             raise bad(f"win_limit must be 1-{self.players - 1}, got {self.win_limit!r}")
+        if self.win_limit > 1 and self.flower_wins:
+            raise bad("flower_wins (a flower win ends the hand) cannot go with win_limit above 1")
         if self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None:
             hint = "" if registry.find(self.name) is not None else (
                 f" (is the package of rule set {self.name!r} installed? no majiang.rulesets entry point declares it)")
