@@ -488,6 +488,11 @@ class HandTable:
             self.phase = Phase.TURN
             self.current = self.dealer
 
+    @property
+    def decision(self):
+        """The :class:`~majiang.rules.base.Decision` the seats are answering (:attr:`Phase.DECIDE`), else ``None``."""
+        return self.decisions[self._dec_k] if self.phase is Phase.DECIDE else None
+
     def default_action(self, seat: int) -> Action | None:
         """The action taken for ``seat`` when it does not choose: in :attr:`Phase.DECIDE` the rule set's
         default policy (:attr:`~majiang.rules.base.Decision.default`: the bots' choice and a time-out's),
@@ -736,7 +741,8 @@ class HandTable:
             kongs=self._kongs(robbed=(discarder, tile) if robbing else None),
             declared_ready=self.ready[seat], heavenly_ready=self.ready_kind[seat] == "heavenly",
             earthly_ready=self.ready_kind[seat] == "earthly", bao=tuple(self.bao),
-            kong_discard=not self_drawn and not robbing and self._kong_discard, decided=self.decided)
+            kong_discard=not self_drawn and not robbing and self._kong_discard, decided=self.decided,
+            in_play=tuple(not o for o in self.out) if self._wins else ())
 
     def _chow_feeds(self) -> tuple[tuple[int, int], ...]:
         """``(feeder, eater)`` for every chow claimed this hand (Wenzhou 统包, RULES.md §4.6)."""

@@ -92,6 +92,8 @@ class WinContext:
             (Sichuan 杠上炮; issue 30).
         decided: per seat, the values of the rule set's pre-play decisions (:class:`Decision`) as a
             ``{name: value}`` mapping (Sichuan 定缺: ``{"dingque": "m"}``); empty without decisions.
+        in_play: per seat, still in play at this win (``RuleSet.win_limit`` above 1: earlier winners
+            have left); empty while every seat is in play.
     """
 
     hand: Hand
@@ -119,6 +121,7 @@ class WinContext:
     bao: tuple[int, ...] = ()
     kong_discard: bool = False
     decided: tuple[Mapping[str, Any], ...] = ()
+    in_play: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
