@@ -133,10 +133,10 @@ def hand_patterns(hand: Hand) -> list[tuple[str, int, int]] | None:
                     pats.append(("sc.duiduihu", 1, 1))
             if all(any(t % 9 in (0, 8) for t in g) for g in sets):
                 pats.append(("sc.daiyaojiu", 2, 1))
-            if not pats:
-                pats.append(("sc.pinghu", 0, 1))
         if len(suits) == 1:
             pats.append(("sc.qingyise", 2, 1))
+        if not pats:  # no hand pattern: the basic win (根 and the situations add to it)
+            pats.append(("sc.pinghu", 0, 1))
         if r:
             pats.append(("sc.gen", 1, r))
         if best is None or sum(v * k for _, v, k in pats) > sum(v * k for _, v, k in best):
