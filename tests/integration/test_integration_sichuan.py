@@ -323,3 +323,45 @@ def test_simulate_and_score_from_the_command_line(sichuan, tmp_path):
     r = CliRunner().invoke(main, ["score", "--rules", "sichuan", "1122334m557799p", "--win-tile", "4m", "--json"])
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)["pattern_ids"] == ["sc.qidui"]
+
+
+def test_tournament_with_jsonl_bots(sichuan, tmp_path, monkeypatch):
+    """``tournament --protocol jsonl``: external bots (docs/examples/jsonl_random.py) play Sichuan;
+    定缺 is taken by the rule set's default policy for every seat (docs/rulesets.md "Hooks")."""
+    import os
+
+    from majiang.tournament import run_tournament
+
+    site = [p for p in sys.path if (Path(p) / "majiang_sichuan-0.1.0.dist-info").exists()]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([*site, str(PLUGIN / "src"), str(ROOT / "src")]))
+    jl = f"{sys.executable} {ROOT / 'docs' / 'examples' / 'jsonl_random.py'}"
+    res = run_tournament("jsonl", ["efficiency", "random", f"j={jl}", f"j2={jl}"], walls=1, seed=3,
+                         fmt="random", rules="sichuan", time_limit=10.0)
+    assert res["games"] == 1 and sum(b["score"] for b in res["bots"]) == 0
+    assert all(b["illegal"] == b["timeouts"] == b["crashes"] == 0 for b in res["bots"]), res
+
+
+def test_the_aec_environment_plays_sichuan(sichuan):
+    """The AEC environment (engine table) plays 血战 hands; the 定缺 phase is answered by the default
+    policy, so every mask is of the ``majiang-v1`` layout and never offers an honour."""
+    np = pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from majiang.rl.actions import DISCARD_BASE, LAYOUT_TILES
+    from majiang.rl.aec import MajiangAEC
+
+    env = MajiangAEC(parse_spec("sichuan"))
+    rng = np.random.default_rng(1)
+    honour_cols = [DISCARD_BASE + i for i, t in enumerate(LAYOUT_TILES) if t >= 27]
+    for ep in range(2):
+        env.reset(seed=ep)
+        for agent in env.agent_iter():
+            obs, rew, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            assert not mask[honour_cols].any()
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+        m = env.table.match
+        assert m.finished and len(m.results) == 1 and sum(m.scores) == 0
+        assert [e["type"] for e in m.events].count("decide") == 4  # 定缺 taken for every seat
