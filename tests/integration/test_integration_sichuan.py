@@ -365,3 +365,16 @@ def test_the_aec_environment_plays_sichuan(sichuan):
         m = env.table.match
         assert m.finished and len(m.results) == 1 and sum(m.scores) == 0
         assert [e["type"] for e in m.events].count("decide") == 4  # 定缺 taken for every seat
+
+
+def test_the_web_names_a_plug_in_by_its_own_labels(sichuan):
+    """The lobby and table pages name a rule set through ``preset_name``: majiang's own from the
+    catalogues, a plug-in's from its ``label_zh`` / ``label_en`` (issue 30), an unknown name as it is."""
+    from majiang.web.templates import lang_context
+
+    assert lang_context("zh")["preset_name"]("sichuan") == "四川血战到底"
+    assert lang_context("en")["preset_name"]("sichuan") == "Sichuan blood battle"
+    assert lang_context("en")["preset_name"]("no-such-rules") == "no-such-rules"
+    from majiang.web import i18n
+
+    assert lang_context("zh")["preset_name"]("mcr") == i18n.texts("zh")["preset.mcr"]

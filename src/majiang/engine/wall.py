@@ -47,10 +47,11 @@ def break_wall(ring: Sequence[int], dealer: int, dice_total: int, players: int =
     order; the break is ``dice_total`` stacks from that wall's right end. When the stacks do not
     share out evenly (Sichuan's 108 tiles: 54 stacks), the first walls get one stack more (14, 13, 14,
     13 would be the table's; here 14, 14, 13, 13 -- only the ring's order matters to the engine).
-    Raises :class:`ValueError` if the ring is not whole stacks two high.
+    Raises :class:`ValueError` if the ring is not ``players`` walls of the same number of tiles in
+    stacks two high.
     """
     n = len(ring)
-    if n % 2 or n < 2 * players:
+    if n % 2 or n % players or n < 2 * players:
         raise ValueError(f"{n} tiles do not make {players} walls of stacks two high")
     owner = (dealer + dice_total - 1) % players
     if n % (2 * players) == 0:
