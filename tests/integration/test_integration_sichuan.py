@@ -378,3 +378,27 @@ def test_the_web_names_a_plug_in_by_its_own_labels(sichuan):
     from majiang.web import i18n
 
     assert lang_context("zh")["preset_name"]("mcr") == i18n.texts("zh")["preset.mcr"]
+
+
+def test_the_web_state_offers_dingque_and_shows_who_has_left(sichuan):
+    """The table page's state: the 定缺 choice as labelled actions, then each seat's revealed choice;
+    a winner who has left the play is marked (``out``) while the others play on."""
+    from majiang.web.room_clock import auto_action
+    from majiang.web.state import seat_state
+
+    rules = parse_spec("sichuan")
+    m = Match(rules, seed=0, max_hands=1)
+    st0 = seat_state(m, 0, deadlines={}, now=0.0)
+    assert st0["phase"] == "decide" and st0["decided"] == [{}] * 4 and st0["out"] == []  # hidden until all chose
+    assert [a["label"] for a in st0["legal"]] == ["定缺 万 characters", "定缺 筒 dots", "定缺 条 bamboo"]
+    for s in list(m.pending_seats()):
+        m.apply(s, auto_action(m, s))  # a time-out's choice: the default policy
+    st0 = seat_state(m, 0, deadlines={}, now=0.0)
+    assert [set(d) for d in st0["decided"]] == [{"dingque"}] * 4
+    bots = [make_bot("efficiency", rules, seed=i) for i in range(4)]
+    while not m.finished and not m.table._wins:
+        s = m.pending_seats()[0]
+        m.apply(s, bots[m.player_at_seat[s]].choose(m.view(s), m.legal_actions(s)))
+    if not m.finished:
+        out = seat_state(m, None, deadlines={}, now=0.0)["out"]
+        assert out.count(True) >= 1 and out == [w in {x.winner for x in m.table._wins} for w in range(4)]
