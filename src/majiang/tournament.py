@@ -338,6 +338,9 @@ def _play_jsonl(g: GameSpec, gseed: int, stderr: Any) -> dict:
             s = m.pending_seats()[0]
             acts = m.legal_actions(s)
             p = players[s]
+            if acts[0].kind.value == "decide":  # a rule set's pre-play decision (定缺): its default policy
+                m.apply(s, m.default_action(s))
+                continue
             if auto[s]:
                 a = _auto(m.view(s), acts)
             elif isinstance(p, JsonlProcess):

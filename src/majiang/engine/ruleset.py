@@ -44,6 +44,7 @@ from majiang.rules.base import (
     Scorer,
     ScoreResult,
     Settlement,
+    TileSet,
     WinContext,
     WinSettle,
 )
@@ -193,6 +194,11 @@ class RuleSet:
             :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``); or
             ``logged:N`` (:func:`logged_value`: every win worth ``N``, as a judge outside the engine
             scored it -- the Botzone judge's records).
+        tiles: the face groups in play (:class:`~majiang.rules.base.TileSet`): ``"mpsz"`` -- the 136
+            (with ``flowers`` the 144); ``"mps"`` -- Sichuan's 108, no honours (issue 30).
+        win_limit: wins that end the hand: 1 -- the first win (or simultaneous wins on one discard)
+            ends it; 3 -- Sichuan 血战到底: each winner leaves the play (his hand shown), the others
+            play on until this many have won or the wall is exhausted (issue 30, docs/rulesets.md).
         name: the rule set's name; the table fields define the table, and :attr:`rule_options` are
             read as the options of the rule set of that name.
         rule_options: ``(name, value)`` pairs of the rule set's own options (``RuleSetDef.options``)
@@ -237,6 +243,9 @@ class RuleSet:
     min_score: int = 8
     scorer: str = "fixed"
     settlement: str = "competition"
+    # issue 30 hooks (written to a record header only when not the default, so older headers keep their bytes)
+    tiles: str = "mpsz"
+    win_limit: int = 1
     rule_options: tuple[tuple[str, Any], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
@@ -281,6 +290,15 @@ class RuleSet:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise bad(f"{name} must be an int >= 0, got {v!r}")
+        try:
+            TileSet(self.tiles, self.flowers)
+        except RuleSetError as e:
+            raise bad(f"tiles: {e}") from None
+        if not (isinstance(self.win_limit, int) and not isinstance(self.win_limit, bool)
+                and 1 <= self.win_limit < self.players):
+            raise bad(f"win_limit must be 1-{self.players - 1}, got {self.win_limit!r}")
+        if self.win_limit > 1 and self.flower_wins:
+            raise bad("flower_wins (a flower win ends the hand) cannot go with win_limit above 1")
         if (self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None
                 and logged_value(self.scorer) is None):
             hint = "" if registry.find(self.name) is not None else (
@@ -380,7 +398,8 @@ class RuleSet:
         """Every option as a JSON-friendly dict (the record header keeps it). ``xianggong`` is written
         only when on, so the header of a record made before that option existed comes out the same."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")
-               and f.name != "rule_options" and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))}
+               and f.name != "rule_options" and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))
+               and not (f.name in _WRITTEN_WHEN_NOT_DEFAULT and getattr(self, f.name) == f.default)}
         if self.rule_options:  # the rule set's own options, written only when one differs from its default
             out["rule_options"] = dict(self.rule_options)
         return out
@@ -415,13 +434,35 @@ class RuleSet:
 
     @property
     def tile_set(self) -> tuple[int, ...]:
-        """Every physical tile of the set, sorted: 4 of each of 0-33, plus flowers 34-41 once."""
+        """Every physical tile of the set, sorted: 4 of each face of :attr:`tiles` (0-33; all 34 by
+        default), plus flowers 34-41 once (:class:`~majiang.rules.base.TileSet`)."""
         key = "tile_set"
         ts = self._cache.get(key)
         if ts is None:
-            ts = tuple(t for t in range(34) for _ in range(4)) + (tuple(range(34, 42)) if self.flowers else ())
-            self._cache[key] = ts
+            ts = self._cache[key] = self.tile_set_value.tiles
         return ts
+
+    @property
+    def tile_set_value(self) -> TileSet:
+        """The :class:`~majiang.rules.base.TileSet` (groups, flowers, copies) of this rule set."""
+        return TileSet(self.tiles, self.flowers)
+
+    @property
+    def decisions(self) -> tuple[Any, ...]:
+        """The rule set's pre-play :class:`~majiang.rules.base.Decision` s (``()`` for most; Sichuan 定缺)."""
+        v = self._cache.get("decisions")
+        if v is None:
+            d = self.definition
+            v = self._cache["decisions"] = tuple(d.decisions) if d is not None else ()
+        return v
+
+    @property
+    def action_filter(self) -> Any:
+        """The rule set's legal-action filter (:data:`~majiang.rules.base.ActionFilter`) or ``None``."""
+        if "action_filter" not in self._cache:
+            d = self.definition
+            self._cache["action_filter"] = d.action_filter if d is not None else None
+        return self._cache["action_filter"]
 
     def scorer_object(self) -> Scorer:
         """The :class:`Scorer` named by :attr:`scorer` (cached per rule set)."""
@@ -448,6 +489,8 @@ class RuleSet:
 
 _WRITTEN_WHEN_ON = frozenset({"xianggong", "bao_pai"})
 """Options left out of :meth:`RuleSet.to_options` while off (added after records were being kept)."""
+_WRITTEN_WHEN_NOT_DEFAULT = frozenset({"tiles", "win_limit"})
+"""Options left out of :meth:`RuleSet.to_options` at their default (issue 30 hooks)."""
 
 def __getattr__(name: str) -> Any:
     """``PRESET_NAMES`` (the names of every rule set found, :func:`majiang.rules.registry.names`) and

@@ -333,6 +333,12 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
         (shaping is not None, "shaping"),
         (opponents is not None, "opponents (learner mode)"),
         (observation not in ("majiang-v1", "botzone-v0"), f"observation {observation!r}"),
+        # a rule set's own hooks (issue 30): the engine plays them
+        (rules.tiles != "mpsz", f"tile set {rules.tiles!r}"),
+        (rules.win_limit != 1, "play on after a win (win_limit)"),
+        (bool(rules.decisions) or rules.action_filter is not None, "pre-play decisions or an action filter"),
+        (any(hasattr(rules.settlement_object(), h) for h in ("settle_kong", "settle_wall_end")),
+         "payments at a kong or at the wall's end"),
     ) if bad]
     return why
 

@@ -88,6 +88,12 @@ class WinContext:
             (ready right after his own first discard, RULES.md §3.2).
         bao: the 宝牌 faces revealed so far this hand (``RuleSet.bao_pai``, RULES.md §3.4), one entry
             per revealed tile (a face may repeat); empty without the option.
+        kong_discard: won on a discard made right after the discarder's kong replacement draw
+            (Sichuan 杠上炮; issue 30).
+        decided: per seat, the values of the rule set's pre-play decisions (:class:`Decision`) as a
+            ``{name: value}`` mapping (Sichuan 定缺: ``{"dingque": "m"}``); empty without decisions.
+        in_play: per seat, still in play at this win (``RuleSet.win_limit`` above 1: earlier winners
+            have left); empty while every seat is in play.
     """
 
     hand: Hand
@@ -113,6 +119,9 @@ class WinContext:
     heavenly_ready: bool = False
     earthly_ready: bool = False
     bao: tuple[int, ...] = ()
+    kong_discard: bool = False
+    decided: tuple[Mapping[str, Any], ...] = ()
+    in_play: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,6 +494,9 @@ class RuleSetDef:
     patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
     bot_tuning: BotTuning = DEFAULT_TUNING
     score_command: ScoreCommand | None = None
+    # hooks of issue 30 (docs/rulesets.md "Hooks"): pre-play decisions and the legal-action filter
+    decisions: tuple[Decision, ...] = ()
+    action_filter: ActionFilter | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot_tuning, BotTuning):
@@ -501,6 +513,9 @@ class RuleSetDef:
             if n not in TABLE_OPTIONS:
                 raise RuleSetError(f"rule set {self.name!r}: unknown table option {n!r}; known: "
                                    f"{', '.join(TABLE_OPTIONS)}")
+        for dec in self.decisions:
+            if not isinstance(dec, Decision):
+                raise RuleSetError(f"rule set {self.name!r}: decisions must be Decision values, got {dec!r}")
 
     def option(self, name: str) -> Option | None:
         """Its own option ``name`` (``target="rules"``), or ``None``."""
@@ -519,3 +534,174 @@ class RuleSetDef:
         """:attr:`patterns`, calling it first when it is a function."""
         p = self.patterns
         return tuple(p() if callable(p) else p)
+
+
+# ------------------------------------------------------------------------ hooks (issue 30): tile set
+TILE_GROUPS: dict[str, range] = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27), "z": range(27, 34)}
+"""The face groups of a tile set, by their letter in our compact notation: the three suits (万 m, 筒 p,
+条 s) and the honours (字 z: winds and dragons)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """Which tiles a rule set plays with (``RuleSet.tiles`` and ``RuleSet.flowers``; issue 30).
+
+    Attributes:
+        groups: the face groups in play, letters of :data:`TILE_GROUPS` in the order ``m, p, s, z``
+            (``"mpsz"``: the 136; Sichuan ``"mps"``: 108 tiles, no honours).
+        flowers: the 8 flowers (tiles 34-41, one each) are in the set.
+        copies: copies of each face (4 in every rule set we know).
+
+    Absent faces simply never occur: count vectors, observation planes and action layouts stay 34 wide.
+    Raises :class:`RuleSetError` for an unknown letter or an empty set.
+    """
+
+    groups: str = "mpsz"
+    flowers: bool = True
+    copies: int = 4
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.groups, str) or not self.groups or any(g not in TILE_GROUPS for g in self.groups) \
+                or len(set(self.groups)) != len(self.groups):
+            raise RuleSetError(f"a tile set is a string of distinct groups among 'm', 'p', 's', 'z', got {self.groups!r}")
+
+    @property
+    def suits(self) -> str:
+        """The suits in play (``"mps"``)."""
+        return "".join(g for g in "mps" if g in self.groups)
+
+    @property
+    def honours(self) -> bool:
+        """Winds and dragons are in play."""
+        return "z" in self.groups
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """The faces (0-33) in play, sorted."""
+        return tuple(t for g in "mpsz" if g in self.groups for t in TILE_GROUPS[g])
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every physical tile, sorted: ``copies`` of each face, then the flowers once each."""
+        return tuple(t for t in self.kinds for _ in range(self.copies)) + (tuple(range(34, 42)) if self.flowers else ())
+
+    def has(self, t: int) -> bool:
+        """Face or flower ``t`` is in the set."""
+        if t >= 34:
+            return self.flowers and t < 42
+        return "mpsz"[t // 9 if t < 27 else 3] in self.groups
+
+
+# ------------------------------------------------------------------ hooks (issue 30): decisions
+@dataclass(frozen=True)
+class Decision:
+    """A choice a rule set asks of every seat after the deal, before the dealer's first turn (Sichuan
+    定缺: each seat names the suit it will play out; issue 30, docs/rulesets.md "Hooks").
+
+    The table offers each seat ``Action(ActionKind.DECIDE, i)`` for each index ``i`` of :attr:`values`
+    that :attr:`offered` allows; nobody sees another seat's choice until every seat has chosen (then
+    one ``decide`` event per seat is written, in turn order from the dealer). The choices are kept per
+    seat (``HandTable.decided``, ``WinContext.decided``, :class:`SeatState`).
+
+    Attributes:
+        name: the decision's name in records and states (``"dingque"``).
+        label_zh, label_en: what the page shows (``"定缺"``, ``"Missing suit"``).
+        values: the values a seat may choose (``("m", "p", "s")``).
+        value_labels: per value, ``(zh, en)`` labels (``("万", "characters")``...).
+        default: ``default(counts) -> index`` -- the choice of a seat holding ``counts`` (34
+            concealed-tile counts) when it does not choose itself: the bots' policy and a time-out's.
+        offered: ``offered(counts) -> indices`` allowed to that seat (``None``: every value).
+        in_turn: the seats choose one after the other from the dealer (still hidden until all have
+            chosen) instead of all at once.
+    """
+
+    name: str
+    label_zh: str
+    label_en: str
+    values: tuple[str, ...]
+    default: Callable[[Any], int]
+    value_labels: tuple[tuple[str, str], ...] = ()
+    offered: Callable[[Any], tuple[int, ...]] | None = None
+    in_turn: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.values or len(self.values) > 34:
+            raise RuleSetError(f"decision {self.name!r}: 1-34 values, got {len(self.values)}")
+        if self.value_labels and len(self.value_labels) != len(self.values):
+            raise RuleSetError(f"decision {self.name!r}: one (zh, en) label per value")
+
+    def choices(self, counts: Any) -> tuple[int, ...]:
+        """The indices offered to a seat holding ``counts``."""
+        return tuple(range(len(self.values))) if self.offered is None else tuple(self.offered(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """What a legal-action filter reads about one seat (issue 30).
+
+    Attributes:
+        seat: the seat (0-3). phase: ``"turn"``, ``"claim"`` or ``"rob"``.
+        concealed: its 34 concealed-tile counts (the drawn tile included in its turn).
+        decided: its decisions' values (``{"dingque": "m"}``).
+        claim_tile: the tile of an open claim/robbing window, else ``None``.
+    """
+
+    seat: int
+    phase: str
+    concealed: tuple[int, ...]
+    decided: Mapping[str, Any]
+    claim_tile: int | None = None
+
+
+ActionFilter = Callable[[SeatState, list], list]
+"""``action_filter(state, actions) -> actions``: keeps some of the legal actions the table computed
+for a seat (never adds one; the order is kept). Sichuan: while a seat holds tiles of its declared
+missing suit it may discard only those, and never pung or kong a tile of that suit."""
+
+
+# ------------------------------------------------------------- hooks (issue 30): settlement
+from majiang.rules.settlement import Ledger, Payment  # noqa: E402  (re-exported for rule-set packages)
+
+
+@dataclass(frozen=True, slots=True)
+class KongSettle:
+    """A kong that stands (an added kong once nobody robbed it), for ``Settlement.settle_kong``.
+
+    Attributes:
+        seat: who declared it. kind: ``"exposed"`` (明杠 on a discard), ``"concealed"`` (暗杠) or
+            ``"added"`` (加杠/巴杠). tile: its face. fed_by: the discarder of an exposed kong, else ``None``.
+        in_play: per seat, still in play (not yet won and left, ``RuleSet.win_limit``).
+    """
+
+    seat: int
+    kind: str
+    tile: int
+    fed_by: int | None
+    in_play: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WallEndSettle:
+    """The table when the wall runs out, for ``Settlement.settle_wall_end`` (查花猪, 查大叫).
+
+    Attributes:
+        hands: per seat, a :class:`~majiang.hand.Hand` of its concealed tiles and melds (no winning tile).
+        in_play: per seat, still in play. decided: per seat, its decisions' values.
+        dealer, prevalent_wind: as in :class:`WinContext`; seat winds follow from the dealer.
+        kongs: ``(seat, kind)`` per kong that stood this hand.
+        payments: the payments made this hand outside the wins so far (kong money), in order.
+    """
+
+    hands: tuple[Hand, ...]
+    in_play: tuple[bool, ...]
+    decided: tuple[Mapping[str, Any], ...]
+    dealer: int
+    prevalent_wind: int
+    kongs: tuple[tuple[int, str], ...] = ()
+    payments: tuple[Payment, ...] = ()
+
+
+# A Settlement may also define (both optional; the table calls them only where they exist):
+#   settle_kong(kong: KongSettle, players: int) -> Ledger        -- at a kong that stands (刮风下雨)
+#   settle_wall_end(end: WallEndSettle, players: int) -> Ledger  -- when the wall runs out (查花猪, 查大叫)
+# The ledgers are written as "settle" events and added to the hand's deltas, like a win's.

@@ -72,6 +72,7 @@ class _Registry:
     def add(self, d: RuleSetDef, origin: str) -> None:
         if not isinstance(d, RuleSetDef):
             raise RuleSetError(f"{origin}: expected a majiang.rules.base.RuleSetDef, got {type(d).__name__}")
+        validate(d, origin)
         for n in (d.name, *d.aliases):
             if n in self.defs or n in self.aliases:
                 other = self.origin.get(self.aliases.get(n, n), "?")
@@ -92,6 +93,37 @@ class _Registry:
             self.owners.setdefault(n, d)
         self.settlements.update(d.settlements)
         self.shapes.update(d.shapes)
+
+
+def validate(d: RuleSetDef, origin: str) -> None:
+    """Check a rule set's declaration when it is registered (issue 30), so that a plug-in's mistake is
+    reported by name at once rather than as a bare ``TypeError`` at first use: every ``table`` key is a
+    :class:`~majiang.engine.RuleSet` field, a ``true``/``false`` field holds a bool, an int field an int,
+    and a value of a labelled table option (:data:`~majiang.rules.base.TABLE_OPTIONS`) suits it.
+    Raises :class:`RuleSetError` naming the rule set and ``origin`` (its distribution and entry point)."""
+    import dataclasses
+
+    from majiang.engine.ruleset import RuleSet  # the engine's fields; imported here (the engine imports us)
+    from majiang.rules.base import TABLE_OPTIONS
+
+    fields = {f.name: f for f in dataclasses.fields(RuleSet) if not f.name.startswith("_")}
+    where = f"rule set {d.name!r} of {origin}"
+    for k, v in d.table.items():
+        f = fields.get(k)
+        if f is None or k in ("name", "rule_options"):
+            hint = " (the tile set is the field 'tiles', e.g. tiles=\"mps\" for no honours)" \
+                if k in ("honours", "honors", "suits", "tile_set") else ""
+            raise RuleSetError(f"{where}: unknown table key {k!r}{hint}; known: "
+                               f"{', '.join(n for n in fields if n not in ('name', 'rule_options'))}")
+        if f.type in ("bool", bool) and not isinstance(v, bool):
+            raise RuleSetError(f"{where}: table key {k}={v!r} must be true or false")
+        if f.type in ("int", int) and (not isinstance(v, int) or isinstance(v, bool)):
+            raise RuleSetError(f"{where}: table key {k}={v!r} must be an int")
+        if k in TABLE_OPTIONS:
+            try:
+                TABLE_OPTIONS[k].check(v)
+            except RuleSetError as e:
+                raise RuleSetError(f"{where}: table key {e}".replace("rule option ", "")) from None
 
 
 _REG: _Registry | None = None

@@ -194,7 +194,13 @@ def lang_context(lang: str) -> dict[str, Any]:
         return i18n.t(lang, key, **kw)
 
     def preset_name(p: str) -> str:
-        return i18n.texts(lang).get("preset." + p, p)
+        got = i18n.texts(lang).get("preset." + p)
+        if got is None:  # a plug-in's rule set: its own labels (issue 30), else its bare name
+            from majiang.rules import registry
+
+            d = registry.find(p)
+            got = p if d is None else ((d.label_zh if lang == "zh" else d.label_en) or p)
+        return got
 
     def option_value(name: str, value: str) -> str:
         return i18n.texts(lang).get(f"optv.{name}.{value}", value)
