@@ -3,7 +3,7 @@
 Commands: ``analyze`` (win check, decompositions, waits, shanten, discard advice), ``botzone``
 (check the real games of a Botzone log; the README's main job), ``testhu`` (the seed's function),
 ``score`` (score one winning hand under a rule set: MCR, Taiwan, Wenzhou W13/W16, seed 000, Shandong),
-``simulate``, ``play``, ``replay``.
+``simulate``, ``play``, ``replay``, ``dataset`` (training samples, :mod:`majiang.cli_dataset`).
 Every command takes ``--json`` for machine-readable output. Bad input exits with status 2 and a
 one-line error naming what is wrong.
 """
@@ -795,6 +795,8 @@ main.add_command(_bot), main.add_command(_tournament)
 main.add_command(_rules_command)  # majiang rules (issue 12, majiang.cli_rules)
 from majiang.selfplay import selfplay as _selfplay  # noqa: E402 (issue 15)
 main.add_command(_selfplay)
+from majiang.cli_dataset import dataset as _dataset  # noqa: E402 (issue 28)
+main.add_command(_dataset)
 
 
 if __name__ == "__main__":  # pragma: no cover
