@@ -292,7 +292,8 @@ def botzone(file: Path | None, as_json: bool) -> None:
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
 @click.option("--bots", default="efficiency", show_default=True,
-              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
+              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong, learned, "
+                   "python:package.module:factory).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write each match's JSON-lines record into this folder.")
 @click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
@@ -321,7 +322,8 @@ def simulate(rules: str, games: int, seed: int, bots: str, records_dir: Path | N
 @main.command()
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--seed", type=int, default=None, help="Seed of the match (default: random).")
-@click.option("--bot", default="efficiency", show_default=True, help="The three opponents' bot.")
+@click.option("--bot", default="efficiency", show_default=True,
+              help="The three opponents' bot (random, efficiency, strong, learned, python:package.module:factory).")
 @click.option("--max-hands", type=click.IntRange(min=1), help="Stop after this many hands.")
 def play(rules: str, seed: int | None, bot: str, max_hands: int | None) -> None:
     """Play in the terminal against three bots: your tiles sorted, the drawn tile apart, actions as keys."""

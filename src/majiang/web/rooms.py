@@ -70,7 +70,7 @@ from majiang.web.store import LogConflict, TableStore
 
 log = logging.getLogger("majiang.web")
 
-BOT_KINDS = ("efficiency", "strong", "random")
+BOT_KINDS = ("efficiency", "strong", "random", "learned")  # no python: bots: a form never names code to import
 HAND_PAUSE = 15.0
 CLAIM_PAUSE = 0.5  # seconds every claim window stays open while a person is seated (docs/server.md)
 IDLE_OPEN = 10 * 60.0  # a table nobody started within ten minutes is closed (--idle-table-minutes)
