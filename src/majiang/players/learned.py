@@ -8,6 +8,10 @@ the ``seed`` is accepted for :func:`~majiang.players.make_bot` and unused). A si
 is played without running the network. Trained on MCR; under another rule set it plays with the
 same network (the encoding has the same shape), which is untested for strength.
 
+``MAJIANG_LEARNED_WEIGHTS=path.npz`` in the environment makes ``learned`` load that file instead (a
+network from ``python -m majiang.rl.train``), so a freshly trained one enters ``tournament``,
+``selfplay`` and the benchmarks under the same name.
+
 Needs numpy -- a core dependency of majiang; without it the bot raises :class:`LearnedBotError`
 naming the missing package.
 """
@@ -33,7 +37,10 @@ class LearnedBotError(RuleSetError):
 
 
 class MLPPolicy:
-    """A multilayer perceptron in numpy: ``logits = W_k relu(... relu(W_0 (x - mean) / std + b_0) ...) + b_k``.
+    """A multilayer perceptron in numpy: ``logits = W_k relu(... relu(W_0 (x - mean) / std + b_0) ...) + b_k``,
+    plus (``meta["tile_bases"]`` not empty) a per-tile head: each tile column ``x_j`` of the raw
+    observation gives ``relu(x_j V + g G + c) U`` (``g``: the last hidden layer), one score per tile-indexed action block added at
+    ``base + j`` (:class:`majiang.rl.train.TileHead`).
 
     Loaded from an ``.npz`` holding ``meta`` (JSON: ``observation``, ``shape``, ``layers``,
     ``action_size``, ``layout_version``), ``mean``, ``std`` (per input feature) and ``W0``, ``b0``,
@@ -50,6 +57,12 @@ class MLPPolicy:
             n = int(self.meta["layers"])
             self.weights = [np.ascontiguousarray(arrays[f"W{i}"], dtype=np.float32) for i in range(n)]
             self.biases = [np.asarray(arrays[f"b{i}"], dtype=np.float32) for i in range(n)]
+            self.tile_bases = [int(b) for b in self.meta.get("tile_bases", [])]
+            if self.tile_bases:
+                self.V = np.asarray(arrays["V"], dtype=np.float32)
+                self.c = np.asarray(arrays["c"], dtype=np.float32)
+                self.U = np.asarray(arrays["U"], dtype=np.float32)
+                self.G = np.asarray(arrays["G"], dtype=np.float32)
         except (KeyError, ValueError) as e:
             raise LearnedBotError(f"not a majiang policy file: {e}") from None
         self.observation = str(self.meta["observation"])
@@ -67,13 +80,22 @@ class MLPPolicy:
 
         x = np.asarray(obs, dtype=np.float32)
         batch = x.ndim == 3
-        x = x.reshape(len(x) if batch else 1, -1)
+        n = len(x) if batch else 1
+        x = x.reshape(n, -1)
         h = (x - self.mean) * self.inv_std
         last = len(self.weights) - 1
+        g = h
         for i, (w, b) in enumerate(zip(self.weights, self.biases)):
+            if i == last:
+                g = h  # the last hidden layer: the tile head's context
             h = h @ w + b
             if i < last:
                 np.maximum(h, 0.0, out=h)
+        if self.tile_bases:  # the per-tile head: one shared layer over each tile column of the raw planes
+            xt = x.reshape(n, self.shape[0], -1).transpose(0, 2, 1)
+            sc = np.maximum(xt @ self.V + (g @ self.G + self.c)[:, None, :], 0.0) @ self.U
+            for k, base in enumerate(self.tile_bases):
+                h[:, base:base + sc.shape[1]] += sc[:, :, k]
         return h if batch else h[0]
 
 
@@ -96,6 +118,15 @@ def shipped_policy(name: str = WEIGHTS) -> MLPPolicy:
         return MLPPolicy.load(p)
 
 
+@lru_cache(maxsize=4)
+def _file_policy(path: str) -> MLPPolicy:
+    from pathlib import Path
+
+    if not Path(path).is_file():
+        raise LearnedBotError(f"MAJIANG_LEARNED_WEIGHTS={path}: no such file")
+    return MLPPolicy.load(path)
+
+
 class LearnedBot:
     """See the module doc. ``policy``: another :class:`MLPPolicy` (default: the shipped one)."""
 
@@ -106,7 +137,12 @@ class LearnedBot:
         from majiang.rl.observations import Encoder
 
         self.rules = rules
-        self.policy = policy if policy is not None else shipped_policy()
+        if policy is None:
+            import os
+
+            other = os.environ.get("MAJIANG_LEARNED_WEIGHTS")
+            policy = _file_policy(other) if other else shipped_policy()
+        self.policy = policy
         self.encoder = Encoder(rules, self.policy.observation)
         if tuple(self.encoder.shape) != self.policy.shape:
             raise LearnedBotError(f"the network reads {self.policy.shape} observations, the encoder gives "
