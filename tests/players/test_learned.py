@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from majiang.cli import main
 from majiang.engine import Match, RuleSet, run_match
 from majiang.players import make_bot
-from majiang.players.learned import WEIGHTS, LearnedBot, shipped_policy
+from majiang.players.learned import LearnedBot, shipped_policy, weights_path
 from majiang.rl.actions import legal_indices
 from majiang.rl.observations import Encoder
 from majiang.rl.actions import ACTION_SIZE
@@ -84,7 +84,7 @@ def test_training_gradient_matches_finite_differences() -> None:
 
 
 def test_shipped_network_scores_by_hand() -> None:
-    ref = Path(__import__("majiang.data", fromlist=["x"]).__file__).parent / "learned" / WEIGHTS
+    ref = weights_path()
     assert ref.stat().st_size < 5_000_000  # "a few MB at most"
     with np.load(ref) as z:
         meta = json.loads(str(z["meta"]))
@@ -100,11 +100,18 @@ def test_shipped_network_scores_by_hand() -> None:
         acts = m.legal_actions(s)
         view = m.view(s)
         # the network by hand, in float64 from the file's arrays
-        h = (enc.encode(view).reshape(-1).astype(np.float64) - arrays["mean"]) / arrays["std"]
+        x = enc.encode(view).astype(np.float64)
+        h = (x.reshape(-1) - arrays["mean"]) / arrays["std"]
         for i in range(meta["layers"]):
+            if i == meta["layers"] - 1:
+                g = h
             h = h @ arrays[f"W{i}"] + arrays[f"b{i}"]
             if i < meta["layers"] - 1:
                 h = np.maximum(h, 0)
+        for j in range(34):  # the per-tile head, column by column
+            hj = np.maximum(x[:, j] @ arrays["V"] + g @ arrays["G"] + arrays["c"], 0)
+            for k, base in enumerate(meta["tile_bases"]):
+                h[base + j] += hj @ arrays["U"][:, k]
         by_index = legal_indices(acts)
         got = bot.choose(view, acts)
         if len(acts) > 1:
@@ -255,3 +262,36 @@ def test_terminal_with_learned_opponents() -> None:
 
     m = play_terminal("mcr", 3, bot="learned", max_hands=1, console=Console(file=io.StringIO()), input_fn=lambda _: "")
     assert m.finished and sum(m.scores) == 0
+
+
+def test_training_script_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from majiang.players.learned import MLPPolicy
+    from majiang.rl import dataset
+    from majiang.rl.train import main as train_main
+
+    dataset.build("botzone", tmp_path / "bz")
+    out = tmp_path / "w.npz"
+    assert train_main([str(tmp_path / "bz"), "--out", str(out), "--epochs", "2", "--hidden", "32", "--tile", "8",
+                       "--val-games", "0.25", "--seed", "5"]) == 0
+    pol = MLPPolicy.load(out)
+    train = pol.meta["train"]
+    assert pol.meta["sizes"] == [111 * 34, 32, ACTION_SIZE] and pol.meta["kind"] == "mlp+tile"
+    assert train["samples"] + train["val_samples"] == dataset.read_manifest(tmp_path / "bz")["samples"]
+    assert len(train["history"]) == 2 and train["history"][1]["train_loss"] < train["history"][0]["train_loss"]
+    # the same seed gives the same network
+    out2 = tmp_path / "w2.npz"
+    train_main([str(tmp_path / "bz"), "--out", str(out2), "--epochs", "2", "--hidden", "32", "--tile", "8",
+                "--val-games", "0.25", "--seed", "5"])
+    with np.load(out) as a, np.load(out2) as b:
+        assert all((a[k] == b[k]).all() for k in a.files if k != "meta")
+    # MAJIANG_LEARNED_WEIGHTS: `learned` plays that network
+    monkeypatch.setenv("MAJIANG_LEARNED_WEIGHTS", str(out))
+    rs = RuleSet.preset("mcr")
+    bot = make_bot("learned", rs)
+    assert bot.policy.meta == pol.meta
+    m = Match(rs, seed=6, max_hands=1)
+    run_match(m, [bot, make_bot("efficiency", rs), bot, make_bot("random", rs, 1)])
+    assert m.finished
+    monkeypatch.setenv("MAJIANG_LEARNED_WEIGHTS", str(tmp_path / "missing.npz"))
+    with pytest.raises(ValueError, match="no such file"):
+        make_bot("learned", rs)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from majiang.engine.actions import Action
@@ -111,11 +111,15 @@ def _numpy() -> Any:
 def shipped_policy(name: str = WEIGHTS) -> MLPPolicy:
     """The network shipped in the package (loaded once per process)."""
     _numpy()
-    ref = resources.files("majiang.data").joinpath("learned", name)
-    if not ref.is_file():
-        raise LearnedBotError(f"the learned bot's weights {name} are missing from the package")
-    with resources.as_file(ref) as p:
-        return MLPPolicy.load(p)
+    p = weights_path(name)
+    if not p.is_file():
+        raise LearnedBotError(f"the learned bot's weights {name} are missing from the package ({p})")
+    return MLPPolicy.load(p)
+
+
+def weights_path(name: str = WEIGHTS) -> Path:
+    """Where the shipped weights ``name`` lie (``majiang/data/learned/``, package data)."""
+    return Path(__file__).resolve().parent.parent / "data" / "learned" / name
 
 
 @lru_cache(maxsize=4)

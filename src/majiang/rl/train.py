@@ -166,27 +166,38 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
                                                                    first["layout_version"]):
             raise DatasetError(f"{f}: another encoding or layout than {folders[0]}")
     fields = ["observation", "action_mask", "action", "game_id"]
-    parts = [load(f, fields) for f in folders]
-    obs = np.concatenate([p["observation"].reshape(len(p["observation"]), -1) for p in parts]).astype(np.float32)
-    mask = np.concatenate([p["action_mask"] for p in parts])
-    act = np.concatenate([p["action"] for p in parts]).astype(np.int64)
-    gid = np.concatenate([np.char.add(f"{k}:", p["game_id"]) for k, p in enumerate(parts)])
-    del parts
+    obs_parts, masks, acts_, gids = [], [], [], []
+    for k, f in enumerate(folders):  # observations kept as float16 (exact for the 0/1 planes): half the memory
+        p = load(f, fields)
+        obs_parts.append(p["observation"].reshape(len(p["observation"]), -1).astype(np.float16))
+        masks.append(p["action_mask"])
+        acts_.append(p["action"].astype(np.int64))
+        gids.append(np.char.add(f"{k}:", p["game_id"]))
+        del p
+    raw = np.concatenate(obs_parts)
+    del obs_parts
+    mask = np.concatenate(masks)
+    act = np.concatenate(acts_)
+    gid = np.concatenate(gids)
     val = _split(gid, val_games, seed)
     tr = np.flatnonzero(~val)
     va = np.flatnonzero(val)
-    mean = obs[tr].mean(axis=0)
-    std = obs[tr].std(axis=0)
+    s1 = np.zeros(raw.shape[1])
+    s2 = np.zeros(raw.shape[1])
+    for i in range(0, len(tr), 8192):
+        xb = raw[tr[i:i + 8192]].astype(np.float64)
+        s1 += xb.sum(axis=0)
+        s2 += (xb * xb).sum(axis=0)
+    mean = (s1 / len(tr)).astype(np.float32)
+    std = np.sqrt(np.maximum(s2 / len(tr) - (s1 / len(tr)) ** 2, 0.0))
     # a rare binary feature (std 0.01) scaled up 100 times is one the network overfits to: floor the scale
     std = np.where(std < 1e-3, 1.0, np.maximum(std, std_floor)).astype(np.float32)
+    inv = (1.0 / std).astype(np.float32)
     planes = int(first["shape"][0])
-    raw = obs.reshape(len(obs), planes, -1).transpose(0, 2, 1).astype(np.float16) if tile else None  # (N, 34, C)
-    obs -= mean
-    obs /= std
     log(f"{len(act)} samples ({len(tr)} train, {len(va)} validation from {len(np.unique(gid[va]))} games), "
-        f"{obs.shape[1]} inputs; load {time.perf_counter() - t0:.1f} s")
+        f"{raw.shape[1]} inputs; load {time.perf_counter() - t0:.1f} s")
     rng = np.random.default_rng(seed)
-    net = MLP([obs.shape[1], *hidden, ACTION_SIZE], rng)
+    net = MLP([raw.shape[1], *hidden, ACTION_SIZE], rng)
     if tile and not hidden:
         raise DatasetError("the tile head needs a hidden layer for its context (--hidden)")
     head = TileHead(planes, tile, hidden[-1] if hidden else 0, rng) if tile else None
@@ -197,10 +208,11 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
         net.v += [np.zeros_like(p) for p in head.params]
 
     def forward(idx: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], Any]:
-        logits, acts = net.forward(obs[idx])
+        xb = raw[idx].astype(np.float32)
+        logits, acts = net.forward((xb - mean) * inv)
         if head is None:
             return logits, acts, None
-        xt = raw[idx].astype(np.float32)
+        xt = np.ascontiguousarray(xb.reshape(len(idx), planes, -1).transpose(0, 2, 1))  # (N, 34, C)
         return logits, acts, (xt, head.forward(xt, acts[ctx], logits))
 
     history = []
@@ -239,7 +251,7 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
     meta = {
         "kind": "mlp+tile" if head is not None else "mlp", "tile_bases": list(TILE_BASES) if head is not None else [],
         "observation": first["observation"], "shape": first["shape"],
-        "layers": len(net.W), "sizes": [obs.shape[1], *hidden, ACTION_SIZE], "action_size": ACTION_SIZE,
+        "layers": len(net.W), "sizes": [raw.shape[1], *hidden, ACTION_SIZE], "action_size": ACTION_SIZE,
         "layout_version": LAYOUT_VERSION, "rules": sorted({m["rules_name"] for m in manifests}),
         "datasets": [{"samples": m["samples"], "games": m["games"], "source": m["source"], "sources": m["sources"],
                       "manifest_sha256": hashlib.sha256(json.dumps(m, sort_keys=True).encode()).hexdigest()}
