@@ -295,3 +295,28 @@ def test_training_script_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("MAJIANG_LEARNED_WEIGHTS", str(tmp_path / "missing.npz"))
     with pytest.raises(ValueError, match="no such file"):
         make_bot("learned", rs)
+
+
+def test_suit_permutations_move_tiles_and_actions_alike() -> None:
+    from majiang.rl.actions import LAYOUT_TILES, describe_index
+    from majiang.rl.train import suit_permutations
+    from majiang.tiles import format_compact
+
+    perms = suit_permutations()
+    assert len(perms) == 6
+    letters = [format_compact([9 * k])[-1] for k in range(3)]  # our suits' letters: m, p, s
+    identity = 0
+    for cols, acts in perms:
+        assert sorted(cols.tolist()) == list(range(34)) and sorted(acts.tolist()) == list(range(ACTION_SIZE))
+        # where each suit goes, read off column 0 of each suit
+        to = {letters[k]: format_compact([LAYOUT_TILES[cols[LAYOUT_TILES.index(9 * k)]]])[-1] for k in range(3)}
+        identity += all(k == v for k, v in to.items())
+        for a in range(ACTION_SIZE):  # the description with the suit letters swapped
+            text = describe_index(a)
+            swapped = "".join(to.get(ch, ch) if i and text[i - 1].isdigit() else ch for i, ch in enumerate(text))
+            assert describe_index(int(acts[a])) == swapped, (a, text)
+        for c in range(34):
+            t = LAYOUT_TILES[c]
+            moved = LAYOUT_TILES[cols[c]]
+            assert (t >= 27 and moved == t) or (t < 27 and moved % 9 == t % 9)
+    assert identity == 1

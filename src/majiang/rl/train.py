@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from majiang.rl.actions import (ACTION_SIZE, ADDED_KONG_BASE, CONCEALED_KONG_BASE, DISCARD_BASE, EXPOSED_KONG_BASE,
-                                LAYOUT_VERSION, PUNG_BASE, READY_BASE)
+from majiang.rl.actions import (ACTION_SIZE, ADDED_KONG_BASE, CHOW_BASE, CONCEALED_KONG_BASE, DISCARD_BASE,
+                                EXPOSED_KONG_BASE, LAYOUT_VERSION, PUNG_BASE, READY_BASE)
 from majiang.rl.dataset import DatasetError, load, read_manifest
 
 NEG = -1e9
@@ -136,6 +136,32 @@ class TileHead:
         return [dv, dsum.sum(axis=0), du, g.T @ dsum], dsum @ self.G.T
 
 
+def suit_permutations() -> list[tuple[np.ndarray, np.ndarray]]:
+    """The six permutations of the three suits (characters, bamboo, dots; ranks kept, honours fixed)
+    as ``(column permutation (34,), action permutation (269,))``: column ``c`` of an observation moves
+    to ``cols[c]``, action ``a`` becomes ``acts[a]``. MCR scores the suits alike but for All Green
+    (绿一色, bamboo only; rare), so a suit-permuted sample is as good a sample: training draws one
+    permutation per batch (``--augment``), six times the data for the flat layers."""
+    import itertools
+
+    from majiang.rl.actions import COLUMN_OF, LAYOUT_TILES, chow_index, chow_of_index
+
+    out = []
+    for perm in itertools.permutations(range(3)):
+        def tile(t: int) -> int:
+            return perm[t // 9] * 9 + t % 9 if t < 27 else t
+
+        cols = np.array([COLUMN_OF[tile(LAYOUT_TILES[c])] for c in range(34)], dtype=np.int64)
+        acts = np.arange(ACTION_SIZE, dtype=np.int64)
+        for base in TILE_BASES:
+            acts[base:base + 34] = base + cols
+        for a in range(CHOW_BASE, PUNG_BASE):
+            played, low = chow_of_index(a)
+            acts[a] = chow_index(tile(played), tile(low))
+        out.append((cols, acts))
+    return out
+
+
 def masked_xent(logits: np.ndarray, mask: np.ndarray, action: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
     """Mean cross-entropy of ``action`` under the softmax over legal actions; its gradient in the
     logits; and the argmax legal action per row."""
@@ -154,7 +180,7 @@ def masked_xent(logits: np.ndarray, mask: np.ndarray, action: np.ndarray) -> tup
 def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...] = (256, 256), tile: int = 64,
           epochs: int = 8,
           batch: int = 256, lr: float = 1e-3, seed: int = 0, val_games: float = 0.05, wd: float = 0.0,
-          std_floor: float = 0.1, log: Any = print) -> dict[str, Any]:
+          std_floor: float = 0.1, augment: bool = False, log: Any = print) -> dict[str, Any]:
     """Train on the datasets ``folders`` (one rule set and encoding) and write the weights to ``out``;
     returns the ``meta`` written. Raises :class:`~majiang.rl.dataset.DatasetError` for datasets that
     do not agree."""
@@ -207,8 +233,15 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
         net.m += [np.zeros_like(p) for p in head.params]
         net.v += [np.zeros_like(p) for p in head.params]
 
-    def forward(idx: np.ndarray) -> tuple[np.ndarray, list[np.ndarray], Any]:
+    perms = suit_permutations() if augment else []
+
+    def forward(idx: np.ndarray, perm: tuple[np.ndarray, np.ndarray] | None = None
+                ) -> tuple[np.ndarray, list[np.ndarray], Any]:
         xb = raw[idx].astype(np.float32)
+        if perm is not None:  # the batch with its suits permuted (the mask and action likewise, by the caller)
+            moved = np.empty_like(xb.reshape(len(idx), planes, -1))
+            moved[:, :, perm[0]] = xb.reshape(len(idx), planes, -1)
+            xb = moved.reshape(len(idx), -1)
         logits, acts = net.forward((xb - mean) * inv)
         if head is None:
             return logits, acts, None
@@ -223,8 +256,14 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
         tot = hit = 0.0
         for i in range(0, len(order), batch):
             idx = np.sort(order[i:i + batch])
-            logits, acts, th = forward(idx)
-            loss, g, pred = masked_xent(logits, mask[idx], act[idx])
+            perm = perms[int(rng.integers(len(perms)))] if perms else None
+            bmask, bact = mask[idx], act[idx]
+            if perm is not None:
+                moved = np.empty_like(bmask)
+                moved[:, perm[1]] = bmask
+                bmask, bact = moved, perm[1][bact]
+            logits, acts, th = forward(idx, perm)
+            loss, g, pred = masked_xent(logits, bmask, bact)
             if th is None:
                 grads = net.backward(acts, g)
             else:
@@ -232,7 +271,7 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
                 grads = net.backward(acts, g, {ctx: dctx}) + hg
             net.adam(grads, step_lr, wd=wd)
             tot += loss * len(idx)
-            hit += float((pred == act[idx]).sum())
+            hit += float((pred == bact).sum())
         row = {"epoch": ep + 1, "lr": round(float(step_lr), 6), "train_loss": round(tot / len(tr), 4),
                "train_acc": round(hit / len(tr), 4)}
         if len(va):
@@ -257,7 +296,7 @@ def train(folders: list[str | Path], out: str | Path, *, hidden: tuple[int, ...]
                       "manifest_sha256": hashlib.sha256(json.dumps(m, sort_keys=True).encode()).hexdigest()}
                      for m in manifests],
         "train": {"epochs": epochs, "batch": batch, "lr": lr, "schedule": "cosine per epoch", "optimizer": "adam",
-                  "weight_decay": wd, "std_floor": std_floor, "seed": seed, "val_games": val_games, "samples": int(len(tr)),
+                  "weight_decay": wd, "std_floor": std_floor, "augment_suits": augment, "seed": seed, "val_games": val_games, "samples": int(len(tr)),
                   "val_samples": int(len(va)), "seconds": round(time.perf_counter() - t0, 1), "history": history},
     }
     arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta)), "mean": mean.astype(np.float32),
@@ -287,13 +326,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=1e-3)
     ap.add_argument("--wd", type=float, default=0.0, help="decoupled weight decay (AdamW) on the weight matrices")
     ap.add_argument("--std-floor", type=float, default=0.1, help="least feature scale in the input normalisation")
+    ap.add_argument("--augment", action="store_true", help="permute the three suits at random, one permutation a batch")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--val-games", type=float, default=0.05, help="share of games held out for validation")
     a = ap.parse_args(argv)
     hidden = tuple(int(x) for x in a.hidden.split(",") if x.strip())
     try:
         train(a.datasets, a.out, hidden=hidden, tile=a.tile, epochs=a.epochs, batch=a.batch, lr=a.lr, seed=a.seed,
-              val_games=a.val_games, wd=a.wd, std_floor=a.std_floor)
+              val_games=a.val_games, wd=a.wd, std_floor=a.std_floor, augment=a.augment)
     except DatasetError as e:
         print(f"majiang.rl.train: {e}")
         return 2
