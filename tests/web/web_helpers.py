@@ -153,9 +153,9 @@ OTHERS = [
 
 def script(monkeypatch, draws):
     """Make the next table's match deal the scripted hand, with player 0 (the creator) as dealer."""
-    from majiang.web import rooms
+    from majiang.web import room_log
 
-    real = rooms.Match
+    real = room_log.Match
 
     def make(rules, seed=0, names=None, max_hands=None):
         for s in range(1000):
@@ -170,7 +170,7 @@ def script(monkeypatch, draws):
         wall = arrange_wall(rules, hands, draws, dealer=d, seed=s)
         return real(rules, seed=s, walls=[wall], names=names, max_hands=max_hands)
 
-    monkeypatch.setattr(rooms, "Match", make)
+    monkeypatch.setattr(room_log, "Match", make)
 
 
 def until_closed(ws, timeout: float = 5.0) -> tuple[list[dict], int | None, str, float]:

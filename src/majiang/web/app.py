@@ -33,7 +33,8 @@ from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth, guard
 from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
                            session_factory)
-from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Lobby, Room
+from majiang.web.lobby import Lobby
+from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Room
 from majiang.web.store import Listener, TableStore
 from majiang.web.state import competition_places, parse_action
 from majiang.web.static import FILES as STATIC_FILES
