@@ -3,8 +3,8 @@ numba). docs/rl.md is the full reference.
 
 The environments (:func:`env`, :class:`SingleAgentEnv`, :class:`VectorEnv` ...) load on first use
 (PEP 562), so the parts that need numpy alone -- :mod:`majiang.rl.actions`,
-:mod:`majiang.rl.observations`, :mod:`majiang.rl.dataset`, :mod:`majiang.rl.policy` (the ``learned``
-bot's inference) -- import without gymnasium or pettingzoo installed.
+:mod:`majiang.rl.observations`, :mod:`majiang.rl.dataset`, :mod:`majiang.rl.train` (and the ``learned``
+bot, :mod:`majiang.players.learned`, built on them) -- import without gymnasium or pettingzoo installed.
 
 * :func:`env` -- a PettingZoo AEC environment, agents ``seat_0``..``seat_3``, for every preset and
   option spec (``env(rules="taiwan,declare_ready=true")``);
