@@ -194,6 +194,15 @@ def test_cli_dataset(tmp_path: Path) -> None:
     MADE.append(tmp_path / "rec")
 
 
+def test_selfplay_on_ray_writes_the_same_shards(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    kw = dict(bots=["random"], games=2, seed=5, max_hands=1)
+    _, a = _build(tmp_path, "proc", "selfplay", **kw)
+    _, b = _build(tmp_path, "ray", "selfplay", executor="ray", **kw)
+    assert [s["sha256"] for s in a["shards"]] == [s["sha256"] for s in b["shards"]]
+    assert a["digests"] == b["digests"] and a["samples"] == b["samples"] > 0
+
+
 def test_zz_every_made_shard_has_its_actions_in_its_masks() -> None:
     # runs last in this file (pytest keeps file order): every dataset the tests above made
     assert len(MADE) >= 6

@@ -410,13 +410,18 @@ def _run_jobs(jobs: list[tuple], workers: int, executor: str) -> Iterator[tuple[
             import ray
         except ImportError:
             raise DatasetError("--executor ray needs ray (pip install 'majiang[ray]')") from None
-        if not ray.is_initialized():
+        started = not ray.is_initialized()  # a Ray the caller started (a cluster) is left running
+        if started:
             ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
-        task = ray.remote(_selfplay_chunk)
-        refs = [task.remote(j) for j in jobs]
-        while refs:
-            ready, refs = ray.wait(refs, num_returns=1)
-            yield ray.get(ready[0])
+        try:
+            task = ray.remote(_selfplay_chunk)
+            refs = [task.remote(j) for j in jobs]
+            while refs:
+                ready, refs = ray.wait(refs, num_returns=1)
+                yield ray.get(ready[0])
+        finally:
+            if started:
+                ray.shutdown()
         return
     if executor != "process":
         raise DatasetError(f"executor must be process or ray, got {executor!r}")
