@@ -6,6 +6,11 @@ Peers (benchmark-only dependencies, ``pip install -e '.[bench]'``): the ``mahjon
 (``Agari.is_agari``, ``Shanten.calculate_shanten``) and PyMahjongGB (``MahjongShanten``,
 ``RegularShanten``). Prints hands per second for each and the ratio ours / peer.
 
+The batch rows time one call of :func:`majiang.analysis.is_winning_many` (and ``shanten_many``,
+``waits_many``) on all the hands as one ``(n, 34)`` int8 array, and give hands per second: the
+per-hand figure beside the peers' single calls (numba compiles the loop before timing; without numba
+the batch rows are left out).
+
 Hands are prepared before timing (count vectors for us and ``mahjong``, Botzone code tuples for
 PyMahjongGB). Each of our figures is given twice: *cold* (our lazily built tables emptied first, so
 the pass pays for building them) and *warm* (the best of three more passes over the same hands);
@@ -20,7 +25,9 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 
-from majiang.analysis import MCR_SHAPES, ShapeRules, is_winning, shanten, shanten_standard, waits
+from majiang.analysis import (
+    MCR_SHAPES, ShapeRules, is_winning, is_winning_many, shanten, shanten_many, shanten_standard, waits, waits_many,
+)
 from majiang.analysis.samples import random_sets
 from majiang.analysis.tables import clear_caches
 from majiang.tiles import BOTZONE_CODES
@@ -95,6 +102,31 @@ def ours(fn: Callable, data: list, star: bool = False) -> tuple[float, float]:
     return cold, warm
 
 
+def batch(fn: Callable, data: list, *args) -> tuple[float, float] | None:
+    """``(first, best of three)`` hands per second of one batch call on all of ``data``; None without numba."""
+    import numpy as np
+
+    from majiang.analysis import batch_kernels
+
+    if not batch_kernels.available():
+        return None
+    a = np.array(data, dtype=np.int8)
+    fn(a[:1], *args)  # numba compiles (or loads its cache) here, not in the timed call
+    times = []
+    for _ in range(4):
+        t = time.perf_counter()
+        fn(a, *args)
+        times.append(time.perf_counter() - t)
+    return len(a) / times[0], len(a) / min(times[1:])
+
+
+def load() -> str:
+    """The machine's load averages (``uptime``), printed beside the figures."""
+    import os
+
+    return "load average %.2f %.2f %.2f" % os.getloadavg()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=20000)
@@ -114,22 +146,34 @@ def main(argv: list[str] | None = None) -> int:
     def row(name: str, ours_rates: tuple[float, float], peer_name: str, peer: float | None) -> None:
         rows.append((name, ours_rates, peer_name, peer))
 
-    row("win check, 14 tiles, no wildcard", ours(is_winning, d["win14"]), "mahjong Agari.is_agari",
-        rate(agari.is_agari, d["win14"]))
+    peer = rate(agari.is_agari, d["win14"])
+    row("win check, 14 tiles, no wildcard", ours(is_winning, d["win14"]), "mahjong Agari.is_agari", peer)
+    many = batch(is_winning_many, d["win14"])
+    if many:
+        row("win check, 14 tiles, batch per hand", many, "mahjong Agari.is_agari", peer)
     row("win check, 14 tiles, 1-4 wildcards", ours(is_winning, d["wild14"], star=True), "(no peer has wildcards)",
         None)
     row("shanten, random 13 (std+7p+13o)", ours(lambda c: shanten(c, 0, JAPANESE_SHAPES), d["random13"]),
         "mahjong Shanten.calculate_shanten", rate(sh.calculate_shanten, d["random13"]))
+    peer = rate(lambda h: gb.MahjongShanten(pack=(), hand=h), d["random13_codes"])
     row("shanten, random 13 (all MCR shapes)", ours(lambda c: shanten(c, 0, MCR_SHAPES), d["random13"]),
-        "PyMahjongGB MahjongShanten", rate(lambda h: gb.MahjongShanten(pack=(), hand=h), d["random13_codes"]))
+        "PyMahjongGB MahjongShanten", peer)
+    many = batch(shanten_many, d["random13"], 0, MCR_SHAPES)
+    if many:
+        row("shanten, all MCR shapes, batch/hand", many, "PyMahjongGB MahjongShanten", peer)
     row("shanten, random 13 (standard)", ours(shanten_standard, d["random13"]), "PyMahjongGB RegularShanten",
         rate(gb.RegularShanten, d["random13_codes"]))
-    row("waits, random 13 (standard)", ours(waits, d["random13"]), "PyMahjongGB RegularShanten",
-        rate(gb.RegularShanten, d["random13_codes"]))
-    row("waits, ready 13 (standard)", ours(waits, d["tenpai13"]), "PyMahjongGB RegularShanten",
-        rate(gb.RegularShanten, d["tenpai13_codes"]))
-
-    print(f"{args.hands} prepared hands per row, seed {args.seed}; hands/second (cold = tables empty at start)")
+    peer_random = rate(gb.RegularShanten, d["random13_codes"])
+    peer_ready = rate(gb.RegularShanten, d["tenpai13_codes"])
+    row("waits, random 13 (standard)", ours(waits, d["random13"]), "PyMahjongGB RegularShanten", peer_random)
+    row("waits, ready 13 (standard)", ours(waits, d["tenpai13"]), "PyMahjongGB RegularShanten", peer_ready)
+    for name, key, peer in (("random", "random13", peer_random), ("ready", "tenpai13", peer_ready)):
+        many = batch(waits_many, d[key])
+        if many:
+            row(f"waits, {name} 13, batch per hand", many, "PyMahjongGB RegularShanten", peer)
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, {load()}")
+    print(f"{args.hands} prepared hands per row, seed {args.seed}; hands/second (cold = tables empty at start; "
+          f"batch rows: the first call)")
     print(f"{'task':38} {'ours cold':>11} {'ours warm':>11}  {'peer':34} {'peer':>11} {'warm ratio':>10}")
     for name, (cold, warm), peer_name, peer in rows:
         ratio = f"{warm / peer:9.2f}x" if peer else "        -"

@@ -17,6 +17,7 @@ PyMahjongGB is a benchmark-only dependency (``pip install -e '.[bench]'``).
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections import Counter
 
@@ -54,6 +55,7 @@ def main() -> None:
     ours = [score(h, c) for h, c in hands]
     t_cold = time.perf_counter() - t0
     t_ours, c_ours, ours = _best(lambda: [score(h, c) for h, c in hands], args.passes)
+    print(f"{time.strftime('%Y-%m-%d %H:%M')}, load average %.2f %.2f %.2f" % os.getloadavg())
     print(f"hands: {len(hands)} (seed {args.seed}); best of {args.passes} passes")
     print(f"majiang.rules.mcr.score      {len(hands) / t_cold:10.0f} hands/s  (cold: first pass, per-suit tables built)")
     print(f"majiang.rules.mcr.score      {len(hands) / t_ours:10.0f} hands/s  (warm: later passes)")

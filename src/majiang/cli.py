@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -205,7 +204,9 @@ def botzone(file: Path | None, as_json: bool) -> None:
 
     Rebuilds each winner's hand at Hu, checks it is a winning hand (MCR shapes) of the right size,
     scores it with the MCR fans and compares with the recorded Fan line (total, names, counts) and the
-    Score line; prints one line per round and a summary. Exit status 1 if any recorded win fails.
+    Score line (plus 30 from each seat that faulted, 10 to each other seat, for the local judge's
+    ``Player N Fault ...`` lines); prints one line per round and a summary. Exit status 1 if any
+    recorded win fails.
     """
     from majiang.hand import Hand
     from majiang.records.botzone import BotzoneLogError, read_log, replay_hands, sample_path
@@ -219,6 +220,9 @@ def botzone(file: Path | None, as_json: bool) -> None:
     failures = 0
     for r in rounds:
         row: dict = {"match": r.match, "wind": r.wind}
+        if r.faults:
+            row["faults"] = [{"seat": f.seat, "kind": f.kind, "request": f.request, "answer": f.answer}
+                             for f in r.faults]
         try:
             w = replay_hands(r)
         except BotzoneLogError as e:
@@ -381,7 +385,8 @@ def _score_botzone_win(w, r, row: dict) -> bool:
     row["fan"] = res.total
     row["fans"] = [f"{n}*{c}" for n, c in ours.items()]
     row["fan_match"] = res.total == r.fan_total and ours == dict(r.fans)
-    row["score_match"] = r.scores is not None and settled == r.scores
+    charged = r.fault_scores()  # the local judge's faults are charged on top of the win
+    row["score_match"] = r.scores is not None and [a + b for a, b in zip(settled, charged)] == r.scores
     return row["fan_match"] and row["score_match"]
 
 
@@ -414,14 +419,18 @@ def testhu(codes: str, baida: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------ score
-SCORE_RULES: tuple[str, ...] = ("mcr", "taiwan", "wenzhou", "wenzhou13", "wenzhou-w16", "seed000", "shandong")
-"""majiang's own rule-set names (``wenzhou13`` = ``wenzhou``); ``majiang score --rules`` takes any rule set
-the ``majiang.rulesets`` entry points declare, with options (``"taiwan,all_flowers_count=true"``)."""
+def __getattr__(name: str):
+    """``SCORE_RULES``: majiang's own rule-set names and aliases (``majiang score --rules`` takes any rule
+    set the ``majiang.rulesets`` entry points declare, with options: ``"taiwan,all_flowers_count=true"``)."""
+    if name == "SCORE_RULES":
+        from majiang.rules.registry import own_names
 
-_WILD_SCORERS = ("wz13", "wz16", "seed000", "shandong")
+        return own_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 _WIND_TEXT = {"e": 0, "east": 0, "东": 0, "東": 0, "1z": 0, "s": 1, "south": 1, "南": 1, "2z": 1,
               "w": 2, "west": 2, "西": 2, "3z": 2, "n": 3, "north": 3, "北": 3, "4z": 3}
-_TRAP_MELD = re.compile(r"\[\s*(chi|chow|peng|pung|pon|kong|exposed|concealed|added)", re.IGNORECASE)
 
 
 def _wind(text: str | None, what: str) -> int | None:
@@ -437,16 +446,6 @@ def _seat_opt(v: int | None, what: str) -> int | None:
     if v is not None and not 0 <= v <= 3:
         raise MajiangError(f"{what} must be a seat 0-3, got {v}")
     return v
-
-
-def _one_tile(text: str, what: str, *, allow_wild: bool = False) -> int:
-    try:
-        t = parse_compact(text, allow_wild=allow_wild)
-    except MajiangError as e:
-        raise MajiangError(f"{what} {text!r}: {e}") from None
-    if len(t) != 1 or (t[0] >= NUM_KINDS and t[0] != WILD):
-        raise MajiangError(f"{what} takes one tile (e.g. 4p), got {text!r}")
-    return t[0]
 
 
 def _flower_arg(text: str | None) -> tuple[int | None, tuple[int, ...]]:
@@ -468,209 +467,9 @@ def _flower_arg(text: str | None) -> tuple[int | None, tuple[int, ...]]:
     return len(fl), tuple(sorted(fl))
 
 
-def _move_win_tile(hand, win: int, sets: int):
-    """Make ``win`` the winning tile of ``hand``: taken from the tiles given (concealed + winning
-    tile) when the hand is complete, added when it is one tile short."""
-    from majiang.hand import Hand
-
-    tiles = list(hand.concealed) + ([hand.win_tile] if hand.win_tile is not None else [])
-    n = len(tiles) + hand.wilds + 3 * len(hand.melds)
-    if n == 3 * sets + 2:
-        if win == WILD:
-            if not hand.wilds:
-                raise MajiangError("--win-tile '*': the hand holds no wildcard")
-            return Hand(tuple(sorted(tiles)), hand.melds, WILD, hand.flowers, hand.wilds - 1)
-        if win not in tiles:
-            raise MajiangError(f"--win-tile {format_compact([win])} is not in the hand")
-        tiles.remove(win)
-    return Hand(tuple(sorted(tiles)), hand.melds, win, hand.flowers, hand.wilds)
-
-
-def _parse_hand(text: str, wild: int | None = None):
-    from majiang.hand import Hand
-
-    try:
-        return Hand.parse(text, wild=wild)
-    except MajiangError as e:
-        raise MajiangError(f"HAND {text!r}: {e}") from None
-
-
-def _fan_row(name_en: str, name_zh: str, points: int, count: int) -> dict:
-    return {"name_en": name_en, "name_zh": name_zh, "points": points, "count": count}
-
-
-def _score_mcr(rs, hand_text: str, o: dict) -> dict:
-    from majiang.rules import mcr
-
-    if _TRAP_MELD.search(hand_text):  # the trap notation ("[peng 555z] 11m23p"), winning tile in --win-tile
-        hand = _parse_hand(hand_text)
-        cond = mcr.WinConditions()
-    else:
-        try:
-            hand, cond = mcr.parse_hand_string(hand_text)
-        except MajiangError as e:
-            raise MajiangError(f"HAND {hand_text!r}: {e}") from None
-    if o["win_tile"] is not None:
-        hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile"), 4)
-    if hand.win_tile is None:
-        raise MajiangError("no winning tile: give --win-tile")
-    seat, dealer = o["seat"], o["dealer"]
-    seat_wind = cond.seat_wind
-    if seat is not None or dealer is not None:
-        seat_wind = ((seat or 0) - (dealer or 0)) % 4
-    if o["seat_wind"] is not None:
-        seat_wind = o["seat_wind"]
-    sd = cond.self_drawn if o["self_drawn"] is None else o["self_drawn"]
-    kong = cond.kong_replacement or cond.robbing_kong
-    changes = dict(self_drawn=sd, seat_wind=seat_wind,
-                   prevalent_wind=cond.prevalent_wind if o["prevalent"] is None else o["prevalent"],
-                   last_of_kind=cond.last_of_kind or o["last_of_kind"],
-                   last_wall_tile=cond.last_wall_tile or o["last_tile"],
-                   kong_replacement=(kong and sd and not o["robbing_kong"]) or o["kong_replacement"],
-                   robbing_kong=(kong and not sd and not o["kong_replacement"]) or o["robbing_kong"])
-    changes["flowers"] = cond.flowers if o["flower_count"] is None else o["flower_count"]
-    cond = mcr.WinConditions(**changes)
-    opts = getattr(rs.scorer_object(), "options", None)
-    r = mcr.score(hand, cond, dataclasses.replace(opts, minimum_fan=rs.min_score) if opts is not None else
-                  mcr.McrOptions(minimum_fan=rs.min_score))
-    out: dict = {"rules": "mcr", "hand": mcr.format_hand_string(hand, cond), "unit": "fan", "total": r.total,
-                 "fans": [_fan_row(fc.fan.name_en, fc.fan.name_zh, fc.fan.points, fc.count) for fc in r.fans],
-                 "fan_total": r.fan_total, "flowers": r.flowers, "shape": r.shape, "valid": r.is_valid_win,
-                 "minimum": r.options.minimum_fan}
-    winner = seat if seat is not None else 0
-    discarder = None if sd else _discarder(o, winner)
-    out["winner"], out["discarder"] = winner, discarder
-    out["deltas"] = mcr.settle(r, winner, discarder) if r.is_valid_win else None
-    return out
-
-
-def _discarder(o: dict, seat: int) -> int:
-    d = o["discarder"]
-    if d is None:
-        return (seat + 3) % 4  # the player before the winner
-    if d == seat:
-        raise MajiangError(f"--discarder {d} is the winner's own seat")
-    return d
-
-
-def _engine_ctx(rs, hand_text: str, o: dict):
-    """An engine :class:`~majiang.engine.ruleset.WinContext` from the command line (trap notation)."""
-    from majiang.engine.ruleset import WinContext
-    from majiang.hand import Hand
-    from majiang.rules.wenzhou.common import natural_hand
-
-    if o["win_tile"] is None:
-        raise MajiangError("give the winning tile with --win-tile (HAND holds the other tiles)")
-    wild_face = None if o["wild"] is None else _one_tile(o["wild"], "--wild")
-    hand = _parse_hand(hand_text, wild_face if o["white_stands_in"] else None)
-    hand = _move_win_tile(hand, _one_tile(o["win_tile"], "--win-tile", allow_wild=True), rs.sets)
-    n, fl = o["flower_count"], o["flower_tiles"]
-    if fl:
-        hand = Hand(hand.concealed, hand.melds, hand.win_tile, fl, hand.wilds)
-    elif n:
-        if rs.scorer == "taiwan":
-            raise MajiangError("give the flower tiles (e.g. --flowers 12f), not a number: Taiwan seat flowers "
-                               "depend on which they are")
-        hand = Hand(hand.concealed, hand.melds, hand.win_tile, tuple(range(34, 34 + n)), hand.wilds)
-    if o["wild"] is not None:
-        if rs.wild_mode == "none":
-            raise MajiangError("this rule set has no wildcards: drop --wild")
-        assert wild_face is not None
-        hand = natural_hand(hand, wild_face, white_stands_in=o["white_stands_in"])
-    elif hand.total_wilds and rs.scorer == "wz16":
-        raise MajiangError("a hand with '*' wildcards needs --wild FACE (the 财神's face decides soft and "
-                           "hard wins)")
-    seat = o["seat"] if o["seat"] is not None else 0
-    dealer = o["dealer"] if o["dealer"] is not None else 0
-    sd = bool(o["self_drawn"])
-    if o["robbing_kong"] and o["self_drawn"]:
-        raise MajiangError("--robbing-kong is a win on another player's tile: not with --self-drawn")
-    if o["kong_replacement"] and o["self_drawn"] is False:
-        raise MajiangError("--kong-replacement is a self-drawn win: not with --discard")
-    if o["kong_replacement"] or o["flower_replacement"]:
-        sd = True
-    if o["robbing_kong"]:
-        sd = False
-    discarder = None if sd else _discarder(o, seat)
-    prevalent = o["prevalent"] if o["prevalent"] is not None else 0
-    return WinContext(hand=hand, seat=seat, dealer=dealer, seat_wind=27 + (seat - dealer) % 4,
-                      prevalent_wind=27 + prevalent, self_drawn=sd, discarder=discarder,
-                      kong_replacement=o["kong_replacement"], flower_replacement=o["flower_replacement"],
-                      robbing_kong=o["robbing_kong"], last_tile=o["last_tile"], first_turn=o["first_turn"],
-                      wild_face=wild_face, dealer_streak=o["streak"])
-
-
-def _score_taiwan(rs, hand_text: str, o: dict) -> dict:
-    from majiang.rules.taiwan import Stakes, settle
-    from majiang.rules.taiwan.engine_adapter import win_from_engine
-
-    ctx = _engine_ctx(rs, hand_text, o)
-    ad = rs.scorer_object()
-    stakes = ad.stakes
-    if o["base"] is not None or o["per_tai"] is not None:
-        stakes = Stakes(stakes.base if o["base"] is None else o["base"],
-                        stakes.per_tai if o["per_tai"] is None else o["per_tai"])
-        ad = dataclasses.replace(ad, stakes=stakes)
-    r = ad.result(ctx)
-    win = win_from_engine(ctx)
-    rows = [_fan_row(pc.pattern.en, pc.pattern.zh, r.options.tai(pc.pattern.id), pc.count) for pc in r.patterns]
-    out: dict = {"rules": "taiwan", "hand": str(ctx.hand), "unit": "tai", "total": r.total_tai, "fans": rows,
-                 "pattern_ids": [pc.pattern.id for pc in r.patterns], "shape": r.shape,
-                 "valid": r.meets_minimum, "minimum": r.minimum_tai, "flower_win": r.flower_win,
-                 "winner": win.seat, "dealer": win.dealer, "discarder": win.discarder, "streak": win.streak,
-                 "dealer_tai": r.options.dealer_tai(win.streak), "stakes": {"base": stakes.base, "per_tai": stakes.per_tai}}
-    if r.meets_minimum:
-        led = settle(r, ad.stakes)
-        out["payments"] = [{"payer": p.payer, "payee": p.payee, "amount": p.amount} for p in led.payments]
-        out["deltas"] = led.deltas
-    else:
-        out["payments"], out["deltas"] = [], None
-    return out
-
-
-def _score_wild(rs, hand_text: str, o: dict) -> dict:
-    from majiang.rules.wenzhou.engine_adapter import rules_module, score_engine
-
-    rid = rs.scorer
-    ctx = _engine_ctx(rs, hand_text, o)
-    r = score_engine(rid, ctx, rs.scorer_object().options)
-    rows = []
-    if r.unit == "points" and rid == "seed000":
-        base = r.value - sum(p.value or 0 for p in r.patterns)
-        rows.append(_fan_row("Base points", "底分", base, 1))
-    rows += [_fan_row(p.name_en, p.name_zh, p.value or 0, 1) for p in r.patterns]
-    led = rules_module(rid).settle(r)
-    return {"rules": rs.definition.name if rs.definition is not None else rs.name, "hand": ctx.hand.notation(),
-            "unit": r.unit,
-            "total": r.value, "fans": rows, "pattern_ids": [p.id for p in r.patterns], "shape": r.shape,
-            "wild": None if ctx.wild_face is None else format_compact([ctx.wild_face]),
-            "winner": ctx.seat, "dealer": ctx.dealer, "discarder": ctx.discarder, "streak": ctx.dealer_streak,
-            "payments": [{"payer": p.payer, "payee": p.payee, "amount": p.amount, "reason": p.reason}
-                         for p in led.payments],
-            "deltas": led.deltas}
-
-
-def _score_generic(rs, hand_text: str, o: dict) -> dict:
-    """Any other rule set: its scorer and settlement through the engine's protocol; pattern names from
-    its catalogue (``RuleSetDef.patterns``)."""
-    from majiang.engine.ruleset import WinSettle
-
-    ctx = _engine_ctx(rs, hand_text, o)
-    d = rs.definition
-    res = rs.scorer_object().score(ctx)
-    names = {p.id: p for p in d.pattern_catalogue()} if d is not None else {}
-    rows = [_fan_row(names[pid].name_en if pid in names else pid, names[pid].name_zh if pid in names else pid,
-                     v, k) for pid, v, k in res.patterns]
-    valid = res.value >= rs.min_score
-    deltas = rs.settlement_object().settle(WinSettle(ctx.seat, ctx.discarder, res, ctx), 4) if valid else None
-    return {"rules": d.name if d is not None else rs.name, "hand": ctx.hand.notation(),
-            "unit": d.unit if d is not None else "points", "total": res.total, "value": res.value,
-            "bonus": res.bonus, "fans": rows, "pattern_ids": [p[0] for p in res.patterns], "shape": "-",
-            "valid": valid, "minimum": rs.min_score, "winner": ctx.seat, "dealer": ctx.dealer,
-            "discarder": ctx.discarder, "deltas": deltas}
-
-
-def _print_score(r: dict) -> None:
+def _print_score(r: dict, note=None) -> None:
+    """The pattern table and the total of a ``majiang score`` result; ``note``: the entry point's tail of
+    the total line (:attr:`ScoreCommand.note <majiang.rules.base.ScoreCommand>`)."""
     click.echo(f"rules: {r['rules']}   hand: {r['hand']}   shape: {r['shape']}")
     unit = r["unit"]
     head = f"{'pattern':<40} {'名称':<10} {unit:>10} {'count':>5}"
@@ -680,14 +479,8 @@ def _print_score(r: dict) -> None:
         click.echo(f"{f['name_en']:<40} {f['name_zh']:<10} {f['points']:>10} {f['count']:>5}")
     click.echo("-" * len(head))
     line = f"total: {r['total']} {unit}"
-    if r["rules"] == "mcr":
-        line += f" ({r['fan_total']} without flowers; minimum {r['minimum']})"
-        if not r["valid"]:
-            line += " -- under the minimum: not a valid win"
-    elif r["rules"] == "taiwan":
-        line += f" (+{r['dealer_tai']} dealer tai on payments involving the dealer)"
-        if not r["valid"]:
-            line += f" -- under the minimum of {r['minimum']} tai: not a valid win"
+    if note is not None:
+        line += note(r)
     click.echo(line)
     if r.get("deltas") is not None:
         click.echo("settlement by seat: " + " ".join(f"{d:+d}" for d in r["deltas"]))
@@ -754,32 +547,23 @@ def score(hand: str, rules_spec: str, win_tile: str | None, self_drawn: bool | N
                  flower_count=n, flower_tiles=fl, wild=wild, white_stands_in=white_stands_in, streak=streak,
                  kong_replacement=kong_replacement, flower_replacement=flower_replacement,
                  robbing_kong=robbing_kong, last_tile=last_tile, last_of_kind=last_of_kind, first_turn=first_turn,
-                 base=base, per_tai=per_tai)
+                 base=base, per_tai=per_tai, flowers=flowers)
         if robbing_kong and kong_replacement:
             raise MajiangError("--robbing-kong and --kong-replacement exclude each other")
         if self_drawn and discarder is not None:
             raise MajiangError("--self-drawn and --discarder exclude each other: a self-drawn win has no discarder")
+        from majiang.cli_score import command_for
         from majiang.engine.ruleset import resolve
 
         rs = resolve(rules_spec)
-        if rs.scorer == "mcr":
-            if wild is not None:
-                raise MajiangError("MCR has no wildcards: drop --wild")
-            result = _score_mcr(rs, hand, o)
-        elif rs.scorer == "taiwan":
-            result = _score_taiwan(rs, hand, o)
-        elif rs.scorer in _WILD_SCORERS:
-            if flowers is not None:
-                raise MajiangError("--flowers: this rule set gives flowers no value (RULES.md §4, §5, §2)")
-            result = _score_wild(rs, hand, o)
-        else:
-            result = _score_generic(rs, hand, o)
+        cmd = command_for(rs)  # the entry point the scorer's rule set declares (majiang.cli_score)
+        result = cmd.score(rs, hand, o)
     except MajiangError as e:
         raise _Fail(f"--rules {rules_spec}: {e}") from None
     if as_json:
         click.echo(json.dumps(result, ensure_ascii=False))
     else:
-        _print_score(result)
+        _print_score(result, cmd.note)
 
 
 from majiang.cli_rules import rules as _rules_command  # noqa: E402 - a command in its own module

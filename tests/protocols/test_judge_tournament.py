@@ -71,7 +71,21 @@ def test_a_faulty_bot_is_charged_and_the_game_goes_on(tmp_path, kind):
                        EnginePlayer("e2", make_bot("efficiency", rs)),
                        EnginePlayer("r3", make_bot("random", rs, 3))], shuffled_wall(random.Random(5)), 0)
     assert r.scores == [a + b for a, b in zip(clean.scores, [10, -30, 10, 10])]
-    assert r.log[2:-1] == clean.log[2:-1]  # the same play; only the Score line differs
+    # the same play; the log adds the fault's line where it happened, and the Score line differs
+    assert [x for x in r.log[2:-1] if " Fault " not in x] == clean.log[2:-1]
+    (line,) = [x for x in r.log if " Fault " in x]
+    f = r.faults[0]
+    assert line == f"Player 1 Fault {want} {f.number} {f.answer or '-'}" and f.number >= 1
+    assert f.request == {"crash": "0 1 0", "hang": "0 1 0", "garbage": "0 1 0"}.get(kind, f.request)
+    if kind in ("illegal", "lacks"):  # at its first draw, after its deal: request 3 or later
+        assert f.request.startswith("2 ") and f.number >= 3 and f.answer.startswith(("PENG", "PLAY"))
+    # the record of the game carries the fault and the judge's final scores; it replays
+    m = record_match(r.log_text, faults=r.faults)
+    assert list(m.scores) == r.scores
+    evs = [e for e in m.events if e["type"] == "fault"]
+    assert [(e["actor"], e["kind"], e["request"], e["answer"]) for e in evs] == [(1, want, f.number, f.answer)]
+    lines = record_lines(m)
+    assert record_lines(replay(lines)) == lines
 
 
 class _AutoLike:

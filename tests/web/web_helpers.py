@@ -85,6 +85,8 @@ class ScriptedClient(threading.Thread):
                         self.errors.append(msg["message"])
                         acted_on = None
                         continue
+                    if msg["type"] != "state":  # a chat line: kept, nothing to play
+                        continue
                     if msg["status"] == "finished" and msg.get("game_id"):
                         break
                     if self.act and msg["status"] == "playing" and msg["version"] != acted_on:

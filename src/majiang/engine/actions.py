@@ -18,6 +18,9 @@ Kinds (field terms; the Chinese term in brackets):
   frozen: on each later turn only a self-drawn win or the discard of the drawn tile; in claim windows
   only a win (no chow, pung or kong).
 * ``PASS`` (过) -- decline every claim.
+* ``DECIDE`` -- answer a rule set's pre-play decision (:class:`~majiang.rules.base.Decision`):
+  ``tile`` = the index of the value chosen among the decision's ``values`` (Sichuan 定缺: 0, 1, 2 for
+  m, p, s); only in :attr:`Phase.DECIDE`.
 """
 
 from __future__ import annotations
@@ -66,12 +69,15 @@ class Phase(Enum):
     * ``CLAIM`` -- a discard is on the table; every other seat that could claim it answers.
     * ``ROB`` -- an added kong was declared; every seat that could win on its tile answers.
     * ``END`` -- the hand is over (a win or an exhaustive draw).
+    * ``DECIDE`` -- after the deal, the seats answer a rule set's pre-play decision (Sichuan 定缺;
+      :class:`~majiang.rules.base.Decision`, issue 30).
     """
 
     TURN = "turn"
     CLAIM = "claim"
     ROB = "rob"
     END = "end"
+    DECIDE = "decide"
 
 
 class ActionKind(Enum):
@@ -86,6 +92,7 @@ class ActionKind(Enum):
     DISCARD = "discard"
     READY = "ready"
     PASS = "pass"
+    DECIDE = "decide"
 
 
 _ORDER = {k: i for i, k in enumerate(ActionKind)}
@@ -109,6 +116,8 @@ class Action:
         return (_ORDER[self.kind], -1 if self.tile is None else self.tile, -1 if self.low is None else self.low)
 
     def __str__(self) -> str:
+        if self.kind is ActionKind.DECIDE:
+            return f"decide #{self.tile}"
         if self.kind is ActionKind.CHOW and self.low is not None:
             return f"chow {format_compact([self.low, self.low + 1, self.low + 2])} on {format_compact([self.tile])}"
         if self.tile is None:

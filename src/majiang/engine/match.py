@@ -26,9 +26,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from majiang.engine.actions import Action, IllegalActionError, Phase
+from majiang.engine.actions import Action, ActionKind, IllegalActionError, Phase
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.errors import MajiangError
 from majiang.hand import Meld
@@ -55,6 +55,10 @@ class PlayerView:
         claim_tile, discarder: the tile in a claim/robbing window and who offered it.
         wild_face, indicator: the wildcard's face and its turned-up indicator (``None`` without).
         scores: running match scores by seat. ``hand_number``, ``round``: counters from 0.
+        decided: per seat, the values of the rule set's pre-play decisions once every seat has
+            chosen (``{"dingque": "m"}``); ``()`` for a rule set without decisions (issue 30).
+        out: per seat, True once it has won and left the play (``RuleSet.win_limit`` above 1);
+            ``()`` while every seat is in play.
     """
 
     seat: int
@@ -78,6 +82,8 @@ class PlayerView:
     scores: tuple[int, ...]
     hand_number: int
     round: int
+    decided: tuple = ()
+    out: tuple[bool, ...] = ()
 
     def visible_counts(self) -> list[int]:
         """34-vector of tile copies this seat can see outside its concealed hand: every river, every
@@ -259,6 +265,11 @@ class Match:
         if self.table.phase is Phase.END:
             self._settle_if_over()
 
+    def default_action(self, seat: int) -> Action | None:
+        """The action taken for ``seat`` when it does not choose (:meth:`HandTable.default_action`: a
+        pre-play decision's default policy), or ``None``."""
+        return None if self.table is None else self.table.default_action(seat)
+
     def extra_draw(self, seat: int, replacement: bool = False) -> None:
         """A draw the rules do not give (大相公; records only, see :meth:`HandTable.extra_draw`)."""
         if self.table is None:
@@ -266,6 +277,26 @@ class Match:
         self.table.extra_draw(seat, replacement)
         if self.table.phase is Phase.END:
             self._settle_if_over()
+
+    def charge(self, seat: int, deltas: Sequence[int], **fields: Any) -> dict:
+        """Record a fault charged by a judge outside the rules (a bot's timeout, crash or illegal
+        answer in a tournament: ``majiang.protocols.judge``) and add ``deltas`` (per seat, zero-sum)
+        to the running scores; the hand goes on. Writes the event ``{"type": "fault", "actor": seat,
+        **fields, "deltas": [...]}`` (``fields``: ``kind``, ``request``, ``answer``, ``reason``) and
+        returns it. Raises :class:`~majiang.errors.MajiangError` for a bad seat, deltas that are not
+        four ints summing to zero, or a match already over."""
+        if self.finished:
+            raise MajiangError("the match is over: no fault to charge")
+        if seat not in (0, 1, 2, 3):
+            raise MajiangError(f"a fault's seat is 0-3, got {seat!r}")
+        d = list(deltas)
+        if len(d) != 4 or not all(isinstance(x, int) and not isinstance(x, bool) for x in d) or sum(d) != 0:
+            raise MajiangError(f"a fault's deltas are four ints summing to 0, got {deltas!r}")
+        ev = {"type": "fault", "actor": seat, **fields, "deltas": d}
+        for i in range(4):
+            self.scores[i] += d[i]
+        self.events.append(ev)
+        return ev
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` may see now (see :class:`PlayerView`). A snapshot: its tuples are shared
@@ -286,14 +317,18 @@ class Match:
                           EAST + (seat - t.dealer) % 4, _PHASE_NAME[phase], t.hand_tuple(seat), t.last_draw[seat],
                           melds, hidden, flowers, rivers, t.tail - t.head - self.rules.reserve, claim_tile,
                           discarder, t.wild_face, t.indicator if t.indicator is not None else t.indicator_in_wall,
-                          tuple(self.scores), self.hand_number, self.round)
+                          tuple(self.scores), self.hand_number, self.round,
+                          tuple(dict(d) for d in t.decided) if t.decided else (),
+                          tuple(t.out) if t._wins else ())
 
 
 def run_match(match: Match, players: Sequence[Player]) -> Match:
     """Drive ``match`` to its end; ``players[p]`` decides for player ``p`` (wherever seated).
 
     Each awaited seat is asked in turn (the lowest pending seat first); answers in a claim window
-    are collected before the table resolves them, so a player never sees another's answer.
+    are collected before the table resolves them, so a player never sees another's answer. A
+    pre-play decision (:attr:`Phase.DECIDE`) goes to a player with a true ``decides`` attribute;
+    any other player gets the rule set's default policy (:meth:`Match.default_action`).
     """
     if len(players) != 4:
         raise MajiangError(f"a match needs 4 players, got {len(players)}")
@@ -303,7 +338,12 @@ def run_match(match: Match, players: Sequence[Player]) -> Match:
             raise AssertionError("no seat to act in an unfinished match")
         s = seats[0]
         acts = match.legal_actions(s)
-        a = players[match.player_at_seat[s]].choose(match.view(s), acts)
+        p = players[match.player_at_seat[s]]
+        if acts[0].kind is ActionKind.DECIDE and not getattr(p, "decides", False):
+            a = match.default_action(s)
+            assert a is not None
+        else:
+            a = p.choose(match.view(s), acts)
         match.apply(s, a)
     return match
 

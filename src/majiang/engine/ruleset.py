@@ -44,6 +44,7 @@ from majiang.rules.base import (
     Scorer,
     ScoreResult,
     Settlement,
+    TileSet,
     WinContext,
     WinSettle,
 )
@@ -64,6 +65,15 @@ _SETTLEMENTS: dict[str, Callable[[], Settlement]] = {
     "competition": CompetitionSettlement,
     "flat": FlatSettlement,
 }
+
+
+def logged_value(name: str) -> int | None:
+    """The value of a ``"logged:N"`` scorer name (every win worth ``N``, no flower bonus: the value
+    a judge outside the engine gave the win, e.g. the Botzone judge's fan total in a record of its
+    game), or ``None`` for any other name."""
+    if isinstance(name, str) and name.startswith("logged:") and name[7:].isdigit():
+        return int(name[7:])
+    return None
 
 
 def register_scorer(name: str, factory: Callable[[], Scorer]) -> None:
@@ -181,7 +191,14 @@ class RuleSet:
         min_score: a win needs :attr:`ScoreResult.value` at least this (MCR 8, flowers excluded).
         scorer, settlement: names a rule set declares (``RuleSetDef.scorers`` / ``settlements``,
             built with this rule set) or the generic ones (:func:`register_scorer`,
-            :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``).
+            :func:`register_settlement`: ``fixed``, ``fixed1``, ``competition``, ``flat``); or
+            ``logged:N`` (:func:`logged_value`: every win worth ``N``, as a judge outside the engine
+            scored it -- the Botzone judge's records).
+        tiles: the face groups in play (:class:`~majiang.rules.base.TileSet`): ``"mpsz"`` -- the 136
+            (with ``flowers`` the 144); ``"mps"`` -- Sichuan's 108, no honours (issue 30).
+        win_limit: wins that end the hand: 1 -- the first win (or simultaneous wins on one discard)
+            ends it; 3 -- Sichuan 血战到底: each winner leaves the play (his hand shown), the others
+            play on until this many have won or the wall is exhausted (issue 30, docs/rulesets.md).
         name: the rule set's name; the table fields define the table, and :attr:`rule_options` are
             read as the options of the rule set of that name.
         rule_options: ``(name, value)`` pairs of the rule set's own options (``RuleSetDef.options``)
@@ -226,6 +243,9 @@ class RuleSet:
     min_score: int = 8
     scorer: str = "fixed"
     settlement: str = "competition"
+    # issue 30 hooks (written to a record header only when not the default, so older headers keep their bytes)
+    tiles: str = "mpsz"
+    win_limit: int = 1
     rule_options: tuple[tuple[str, Any], ...] = ()
     _cache: dict = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
 
@@ -270,7 +290,17 @@ class RuleSet:
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise bad(f"{name} must be an int >= 0, got {v!r}")
-        if self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None:
+        try:
+            TileSet(self.tiles, self.flowers)
+        except RuleSetError as e:
+            raise bad(f"tiles: {e}") from None
+        if not (isinstance(self.win_limit, int) and not isinstance(self.win_limit, bool)
+                and 1 <= self.win_limit < self.players):
+            raise bad(f"win_limit must be 1-{self.players - 1}, got {self.win_limit!r}")
+        if self.win_limit > 1 and self.flower_wins:
+            raise bad("flower_wins (a flower win ends the hand) cannot go with win_limit above 1")
+        if (self.scorer not in _SCORERS and registry.scorer_factory(self.scorer) is None
+                and logged_value(self.scorer) is None):
             hint = "" if registry.find(self.name) is not None else (
                 f" (is the package of rule set {self.name!r} installed? no majiang.rulesets entry point declares it)")
             raise bad(f"unknown scorer {self.scorer!r}; known: {sorted({*_SCORERS, *registry.scorer_names()})}{hint}")
@@ -368,7 +398,8 @@ class RuleSet:
         """Every option as a JSON-friendly dict (the record header keeps it). ``xianggong`` is written
         only when on, so the header of a record made before that option existed comes out the same."""
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if not f.name.startswith("_")
-               and f.name != "rule_options" and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))}
+               and f.name != "rule_options" and not (f.name in _WRITTEN_WHEN_ON and not getattr(self, f.name))
+               and not (f.name in _WRITTEN_WHEN_NOT_DEFAULT and getattr(self, f.name) == f.default)}
         if self.rule_options:  # the rule set's own options, written only when one differs from its default
             out["rule_options"] = dict(self.rule_options)
         return out
@@ -403,20 +434,46 @@ class RuleSet:
 
     @property
     def tile_set(self) -> tuple[int, ...]:
-        """Every physical tile of the set, sorted: 4 of each of 0-33, plus flowers 34-41 once."""
+        """Every physical tile of the set, sorted: 4 of each face of :attr:`tiles` (0-33; all 34 by
+        default), plus flowers 34-41 once (:class:`~majiang.rules.base.TileSet`)."""
         key = "tile_set"
         ts = self._cache.get(key)
         if ts is None:
-            ts = tuple(t for t in range(34) for _ in range(4)) + (tuple(range(34, 42)) if self.flowers else ())
-            self._cache[key] = ts
+            ts = self._cache[key] = self.tile_set_value.tiles
         return ts
+
+    @property
+    def tile_set_value(self) -> TileSet:
+        """The :class:`~majiang.rules.base.TileSet` (groups, flowers, copies) of this rule set."""
+        return TileSet(self.tiles, self.flowers)
+
+    @property
+    def decisions(self) -> tuple[Any, ...]:
+        """The rule set's pre-play :class:`~majiang.rules.base.Decision` s (``()`` for most; Sichuan 定缺)."""
+        v = self._cache.get("decisions")
+        if v is None:
+            d = self.definition
+            v = self._cache["decisions"] = tuple(d.decisions) if d is not None else ()
+        return v
+
+    @property
+    def action_filter(self) -> Any:
+        """The rule set's legal-action filter (:data:`~majiang.rules.base.ActionFilter`) or ``None``."""
+        if "action_filter" not in self._cache:
+            d = self.definition
+            self._cache["action_filter"] = d.action_filter if d is not None else None
+        return self._cache["action_filter"]
 
     def scorer_object(self) -> Scorer:
         """The :class:`Scorer` named by :attr:`scorer` (cached per rule set)."""
         s = self._cache.get("scorer")
         if s is None:
             f = registry.scorer_factory(self.scorer)
-            s = f(self) if f is not None else _SCORERS[self.scorer]()
+            logged = logged_value(self.scorer)
+            if f is None and logged is not None:
+                s = FixedScorer(logged, 0, self.scorer)
+            else:
+                s = f(self) if f is not None else _SCORERS[self.scorer]()
             self._cache["scorer"] = s
         return s
 
@@ -432,6 +489,8 @@ class RuleSet:
 
 _WRITTEN_WHEN_ON = frozenset({"xianggong", "bao_pai"})
 """Options left out of :meth:`RuleSet.to_options` while off (added after records were being kept)."""
+_WRITTEN_WHEN_NOT_DEFAULT = frozenset({"tiles", "win_limit"})
+"""Options left out of :meth:`RuleSet.to_options` at their default (issue 30 hooks)."""
 
 def __getattr__(name: str) -> Any:
     """``PRESET_NAMES`` (the names of every rule set found, :func:`majiang.rules.registry.names`) and

@@ -58,7 +58,15 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    :meth:`HandTable.close_window` (:attr:`HandTable.window_closable` says when it may). The events
    and the outcome are those of the unheld table; only *when* the window resolves is the driver's,
    so a seat that cannot claim cannot tell from the table's pace whether another seat could.
-11. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
+11. **Hooks of a rule set** (issue 30, docs/rulesets.md "Hooks"): the tile set (``rules.tiles``);
+   pre-play decisions (:attr:`Phase.DECIDE` after the deal: every seat answers each
+   :class:`~majiang.rules.base.Decision`, hidden until all have, then one ``decide`` event per seat);
+   a legal-action filter over the per-seat state they leave (:attr:`HandTable.decided`); with
+   ``rules.win_limit`` above 1 (血战到底) a winner leaves the play (:attr:`HandTable.out`) and the
+   next seat in play after him draws, each win settled when it happens, until ``win_limit`` seats have
+   won or the wall runs out; a settlement's ``settle_kong`` (at each kong that stands) and
+   ``settle_wall_end`` (when the wall runs out) write ``settle`` events whose deltas join the hand's.
+12. **End**: a win, or an exhaustive draw (荒庄) when a draw is needed and only ``reserve`` tiles are
    left. No kong is declared when no replacement could be drawn; the discard after the last live
    tile may only be won on unless ``claim_last_discard``.
 
@@ -100,6 +108,7 @@ from majiang.engine.actions import (
     chow_consumed,
 )
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
+from majiang.rules.base import KongSettle, Ledger, Payment, SeatState, WallEndSettle
 from majiang.errors import MajiangError, TileCountError
 from majiang.hand import Hand, Meld, MeldKind, xianggong
 from majiang.tiles import EAST, NUM_KINDS, NUM_TILES, WHITE, WILD, format_compact, from_counts, is_flower
@@ -127,6 +136,9 @@ _CHOWS: dict[tuple[int, int], Action] = {(t, low): Action(ActionKind.CHOW, t, lo
                                          for t in range(NUM_KINDS) for low in range(NUM_KINDS)}
 """Shared actions of the other kinds too (the same values the table offered before; a learning
 environment maps them to indices by identity, see :mod:`majiang.rl.actions`)."""
+_DECIDES: tuple[Action, ...] = tuple(Action(ActionKind.DECIDE, i) for i in range(NUM_KINDS))
+_AFTER: tuple[tuple[int, ...], ...] = tuple(tuple((o + i) % 4 for i in (1, 2, 3)) for o in range(4))
+"""Per seat, the other seats in turn order after it (while every seat is in play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,6 +261,24 @@ class HandTable:
         self.last_discard = False
         self.answers: dict[int, Action | None] = {}
         self.hold_windows = False  # held windows (flow point 10): set by the driver, e.g. Match(hold_windows=True)
+        # issue 30 hooks (flow point 11): seats out of play, wins so far, decisions, kong/wall payments
+        self.out = [False] * 4  # won and left the play (rules.win_limit > 1)
+        self._after = _AFTER  # per seat, the seats in play after it in turn order
+        self._wins: list[WinInfo] = []  # wins settled so far this hand (rules.win_limit > 1)
+        self._win_total = [0, 0, 0, 0]
+        self._play_on: int | None = None  # the seat to draw next after a win that did not end the hand
+        self._kong_discard = False  # the last discard followed its discarder's kong replacement (杠上炮)
+        self.decisions = rules.decisions
+        self.decided: tuple[dict, ...] = tuple({} for _ in range(4)) if self.decisions else ()
+        self._dec_k = 0
+        s_ = self.settlement
+        self._settle_kong = getattr(s_, "settle_kong", None)
+        self._settle_wall_end = getattr(s_, "settle_wall_end", None)
+        self.payments: list[Payment] = []  # payments outside a win (kong money, 查叫), in order
+        self._stood_kongs: list[tuple[int, str]] = []
+        self._filter = rules.action_filter
+        if self._filter is not None:
+            self._compute_legal = self._compute_legal_filtered  # type: ignore[method-assign]
         self.clear_caches()
         self.result: HandResult | None = None
         self._deal()
@@ -431,6 +461,99 @@ class HandTable:
                 pending = got
         self.phase = Phase.TURN
         self.current = self.dealer
+        if self.decisions:
+            self._open_decision(0)
+
+    # ------------------------------------------------------------------ pre-play decisions (issue 30)
+    def _open_decision(self, k: int) -> None:
+        self._dec_k = k
+        self.phase = Phase.DECIDE
+        self.answers = {(self.dealer + i) % 4: None for i in range(4)}
+        self._legal_cache.clear()
+
+    def _close_decision(self) -> None:
+        """Every seat has chosen: keep and reveal the values (turn order from the dealer), then the next
+        decision or the dealer's first turn."""
+        dec = self.decisions[self._dec_k]
+        for s, a in self.answers.items():
+            assert a is not None and a.tile is not None
+            v = dec.values[a.tile]
+            self.decided[s][dec.name] = v
+            self._emit({"type": "decide", "actor": s, "name": dec.name, "value": v})
+        self.answers = {}
+        self._legal_cache.clear()
+        if self._dec_k + 1 < len(self.decisions):
+            self._open_decision(self._dec_k + 1)
+        else:
+            self.phase = Phase.TURN
+            self.current = self.dealer
+
+    @property
+    def decision(self):
+        """The :class:`~majiang.rules.base.Decision` the seats are answering (:attr:`Phase.DECIDE`), else ``None``."""
+        return self.decisions[self._dec_k] if self.phase is Phase.DECIDE else None
+
+    def default_action(self, seat: int) -> Action | None:
+        """The action taken for ``seat`` when it does not choose: in :attr:`Phase.DECIDE` the rule set's
+        default policy (:attr:`~majiang.rules.base.Decision.default`: the bots' choice and a time-out's),
+        else ``None``."""
+        if self.phase is not Phase.DECIDE or not self._awaits(seat):
+            return None
+        dec = self.decisions[self._dec_k]
+        counts = tuple(self.concealed[seat])
+        i = dec.default(counts)
+        offered = dec.choices(counts)
+        return _DECIDES[i if i in offered else offered[0]]
+
+    def _compute_legal_filtered(self, seat: int) -> list[Action]:
+        """:meth:`_compute_legal` then the rule set's legal-action filter (the instance's
+        ``_compute_legal`` when the rule set has one); a claim window left with a pass only asks nothing."""
+        acts = HandTable._compute_legal(self, seat)
+        phase = self.phase
+        if phase is Phase.DECIDE or not acts:
+            return acts
+        st = SeatState(seat, phase.value, tuple(self.concealed[seat]), self.decided[seat] if self.decided else {},
+                       None if phase is Phase.TURN else self.claim_tile)
+        out = list(self._filter(st, acts))
+        if phase is Phase.TURN:
+            return out or acts  # a turn always has an action
+        return [] if out == [PASS] else out
+
+    # ------------------------------------------------------------------ payments outside a win (issue 30)
+    def _ledger(self, name: str, actor: int | None, tile: int | None, led: Ledger) -> None:
+        """Add a hook's ledger to the hand (a ``settle`` event; its deltas join the result's)."""
+        if not led.payments:
+            return
+        d = led.deltas
+        if sum(d) != 0:  # pragma: no cover - a Ledger is zero-sum by construction
+            raise AssertionError(f"settlement {self.settlement.name!r} is not zero-sum: {d}")
+        for i in range(4):
+            self.penalties[i] += d[i]
+        self.payments.extend(led.payments)
+        ev: dict = {"type": "settle", "name": name}
+        if actor is not None:
+            ev["actor"] = actor
+        if tile is not None:
+            ev["pai"] = tile_str(tile)
+        ev["payments"] = [[p.payer, p.payee, p.amount, p.reason] for p in led.payments]
+        ev["deltas"] = d
+        self._emit(ev)
+
+    def _kong_stands(self, seat: int, kind: str, tile: int, fed_by: int | None) -> None:
+        self._stood_kongs.append((seat, kind))
+        f = self._settle_kong
+        if f is not None:
+            self._ledger("kong", seat, tile, f(KongSettle(seat, kind, tile, fed_by, tuple(not o for o in self.out)), 4))
+
+    def _wall_end(self) -> None:
+        f = self._settle_wall_end
+        if f is None:
+            return
+        hands = tuple(Hand(tuple(from_counts(self.concealed[s])), tuple(self.melds[s]), None, tuple(self.flowers[s]))
+                      for s in range(4))
+        end = WallEndSettle(hands, tuple(not o for o in self.out), tuple(dict(d) for d in self.decided) or ({},) * 4,
+                            self.dealer, self.prevalent_wind, tuple(self._stood_kongs), tuple(self.payments))
+        self._ledger("wall-end", None, None, f(end, 4))
 
     def _choose_wild(self) -> None:
         """Wildcard by indicator (RULES.md §4.2): count the dice total from the tail, turn that tile up
@@ -514,8 +637,12 @@ class HandTable:
             return True
 
     def _exhaust(self) -> None:
+        if self._settle_wall_end is not None:
+            self._wall_end()
         self.phase = Phase.END
-        self.result = HandResult([], list(self.penalties), self._xianggong_states())
+        wins = self._wins
+        total = [p + w for p, w in zip(self.penalties, self._win_total)] if wins else list(self.penalties)
+        self.result = HandResult(list(wins), total, self._xianggong_states())
         self._legal_cache.clear()
         self._emit({"type": "ryukyoku", "reason": "exhaustive", "deltas": list(self.penalties)})
 
@@ -613,7 +740,9 @@ class HandTable:
             chow_feeds=self._chow_feeds(), wild_counts=self._wild_counts(),
             kongs=self._kongs(robbed=(discarder, tile) if robbing else None),
             declared_ready=self.ready[seat], heavenly_ready=self.ready_kind[seat] == "heavenly",
-            earthly_ready=self.ready_kind[seat] == "earthly", bao=tuple(self.bao))
+            earthly_ready=self.ready_kind[seat] == "earthly", bao=tuple(self.bao),
+            kong_discard=not self_drawn and not robbing and self._kong_discard, decided=self.decided,
+            in_play=tuple(not o for o in self.out) if self._wins else ())
 
     def _chow_feeds(self) -> tuple[tuple[int, int], ...]:
         """``(feeder, eater)`` for every chow claimed this hand (Wenzhou 统包, RULES.md §4.6)."""
@@ -680,13 +809,18 @@ class HandTable:
         if self.phase in (Phase.CLAIM, Phase.ROB):
             origin = self.discarder if self.phase is Phase.CLAIM else self.kong_seat
             assert origin is not None
-            return [s for s in ((origin + i) % 4 for i in range(1, 4)) if s in self.answers and self.answers[s] is None]
+            return [s for s in self._after[origin] if s in self.answers and self.answers[s] is None]
+        if self.phase is Phase.DECIDE:
+            waiting = [s for s, a in self.answers.items() if a is None]
+            return waiting[:1] if self.decisions[self._dec_k].in_turn else waiting
         return []
 
     def _awaits(self, seat: int) -> bool:
         """True if the table awaits ``seat``'s decision (``seat in pending_seats()``)."""
         if self.phase is Phase.TURN:
             return seat == self.current
+        if self.phase is Phase.DECIDE:
+            return seat in self.pending_seats()
         return seat in self.answers and self.answers[seat] is None
 
     def legal_actions(self, seat: int) -> list[Action]:
@@ -706,6 +840,8 @@ class HandTable:
         c = self.concealed[seat]
         wf = self.wild_face
         acts: list[Action] = []
+        if self.phase is Phase.DECIDE:
+            return [_DECIDES[i] for i in self.decisions[self._dec_k].choices(tuple(c))]
         if self.phase is Phase.TURN:
             if self.ready[seat]:  # frozen (報聽): a self-drawn win or the drawn tile's discard
                 lt = self.last_draw[seat]
@@ -758,7 +894,7 @@ class HandTable:
             gate = self._gate(seat, None)
         wt = self.white_face
         lt = wt if (tile == WHITE and wt is not None) else tile  # what the discard plays (白板代)
-        chow_seat = seat == (d + 1) % 4 and lt < 27 and r.chow
+        chow_seat = seat == self._after[d][0] and lt < 27 and r.chow
         if chow_seat:  # some neighbour is held (each chow needs one; a White may play it)
             k = lt % 9
             chow_seat = bool((k >= 1 and (c[lt - 1] or (lt - 1 == wt and c[WHITE])))
@@ -829,6 +965,11 @@ class HandTable:
         if self.phase is Phase.TURN:
             self._legal_cache.clear()
             self._apply_turn(seat, action)
+        elif self.phase is Phase.DECIDE:
+            self.answers[seat] = action
+            self._legal_cache.clear()
+            if all(a is not None for a in self.answers.values()):
+                self._close_decision()
         else:
             # another seat's answer changes nothing the cached legal actions depend on
             self.answers[seat] = action
@@ -929,6 +1070,8 @@ class HandTable:
         assert a.tile is not None
         if k is ActionKind.WIN:
             self._finish([(seat, None, a.tile, False)])
+            if self._play_on is not None:
+                self._resume()
             return
         if k is ActionKind.READY:
             if not self.any_claim and self.discards_made[seat] == 0:
@@ -949,6 +1092,7 @@ class HandTable:
             self._rivers_t = None
             self.discards_made[seat] += 1
             self.after_claim = False
+            self._kong_discard = self.kong_chain
             self.kong_chain = False
             self._emit({"type": "dahai", "actor": seat, "pai": tile_str(t)})
             if self.rules.followed_penalty:
@@ -971,6 +1115,7 @@ class HandTable:
             self.meld_from[seat].append(None)
             self.any_claim = True
             self._emit({"type": "ankan", "actor": seat, "consumed": [tile_str(t)] * 4})
+            self._kong_stands(seat, "concealed", t, None)
             self.kong_chain = True
             self._kong_draw(seat)
             return
@@ -1028,12 +1173,12 @@ class HandTable:
         wt = self.white_face
         lt = wt if (tile == WHITE and wt is not None) else tile  # what the discard plays (白板代)
         k = lt % 9 if lt < 27 and self.rules.chow else -1  # -1: no chow on this tile
-        for i in (1, 2, 3):
-            s = (origin + i) % 4
+        after = self._after[origin]
+        for s in after:
             if phase is Phase.CLAIM:
                 c = self.concealed[s]
                 if c[tile] < 2 and self._gates[s].get(None) is False and (
-                        i != 1 or k < 0 or not ((k >= 1 and (c[lt - 1] or (lt - 1 == wt and c[WHITE])))
+                        s != after[0] or k < 0 or not ((k >= 1 and (c[lt - 1] or (lt - 1 == wt and c[WHITE])))
                                                 or (k <= 7 and (c[lt + 1] or (lt + 1 == wt and c[WHITE]))))):
                     continue  # the common case, decided without _compute_legal: no win, pung, kong or chow
             acts = self._compute_legal(s)
@@ -1045,6 +1190,8 @@ class HandTable:
         seat = self.kong_seat
         assert seat is not None
         self.answers = {}
+        assert self.claim_tile is not None
+        self._kong_stands(seat, "added", self.claim_tile, None)
         self.kong_chain = True
         self._kong_draw(seat)
 
@@ -1063,6 +1210,8 @@ class HandTable:
             self.melds[seat][i] = Meld(MeldKind.PUNG, t, old.offer, old.claimed)  # the robbed kong stays a pung
             self._melds_changed()
             self.won_tiles.append(t)
+            if self._play_on is not None:
+                self._resume()
             return
         self._complete_added_kong()
 
@@ -1087,6 +1236,8 @@ class HandTable:
             self.rivers[d].pop()
             self._rivers_t = None
             self.won_tiles.append(t)
+            if self._play_on is not None:
+                self._resume()
             return
         _, _, s, a = best
         if self._no_replacement is not None and (s != self._no_replacement or a.kind is not ActionKind.EXPOSED_KONG):
@@ -1132,6 +1283,7 @@ class HandTable:
             self.after_claim = False
             self._emit({"type": "daiminkan", "actor": s, "target": d, "pai": tile_str(t),
                         "consumed": [tile_str(t)] * 3})
+            self._kong_stands(s, "exposed", t, d)
             self.kong_chain = True
             self._kong_draw(s)
 
@@ -1140,7 +1292,19 @@ class HandTable:
         assert d is not None
         self.after_claim = False
         self.kong_chain = False
-        self._draw((d + 1) % 4, False)
+        self._draw(self._after[d][0], False)
+
+    def _resume(self) -> None:
+        """Play on after a win that did not end the hand (``rules.win_limit``): the next seat in play
+        after the (last) winner draws."""
+        s = self._play_on
+        assert s is not None
+        self._play_on = None
+        self.answers = {}
+        self.after_claim = False
+        self.kong_chain = False
+        self._legal_cache.clear()
+        self._draw(s, False)
 
     def _finish(self, wins: list[tuple[int, int | None, int, bool]]) -> None:
         scored = []
@@ -1173,6 +1337,20 @@ class HandTable:
                 # by Hand.parse(ev["notation"], wild=...); written only then (older records lack it)
                 ev["notation"] = ctx.hand.notation()
             self._emit(ev)
+        if self.rules.win_limit > 1:  # 血战到底 (flow point 11): the winners leave; play on or end
+            self._wins.extend(infos)
+            for w in infos:
+                self.out[w.winner] = True
+                for i in range(4):
+                    self._win_total[i] += w.deltas[i]
+            self._legal_cache.clear()
+            if sum(self.out) < self.rules.win_limit:
+                self._after = tuple(tuple(s for s in ((o + i) % 4 for i in (1, 2, 3)) if not self.out[s])
+                                    for o in range(4))
+                self._play_on = self._after[infos[-1].winner][0]
+                return
+            infos = list(self._wins)
+            total = [p + w for p, w in zip(self.penalties, self._win_total)]
         self.result = HandResult(infos, total, self._xianggong_states())
         self.phase = Phase.END
         self._legal_cache.clear()

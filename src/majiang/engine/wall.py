@@ -44,16 +44,25 @@ def break_wall(ring: Sequence[int], dealer: int, dice_total: int, players: int =
     dice total; returns the live wall in draw order (front first, tail last).
 
     The broken wall is the one in front of the seat ``dice_total - 1`` places after the dealer in turn
-    order; the break is ``dice_total`` stacks from that wall's right end.
-    Raises :class:`ValueError` if the ring does not split into ``players`` equal walls of whole stacks.
+    order; the break is ``dice_total`` stacks from that wall's right end. When the stacks do not
+    share out evenly (Sichuan's 108 tiles: 54 stacks), the first walls get one stack more (14, 13, 14,
+    13 would be the table's; here 14, 14, 13, 13 -- only the ring's order matters to the engine).
+    Raises :class:`ValueError` if the ring is not ``players`` walls of the same number of tiles in
+    stacks two high.
     """
     n = len(ring)
-    if n % (2 * players):
+    if n % 2 or n % players or n < 2 * players:
         raise ValueError(f"{n} tiles do not make {players} walls of stacks two high")
-    per_wall = n // players
     owner = (dealer + dice_total - 1) % players
-    stacks = per_wall // 2
-    offset = (owner * per_wall + 2 * (stacks - dice_total % (stacks or 1))) % n
+    if n % (2 * players) == 0:
+        per_wall = n // players
+        stacks = per_wall // 2
+        start = owner * per_wall
+    else:  # uneven walls (issue 30: a rule set's own tile set)
+        base, extra = divmod(n // 2, players)
+        stacks = base + (1 if owner < extra else 0)
+        start = 2 * (owner * base + min(owner, extra))
+    offset = (start + 2 * (stacks - dice_total % (stacks or 1))) % n
     return list(ring[offset:]) + list(ring[:offset])
 
 

@@ -30,6 +30,7 @@ import math
 from collections.abc import Sequence
 
 from majiang.engine.match import PlayerView
+from majiang.players.tuning import PerScorer
 from majiang.tiles import NUM_KINDS
 
 SCALE = 0.036
@@ -194,10 +195,6 @@ def learned_deal_in(rows: list[list[float]], coef: Sequence[float]) -> list[floa
     return out
 
 
-LEARNED: dict[str, tuple[float, ...]] = {
-    "taiwan": (-1.5369, 0.3434, 1.1279, 2.4110, 3.5609, 3.7762, 2.3063, -2.0549, -1.9001, -1.4425, -0.5059,
-               0.1094, 0.1442, 0.2524, -0.9096, -0.2278, -0.2443, 0.6129, -0.4093, -0.4966, 0.0384, 0.0259,
-               0.7622, 1.3684, -8.6682, 0.7333, -0.0787, -0.3721, 0.3081),
-}
-"""Per scorer, the learned danger model's coefficients (one per :data:`FEATURES` column): fitted by
-``benchmarks/fit_danger.py`` on ``benchmarks/danger_data.py`` games (see docs/strong.md)."""
+LEARNED = PerScorer("danger_model")
+"""Per scorer, the learned danger model's coefficients (one per :data:`FEATURES` column), from its rule
+set's :attr:`BotTuning.danger_model <majiang.rules.base.BotTuning>` (docs/strong.md, "learned danger")."""

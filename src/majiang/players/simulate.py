@@ -16,6 +16,7 @@ from majiang.engine.ruleset import RuleSet, RuleSetError, resolve
 from majiang.engine.wall import derive_seed
 from majiang.players.efficiency import EfficiencyBot
 from majiang.players.random_bot import RandomBot
+from majiang.rules.registry import scorer_owner
 
 BOT_NAMES: tuple[str, ...] = ("random", "efficiency", "strong", "learned")
 """Names accepted by :func:`make_bot` (``"eff"`` is short for ``"efficiency"``); besides them any
@@ -100,8 +101,8 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
     self_drawn = 0
     n_wins = 0
     fan_total = 0
-    d = rs.definition
-    unit = _UNITS.get(rs.scorer) or (d.unit if d is not None and rs.scorer in d.scorers else "points")
+    owner = scorer_owner(rs.scorer)  # what a win's total counts: the unit of the scorer's rule set
+    unit = owner.unit if owner is not None else "points"
     score_sum = [0, 0, 0, 0]
     seat_sum = [0, 0, 0, 0]
     written: list[str] = []
@@ -148,10 +149,6 @@ def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Pa
         "value_unit": unit,
         "records": written,
     }
-
-
-_UNITS = {"mcr": "fan", "taiwan": "tai", "wz13": "multiplier", "wz16": "multiplier"}
-"""What a scorer's total counts, when its result does not say (``unit``)."""
 
 
 def describe(stats: dict[str, Any]) -> str:

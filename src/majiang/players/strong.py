@@ -52,8 +52,8 @@ from majiang.players.efficiency import memo_shanten
 from majiang.engine.ruleset import RuleSet, resolve
 from majiang.hand import Meld, MeldKind
 from majiang.players.danger import LEARNED, SCALE, learned_deal_in, ready_probability, tile_features, wait_weights
-from majiang.players.valuation import (SELF_DRAW_SHARE, TAIWAN_PATTERN_TAI, W13_PATTERN_FACTOR, WinValuer,
-                                       mcr_plans, typical_win)
+from majiang.players.tuning import PerScorer, tuning
+from majiang.players.valuation import SELF_DRAW_SHARE, WinValuer, mcr_plans, typical_win
 from majiang.tiles import DRAGONS, NUM_KINDS, WHITE, is_honor, is_terminal
 
 RON_RATE = 2.1
@@ -69,49 +69,24 @@ PLAN_SPEED = {"seven-pairs": 0.45, "full-flush": 0.5, "half-flush": 0.7, "all-pu
 """How much slower a path to an MCR pattern fills than a plain hand (fewer tiles help it)."""
 HAND_LENGTH = 0.7
 """Share of the remaining draws a seat gets on average (other seats win first in the rest)."""
-DEFENCE = {"taiwan": 0.25}
-"""Per scorer, the default ``defence`` (scale of the deal-in cost); 1.0 elsewhere. Taiwan: 0.25, a
-deal-in weighed at about 14 points rather than 55. What a deal-in really adds in Taiwan is less than
-the 底 + 台 the discarder pays alone (RULES.md §3.3): an opponent who is ready often wins anyway, and a
-quarter of his wins are self-draws, of which each loser pays a third (~58 points). 0.5 against 1.0
-(2026-12-02, seeds 7 and 11, 200 walls each): +3.3 and +1.5 a hand; 0.25 against 0.5, paired by wall
-(``benchmarks/screen_strong.py taiwan``): +0.76 (seed 7, 600 walls), +0.79 (seed 11, 600), +0.20
-[-0.62, +1.02] (seed 13, 1,200), +0.12 [-0.66, +0.91] (seed 17, 1,200) -- +0.37 pooled over 3,600
-walls, no seed below 0 (2026-12-04); 0.1 was no better (+0.29 and -0.04 on seeds 13 and 17), 0 was
-+2.4 and -0.8 on seeds 11 and 7."""
-RON_RATES = {"wz13": 1.5}
-"""Per scorer, the default ``ron_rate`` (:data:`RON_RATE` elsewhere). Wenzhou W13: 1.5, which weighs a
-ready hand's self-draws (paid ×2 against ×1 for a discard win, RULES.md §4.4) more against its discard
-wins and values ready hands a little lower against hands not ready; paired by wall against 2.1
-(``benchmarks/screen_strong.py wenzhou 300 SEED``, 2026-12-02): +0.09 [-0.03, +0.20] (seed 7), +0.10
-[-0.03, +0.23] (seed 11), +0.08 [-0.06, +0.21] (seed 13); 1.0 -0.02 and 3.0 -0.19 [-0.33, -0.05]
-(seed 7). In Taiwan 1.5 was worse: -1.53 [-3.05, -0.00] (seed 7)."""
+DEFENCE = PerScorer("defence")
+"""Per scorer, the default ``defence`` its rule set's tuning sets (1.0 elsewhere; docs/strong.md, "defence")."""
+RON_RATES = PerScorer("ron_rate")
+"""Per scorer, the default ``ron_rate`` its rule set's tuning sets (:data:`RON_RATE` elsewhere; docs/strong.md,
+"ron_rate")."""
 SKIP_MODES = ("flat", "dealer", "progress", "dealer-progress")
 """How ``skip_value`` weighs each skipped turn (:meth:`StrongBot._skip_weight`)."""
-SKIP_VALUES = {"wz13": 0.1}
-"""Per scorer, the default ``skip_value`` (0 elsewhere): points a chow or pung is worth more for each
-opponent's turn it skips (a pung from the seat across skips one, from the right two). Wenzhou W13 is
-a race of about six discards a player in which every loser pays on every win (RULES.md §4.6), so a
-skipped draw lowers that opponent's chance to win first; 0.1 is about his chance to win on that draw
-(~4%) times what his win costs (~2.5 points). Paired by wall against 0 (1,200 walls, seeds 7 and 11):
-+0.054 [+0.001, +0.107] and +0.016 [−0.034, +0.065] (docs/strong.md, "tempo")."""
-
-TAIWAN_SPEED = {"taiwan": {"defend_within": 1, "risk_floor": 0.5, "claim_weights": (0.9, 0.3)}}
-"""Per scorer, the defaults of three knobs screened together (2026-12-04, evening; docs/strong.md):
-``defend_within`` 1 (no deal-in cost while the hand is two or more steps from ready), ``risk_floor``
-0.5 (risks under half a point count as none) and ``claim_weights`` (0.9, 0.3) (useful tiles weighed by
-how they can come: drawn, punged from any opponent, chowed from the left). Each alone was a few tenths
-of a point, within noise (+0.37, +0.29, +0.23 pooled over 4,800, 4,000 and 4,000 walls); together,
-paired by wall against the bot without them (``benchmarks/screen_strong.py taiwan 2000``), +1.09
-[-0.21, +2.39] (seed 79) and +1.03 [-0.25, +2.32] (seed 83), and the self-draws `strong` gave up to
-its safety came back (1,403 against 1,374 and 1,442 against 1,394). Elsewhere all three are off."""
+SKIP_VALUES = PerScorer("skip_value")
+"""Per scorer, the default ``skip_value`` its rule set's tuning sets (0 elsewhere; docs/strong.md, "tempo")."""
+TAIWAN_SPEED = PerScorer("defend_within", lambda t: {"defend_within": t.defend_within, "risk_floor": t.risk_floor,
+                                                     "claim_weights": t.claim_weights})
+"""Per scorer, the defaults of ``defend_within``, ``risk_floor`` and ``claim_weights`` where its rule set's
+tuning sets them (off elsewhere; docs/strong.md, "speed knobs")."""
 
 _NO_RISK = (0.0,) * NUM_KINDS
 
-CLAIM_NEEDS_PROGRESS = frozenset({"taiwan"})
-"""Scorers where a chow or pung must also lower the shanten (after its best discard), as
-``efficiency`` claims: Taiwan, where claims taken for value alone cost (a further +1.0 and +1.4 a
-hand on seeds 7 and 11)."""
+CLAIM_NEEDS_PROGRESS = PerScorer("claim_needs_progress")
+"""Scorers whose rule set's tuning wants a chow or pung to lower the shanten too (docs/strong.md, "claims")."""
 
 
 def reach_probability(draws: float, unseen: int, shanten_: int, useful_first: float, speed: float = 1.0,
@@ -165,65 +140,48 @@ def poisson_tail(lam: float, k: int) -> float:
 
 
 def _typical(rules: RuleSet) -> tuple[float, float]:
-    """(score change of a typical win, extra loss of a typical deal-in) in the rule set's points."""
-    sc = rules.scorer
-    if sc == "mcr" or rules.name == "mcr":
-        return 36.0, 16.0  # 8×3 + ~12 fan; discarder pays 8 + ~12 fan, less the 8 paid anyway half the time
-    if sc == "taiwan":
-        return 100.0, 55.0  # discard win 30 + (2+1)×10, self-draw ×3; the discarder pays alone
-    if sc in ("wz13", "wz16"):
-        return 8.0, 2.0  # base 3 (dealer) + 1 + 1, ×2 self-drawn; 犯枪 1 + share
-    return 10.0, 5.0
+    """(score change of a typical win, extra loss of a typical deal-in) in the rule set's points (its
+    tuning's ``typical_win``, ``typical_deal_in``)."""
+    t = tuning(rules)
+    return t.typical_win, t.typical_deal_in
 
 
 class StrongBot:
     """See the module doc. ``rules``: the rule set (default MCR); ``seed`` is ignored (deterministic).
 
-    Tuning knobs (defaults are what ``benchmarks/bench_strong.py`` measured): ``defence`` scales the
-    deal-in cost (0 = never defend; default per scorer, :data:`DEFENCE`); ``claim_needs_progress``:
-    a chow or pung must also lower the shanten (default per scorer, :data:`CLAIM_NEEDS_PROGRESS`);
-    ``claim_margin``: a claim must be worth this many times passing;
+    Knobs left ``None`` take the rule set's :class:`~majiang.rules.base.BotTuning`
+    (:func:`~majiang.players.tuning.tuning`); what each was measured against, and the knobs measured and
+    left off, are in docs/strong.md ("Per-rule-set tuning").
+
+    ``defence``: scale of the deal-in cost (0 = never defend); ``claim_needs_progress``: a chow or pung
+    must also lower the shanten; ``claim_margin``: a claim must be worth this many times passing;
     ``shanten_decay``: weight of a discard per shanten step above the lowest (0 = strict);
-    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready
-    to reach 8 fan with small fans. Measured and left off (no better, or worse, in Taiwan and
-    Wenzhou; README): ``patterns`` -- Taiwan/Wenzhou W13 hands not ready valued by the patterns that
-    pay more (:func:`~majiang.players.valuation.typical_win`); ``menqing`` -- Taiwan, a hand without
-    claimed melds valued with 門清/不求 (fewer claims: slower, worse); ``hold_horizon`` h > 0 -- let a
-    discard win go when a self-draw within h × the own draws left pays more on average
-    (:meth:`hold_value`; Wenzhou too). ``ron_rate``: discard-win chances a go-around per live wait
-    (default per scorer, :data:`RON_RATES`). Screened on 2026-12-02 and left off (README):
-    ``value_honours`` p -- Taiwan, a hand not ready worth more per expected 台 of value-honour pungs
-    (RULES.md §3.2; a pair counts p) and such pungs claimed when they keep the shanten;
-    ``dealer_danger`` -- Taiwan, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
-    ``two_step`` k -- hands 2..k steps from ready valued with the measured useful tiles of the next
-    step (:meth:`_next_useful`); ``tie_quality`` e -- ties on shanten and useful tiles broken by e × that
-    count; ``seat_typical`` -- a hand not ready valued by the seat's typical win (:func:`typical_win`);
-    ``claim_rate``, ``hand_length``, ``typical_speed`` -- the rates of :func:`reach_probability`.
-    Measured on 2026-12-04 and left off: ``learned_danger`` -- Taiwan, each discard's deal-in chance
-    from the learned logistic model (:func:`~majiang.players.danger.learned_deal_in` on
-    :func:`~majiang.players.danger.tile_features`, coefficients :data:`~majiang.players.danger.LEARNED`)
-    instead of the hand-made estimate (a :class:`ValueError` for a scorer without a model).
-    Tempo (2026-12-04): ``skip_value`` -- a chow or pung is worth this many points more for each
-    opponent's turn it skips (default per scorer, :data:`SKIP_VALUES`: Wenzhou W13 0.1), each skipped
-    turn weighed per ``skip_mode`` (:data:`SKIP_MODES`; ``"dealer"``: ×1.5 when the dealer is the skipped
-    seat or this seat, else ×0.5; ``"progress"``: × the skipped seat's discards and melds / 3, at most 2;
-    both screened level with ``"flat"``); ``claim_draws`` -- value the hand after a claim with the own
-    draws it costs against passing ((4 − offset) / 4 fewer; measured worse, off). ``fold``
-    (default on): discards that raise the shanten compete on safety; off, only discards at the
-    lowest shanten are considered (never fold; Taiwan, 2026-12-04: −0.08 [−0.15, −0.00] and −0.10
-    [−0.17, −0.03] on seeds 19 and 23, so folding, rare as it is, pays). Three knobs
-    whose defaults are per scorer (:data:`TAIWAN_SPEED`: on in Taiwan, where together they measured
-    about +1 a hand, off elsewhere; ``None`` takes the default): ``defend_within`` k -- no deal-in
-    cost while the hand's lowest shanten is above k (far from ready, play for speed; a large k such
-    as 99 always defends; Taiwan k = 1 alone: −0.34, +1.49, +0.37, −0.05 on seeds 29, 31, 37, 41,
-    each ±1.4); ``risk_floor`` f -- each tile's risk less f points, never below 0 (:meth:`_risk`:
-    small risks count as none, so ties go to honours and terminals first; Taiwan 0.5 alone: +0.33 and
-    +0.24 on seeds 71 and 73, each ±1.0); ``claim_weights`` (pung, chow), ``()`` for off -- a hand
-    not ready counts each unseen copy of a useful tile 1 for the own draw, ``pung`` more when it
-    holds a pair of it (any opponent's discard can be punged), ``chow`` more when it holds a chow
-    shape around it (the left player's discards), in place of useful × (1 + ``claim_rate``)
-    (:meth:`_claim_weighted`; Taiwan (0.9, 0.3) alone: +0.52 and −0.07 on seeds 61 and 67; (1.8,
-    0.6) +0.04 and +0.06). Raises :class:`ValueError` for ``claim_weights`` of another length.
+    ``plain_extra``: MCR, tiles a concealed hand without a pattern is taken to need beyond ready to
+    reach 8 fan with small fans; ``patterns``: hands not ready valued by the patterns that pay more
+    (the tuning's ``pattern_values``, :func:`~majiang.players.valuation.typical_win`); ``menqing``: a
+    hand without claimed melds valued with 門清/不求; ``hold_horizon`` h > 0: let a discard win go when a
+    self-draw within h × the own draws left pays more on average (:meth:`hold_value`); ``ron_rate``:
+    discard-win chances a go-around per live wait; ``value_honours`` p: where the tuning has a
+    ``tai_option``, a hand not ready worth more per expected 台 of value-honour pungs (a pair counts p);
+    ``dealer_danger``: there too, deal-ins involving the dealer cost D = 1 + 2N 台 more (RULES.md §3.3);
+    ``two_step`` k: hands 2..k steps from ready valued with the measured useful tiles of the next step
+    (:meth:`_next_useful`); ``tie_quality`` e: ties on shanten and useful tiles broken by e × that count;
+    ``seat_typical``: a hand not ready valued by the seat's typical win (:func:`typical_win`);
+    ``claim_rate``, ``hand_length``, ``typical_speed``: the rates of :func:`reach_probability`;
+    ``learned_danger``: each discard's deal-in chance from the tuning's learned logistic model
+    (:func:`~majiang.players.danger.learned_deal_in` on :func:`~majiang.players.danger.tile_features`; a
+    :class:`ValueError` for a rule set without one); ``skip_value``: a chow or pung is worth this many
+    points more for each opponent's turn it skips, each weighed per ``skip_mode`` (:data:`SKIP_MODES`;
+    ``"dealer"``: ×1.5 when the dealer is the skipped seat or this seat, else ×0.5; ``"progress"``: × the
+    skipped seat's discards and melds / 3, at most 2); ``claim_draws``: value the hand after a claim with
+    the own draws it costs against passing ((4 − offset) / 4 fewer); ``fold`` (default on): discards
+    that raise the shanten compete on safety, off: only discards at the lowest shanten are considered;
+    ``defend_within`` k: no deal-in cost while the hand's lowest shanten is above k (99: always
+    defends); ``risk_floor`` f: each tile's risk less f points, never below 0 (:meth:`_risk`);
+    ``claim_weights`` (pung, chow), ``()`` for off: a hand not ready counts each unseen copy of a useful
+    tile 1 for the own draw, ``pung`` more when it holds a pair of it, ``chow`` more when it holds a chow
+    shape around it, in place of useful × (1 + ``claim_rate``) (:meth:`_claim_weighted`). Raises
+    :class:`ValueError` for ``claim_weights`` of another length.
     """
 
     name = "strong"
@@ -240,31 +198,30 @@ class StrongBot:
                  skip_mode: str = "flat", fold: bool = True, defend_within: int | None = None,
                  claim_weights: Sequence[float] | None = None, risk_floor: float | None = None) -> None:
         self.rules = resolve(rules)
-        if learned_danger and self.rules.scorer not in LEARNED:
+        tune = self.tuning = tuning(self.rules)
+        if learned_danger and not tune.danger_model:
             raise ValueError(f"no learned danger model for scorer {self.rules.scorer!r} (learned_danger); "
                              f"there is one for: {', '.join(sorted(LEARNED))}")
-        self.danger_coef = LEARNED[self.rules.scorer] if learned_danger else None
+        self.danger_coef = tune.danger_model if learned_danger else None
         self.passed_safe = passed_safe
         if skip_mode not in SKIP_MODES:
             raise ValueError(f"skip_mode must be one of {', '.join(SKIP_MODES)}, got {skip_mode!r}")
-        self.skip_value = SKIP_VALUES.get(self.rules.scorer, 0.0) if skip_value is None else skip_value
+        self.skip_value = tune.skip_value if skip_value is None else skip_value
         self.skip_mode = skip_mode
         self.claim_draws = claim_draws
         self.fold = fold
-        speed = TAIWAN_SPEED.get(self.rules.scorer, {})
-        self.defend_within = speed.get("defend_within") if defend_within is None else defend_within
-        self.risk_floor = float(speed.get("risk_floor", 0.0) if risk_floor is None else risk_floor)
+        self.defend_within = tune.defend_within if defend_within is None else defend_within
+        self.risk_floor = float(tune.risk_floor if risk_floor is None else risk_floor)
         if claim_weights is None:
-            claim_weights = speed.get("claim_weights", ())
+            claim_weights = tune.claim_weights
         if len(claim_weights) not in (0, 2):
             raise ValueError(f"claim_weights must be (pung, chow) or () for off, got {claim_weights!r}")
         self.claim_weights = (float(claim_weights[0]), float(claim_weights[1])) if claim_weights else None
         self._last_turn: tuple | None = None
-        sc = self.rules.scorer
         if defence is None:
-            defence = DEFENCE.get(sc, 1.0)
+            defence = tune.defence
         if claim_needs_progress is None:
-            claim_needs_progress = sc in CLAIM_NEEDS_PROGRESS
+            claim_needs_progress = tune.claim_needs_progress
         self.hold_horizon = hold_horizon
         self.defence = defence
         self.claim_margin = claim_margin
@@ -273,15 +230,15 @@ class StrongBot:
         shapes = self.rules.shape_rules
         self.shapes: ShapeRules = dataclasses.replace(shapes, honors_and_knitted=False, knitted_straight=False)
         self.valuer = WinValuer(self.rules)
-        self.mcr = self.rules.scorer == "mcr"
-        self.win_typical, self.deal_in_cost = _typical(self.rules)
+        self.mcr = tune.fan_plans  # hands valued by their path to a pattern reaching the minimum (MCR)
+        self.win_typical, self.deal_in_cost = tune.typical_win, tune.typical_deal_in
         self.deal_in_cost *= defence
-        table = TAIWAN_PATTERN_TAI if sc == "taiwan" else W13_PATTERN_FACTOR if sc == "wz13" else None
-        # Taiwan / Wenzhou W13: typical wins from the settlement, plus patterns unless ``patterns=False``
+        table = tune.pattern_values
+        # typical wins from the settlement, plus the patterns that pay more unless ``patterns=False``
         self.pattern_table = None if (table is None or self.mcr or not (patterns or menqing)) else (
             table if patterns else {})
         self.menqing = menqing
-        self.ron_rate = RON_RATES.get(sc, RON_RATE) if ron_rate is None else ron_rate
+        self.ron_rate = (tune.ron_rate if tune.ron_rate is not None else RON_RATE) if ron_rate is None else ron_rate
         self.claim_rate = claim_rate
         self.length_scale = hand_length / HAND_LENGTH
         self.seat_typical = seat_typical
@@ -289,10 +246,10 @@ class StrongBot:
         self.typical_speed = typical_speed
         self.two_step = two_step if not self.mcr else 0
         self._step_memo: dict[tuple, float] = {}
-        self.value_honours = value_honours if sc == "taiwan" else 0.0
-        self.dealer_danger = dealer_danger and sc == "taiwan"
-        if sc == "taiwan":
-            per = float(self.rules.rule_option("per_tai"))
+        self.value_honours = value_honours if tune.tai_option else 0.0
+        self.dealer_danger = dealer_danger and bool(tune.tai_option)
+        if tune.tai_option:
+            per = float(self.rules.rule_option(tune.tai_option))
             self.tai_points = (1 - SELF_DRAW_SHARE) * per + SELF_DRAW_SHARE * 3 * per
             self.per_tai = per
         self.claim_needs_progress = claim_needs_progress
@@ -489,8 +446,8 @@ class StrongBot:
     def _pattern_value(self, view: PlayerView, counts: list[int], melds: Sequence[Meld], s: int, u: int,
                        draws: float, U: int) -> float:
         """Taiwan / Wenzhou W13, a hand not ready: the best chance × typical win over the plain hand
-        (shanten ``s``) and the patterns that pay more (:data:`TAIWAN_PATTERN_TAI`,
-        :data:`W13_PATTERN_FACTOR`; distances from :func:`mcr_plans`, wildcards filling pairs and
+        (shanten ``s``) and the patterns that pay more (the rule set's ``pattern_values``,
+        :class:`~majiang.rules.base.BotTuning`; distances from :func:`mcr_plans`, wildcards filling pairs and
         pungs). The typical win (:func:`typical_win`) counts 門清 while no meld is claimed."""
         assert self.pattern_table is not None
         concealed = not self.menqing or all(m.kind is MeldKind.CONCEALED_KONG for m in melds)

@@ -156,7 +156,8 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
         acts = m.legal_actions(s)
         p = m.player_at_seat[s]
         if p != 0:
-            m.apply(s, bots[p].choose(m.view(s), acts))
+            decide = acts[0].kind is ActionKind.DECIDE  # a pre-play decision (定缺): the rule set's default
+            m.apply(s, m.default_action(s) if decide else bots[p].choose(m.view(s), acts))
             continue
         for ev in m.events[shown:]:
             txt = _event_text(ev, me)
@@ -165,6 +166,11 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
         shown = len(m.events)
         view = m.view(s)
         _show(con, view, acts)
+        if acts[0].kind is ActionKind.DECIDE and m.table is not None and m.table.decision is not None:
+            dec = m.table.decision  # name each choice (定缺: 0 万 characters, 1 筒 dots, 2 条 bamboo)
+            labels = dec.value_labels or tuple((v, v) for v in dec.values)
+            con.print(f"{dec.label_zh} {dec.label_en}: " + "  ".join(
+                f"[cyan]{i}[/cyan]:{labels[a.tile][0]} {labels[a.tile][1]}" for i, a in enumerate(acts)))
         while True:
             raw = ask("> ")
             if raw.strip().lower() in ("q", "quit", "exit"):

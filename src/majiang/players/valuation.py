@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from majiang.analysis import ShapeRules, is_winning, waits
 from majiang.analysis.wildcards import split_counts
@@ -26,6 +27,7 @@ from majiang.engine.match import PlayerView
 from majiang.engine.ruleset import RuleSet
 from majiang.hand import Hand, Meld, MeldKind
 from majiang.rules.base import ScoreResult, WinContext, WinSettle
+from majiang.rules.registry import bot_tuning
 from majiang.tiles import NUM_KINDS, WHITE, WILD, from_counts
 
 
@@ -220,59 +222,43 @@ def mcr_plans(counts: Sequence[int], melds: Sequence[Meld], shanten_now: int, se
     return out
 
 
-# ------------------------------------------------------------------- Taiwan and Wenzhou patterns
-TAIWAN_PATTERN_TAI = {"full-flush": 8, "half-flush": 4, "all-pungs": 4}
-"""Taiwan: 台 of the patterns a hand can steer toward (RULES.md §3.2: 清一色 8, 混一色 4, 碰碰胡 4)."""
-W13_PATTERN_FACTOR = {"full-flush": 4, "seven-pairs": 2, "all-pungs": 2}
-"""Wenzhou W13: a special hand's multiplier over the plain win's, the same in both columns
-(RULES.md §4.4: 清一色 8/4, 七对子 4/2, 大对子 4/2 against the plain 2/1)."""
+# ------------------------------------------------------------------- typical wins
 SELF_DRAW_SHARE = 0.2
 """Share of wins that are self-drawn (``benchmarks/bench_strong.py``: Taiwan 19%, Wenzhou 27%)."""
 TAIWAN_EXTRA_TAI = 1
 """台 a Taiwan win earns besides 門清/自摸/不求, the dealer and its pattern (flowers, winds, dragons, 獨聽)."""
 
 
+def __getattr__(name: str) -> Any:
+    """The pattern tables' old names here (they are the rule sets' own now, each in its ``bots`` module
+    and its :class:`~majiang.rules.base.BotTuning`'s ``pattern_values``)."""
+    if name == "TAIWAN_PATTERN_TAI":
+        from majiang.rules.taiwan.bots import PATTERN_TAI
+
+        return PATTERN_TAI
+    if name == "W13_PATTERN_FACTOR":
+        from majiang.rules.wenzhou.bots import PATTERN_FACTOR
+
+        return PATTERN_FACTOR
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def typical_win(rules: RuleSet, dealer: bool, concealed: bool = True, pattern: str | None = None,
                 dealer_streak: int = 0, self_draw_share: float = SELF_DRAW_SHARE,
                 extra_tai: int = TAIWAN_EXTRA_TAI) -> float:
     """Score change of a typical win of a hand not yet ready, in the rule set's points, mixing
-    self-draws (:data:`SELF_DRAW_SHARE`) and discard wins.
-
-    * Taiwan (RULES.md §3.3): each payment is 底 + (台 + D) × per 台, D = 1 + 2N when the dealer wins
-      or pays; a self-draw is paid by all three, a discard win by the discarder alone. 門清 1, 自摸 1,
-      不求 1 (門清自摸 = 3) -- a claimed meld (``concealed=False``) loses 門清 and 不求; the pattern's
-      台 from :data:`TAIWAN_PATTERN_TAI`, ``extra_tai`` more. A non-dealer's discard win comes from
-      the dealer one time in three.
-    * Wenzhou W13 (RULES.md §4.4, §4.6): base B = 3, 5, 7, 9 by the dealer's streak; a dealer's win
-      is paid B×M by each of the three, a non-dealer's B×M by the dealer and M by the two others; a
-      discard win ×1 plus the 犯枪 point, a self-draw ×2; a pattern multiplies
-      (:data:`W13_PATTERN_FACTOR`).
-    * Other rule sets: 10 (no pattern model).
+    self-draws (:data:`SELF_DRAW_SHARE`) and discard wins: the rule set's own model
+    (:attr:`BotTuning.typical_value <majiang.rules.base.BotTuning>`, e.g. Taiwan's 底 + 台 settlement
+    with the pattern's 台 and ``extra_tai`` more, Wenzhou W13's base × multiplier), 10 where it has
+    none. ``concealed``: no claimed meld (Taiwan's 門清 and 不求); ``pattern``: a key of the rule set's
+    ``pattern_values``. Raises :class:`ValueError` for a ``self_draw_share`` outside [0, 1].
     """
     if not 0.0 <= self_draw_share <= 1.0:
         raise ValueError(f"self_draw_share must be in [0, 1], got {self_draw_share!r}")
-    sc = rules.scorer
-    tau = self_draw_share
-    if sc == "taiwan":
-        base = float(rules.rule_option("base"))
-        per = float(rules.rule_option("per_tai"))
-        x = extra_tai + TAIWAN_PATTERN_TAI.get(pattern or "", 0)
-        ron_tai = x + (1 if concealed else 0)
-        self_tai = x + (3 if concealed else 1)
-        d = 1 + 2 * dealer_streak
-        if dealer:
-            ron = base + (ron_tai + d) * per
-            tsumo = 3 * (base + (self_tai + d) * per)
-        else:
-            ron = base + ron_tai * per + d * per / 3.0
-            tsumo = 3 * (base + self_tai * per) + d * per
-        return (1 - tau) * ron + tau * tsumo
-    if sc == "wz13":
-        b = (3, 5, 7, 9)[min(dealer_streak, 3)]
-        m = W13_PATTERN_FACTOR.get(pattern or "", 1)
-        share = 3 * b if dealer else b + 2
-        return (1 - tau) * (share * m + 1) + tau * (2 * share * m)
-    return 10.0
+    model = bot_tuning(rules.scorer).typical_value
+    if model is None:
+        return 10.0
+    return model(rules, dealer, concealed, pattern, dealer_streak, extra_tai, self_draw_share)
 
 
 def counts_of(tiles: Sequence[int]) -> list[int]:

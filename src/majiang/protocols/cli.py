@@ -67,11 +67,20 @@ def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules
 @click.option("--time-limit", type=float, default=1.0, show_default=True,
               help="Seconds per request for external bots, times the language factor (Python 6, Java 3, ...; "
                    "from the command's first word or its program's #! line).")
+@click.option("--bot-time", "bot_times", multiple=True, metavar="NAME=SECONDS|LANGUAGE",
+              help="One external bot's limit per request in seconds, or its language (python, cpp, java, js, "
+                   "csharp) whose factor multiplies --time-limit; repeat per bot.")
 @click.option("--simple", is_flag=True, help="Botzone: external bots get the simple interaction.")
+@click.option("--resume", is_flag=True, help="Continue the tournament whose records are in --records (same "
+                                              "settings): play only the games not yet finished.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with the results.")
 def tournament(protocol: str, bots: tuple[str, ...], walls: int, seed: int, fmt: str, workers: int,
-               records: str | None, rules: str, time_limit: float, simple: bool, as_json: bool) -> None:
-    """A tournament between bots: duplicate (every wall in all 24 seatings) or random seatings."""
+               records: str | None, rules: str, time_limit: float, bot_times: tuple[str, ...], simple: bool,
+               resume: bool, as_json: bool) -> None:
+    """A tournament between bots: duplicate (every wall in all 24 seatings) or random seatings.
+
+    Per bot: score, mean with a 95% interval, ranking points, wins, faults, time; per pair of bots
+    the paired difference by wall (docs/bots.md). SIGTERM stops every worker and bot."""
     from rich.progress import Progress
 
     from majiang.tournament import describe, run_tournament
@@ -81,10 +90,14 @@ def tournament(protocol: str, bots: tuple[str, ...], walls: int, seed: int, fmt:
                       console=None) as bar:
             task = bar.add_task("games", total=None)
             res = run_tournament(protocol, bots, walls=walls, seed=seed, fmt=fmt, workers=workers, records=records,
-                                 rules=rules, time_limit=time_limit, simple=simple,
-                                 progress=lambda k, n: bar.update(task, completed=k, total=n))
+                                 rules=rules, time_limit=time_limit, simple=simple, bot_times=bot_times,
+                                 resume=resume, progress=lambda k, n: bar.update(task, completed=k, total=n))
     except MajiangError as e:
         raise click.ClickException(str(e)) from None
+    except KeyboardInterrupt:
+        click.echo("majiang tournament: stopped; every worker and bot was stopped"
+                   + (" (--resume continues it)" if records else ""), err=True)
+        sys.exit(130)
     if as_json:
         click.echo(json.dumps(res, ensure_ascii=False))
     else:

@@ -63,10 +63,24 @@ def _p(s: Any, what: str = "tile") -> int:
 
 
 # ------------------------------------------------------------------------------ events
-def seat_event(ev: dict, seat: int) -> dict:
+def rules_json(rules: RuleSet) -> dict:
+    """What ``start_game`` tells a bot of the rule set: ``name``, ``options`` (every option, as in
+    the record header's ``rules``), ``hand_size`` (13 or 16), ``minimum`` (the least value a win
+    needs, ``min_score``) and ``unit`` (what a win's value counts: ``fan``, ``tai``,
+    ``multiplier`` or ``points``, from the rule set's declaration)."""
+    from majiang.rules import registry
+
+    d = registry.find(rules.name)
+    return {"name": rules.name, "options": rules.to_options(), "hand_size": rules.hand_size,
+            "minimum": rules.min_score, "unit": d.unit if d is not None else "points"}
+
+
+def seat_event(ev: dict, seat: int, rules: RuleSet | None = None) -> dict:
     """An event of our record as ``seat`` may see it (others' dealt tiles, draws and concealed
-    kongs hidden)."""
+    kongs hidden); with ``rules``, ``start_game`` carries them (:func:`rules_json`)."""
     t = ev.get("type")
+    if t == "start_game" and rules is not None:
+        return {**ev, "rules": rules_json(rules)}
     if t == "start_kyoku":
         ev = dict(ev)
         ev["tehais"] = [h if i == seat else [HIDDEN] * len(h) for i, h in enumerate(ev["tehais"])]

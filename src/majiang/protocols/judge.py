@@ -24,6 +24,10 @@ One game is one hand (Botzone plays one hand per game):
   (Botzone); with ``"continue"`` (tournaments) the offender is replaced for the rest of the game by
   an automatic player (passes, discards the tile it draws) and the game goes on, so the others'
   play is unaffected; a win later is settled on top of the charges (every game stays zero-sum).
+  Each fault is logged where it happened: ``Player N Fault <kind> <request number> <answer>``
+  (:func:`fault_line`).
+* **External bots** run as Botzone runs them (:class:`BotzoneProcess`): one-shot with the whole
+  input and end-of-file, or keep-running from any turn; ``data``/``globaldata`` carried.
 
 The game's log is written in Botzone's log format (``Match``/``Wind``/``Player n Deal|Draw|Play|
 Chi|Peng|Gang|AnGang|BuGang|Hu``/``Fan``/``Score`` or ``Huang``; :mod:`majiang.records.botzone`
@@ -51,7 +55,7 @@ from majiang.protocols.botzone import (
     parse_tile,
     tile_code,
 )
-from majiang.protocols.procs import BotFault, LineProcess, language_factor
+from majiang.protocols.procs import _TIMEOUT, LANGUAGE_FACTORS, BotFault, LineProcess, language_of
 from majiang.tiles import NUM_KINDS
 
 FAULT_PENALTY = 30
@@ -113,29 +117,69 @@ class EnginePlayer:
         pass
 
 
-class BotzoneProcess:
-    """An external Botzone bot: a command started per game.
+_GLOBALDATA: dict[str, str] = {}
+"""Each external bot's ``globaldata`` by name, kept across the games this process plays (Botzone
+keeps it per bot; with ``--workers K`` each worker keeps its own)."""
 
-    The first request goes in the JSON form (``simple=False``) or the simple interaction; if the bot
-    then prints ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` it is kept alive and gets one plain request
-    line per turn; otherwise it is restarted each turn with the whole history, as on Botzone.
-    ``time_limit``: seconds per request (default 1 s × the language factor, :func:`language_factor`).
+_NEEDS_EOF: dict[str, bool] = {}
+"""Per command: whether the bot waits for end-of-file before answering a whole input (learned
+from its first answer; see :class:`BotzoneProcess`)."""
+
+EOF_IDLE = 0.1
+"""Seconds a freshly started bot must sit idle, waiting for input, before it is sent end-of-file."""
+
+
+def _text(v: Any) -> str:
+    return v if isinstance(v, str) else ("" if v is None else json.dumps(v, ensure_ascii=False))
+
+
+class BotzoneProcess:
+    """An external Botzone bot, run as Botzone runs it (wiki *Bot*).
+
+    * **One-shot** (a bot that does not ask to keep running): started for every request with the
+      whole input -- the one-line JSON ``{"requests", "responses", "data", "globaldata",
+      "time_limit"}`` or the simple interaction (``simple=True``: ``n``, the ``2n-1``
+      request/response lines, ``data``, ``globaldata``) -- then end-of-file on its standard input;
+      it answers and exits (a bot still running after its answer is stopped).
+    * **Keep-running**: a bot that prints ``>>>BOTZONE_REQUEST_KEEP_RUNNING<<<`` after its answer, at
+      any turn, stays alive and gets each later request as one plain line (no end-of-file).
+    * ``data`` (from the bot's last answer, ``""`` when it gave none) and ``globaldata`` (kept
+      from its last answer that had one, across the games of this process, per bot name) go back
+      in its next whole input; the simple interaction reads them from the answer's third and fourth
+      lines, the JSON form from its ``"data"`` / ``"globaldata"`` fields.
+    * End-of-file and keep-running: a bot cannot be told both "this is all" and "more may come" on
+      one pipe, so a fresh process gets end-of-file right after its input once this command is
+      known to read to end-of-file; until then it gets it when it sits idle (asleep, no CPU used)
+      for :data:`EOF_IDLE` s without answering, a time not counted against it (a bot reading lines
+      answers without it, and may then keep running). Learned per command, per process.
+    * stderr goes to ``stderr`` (a file), each line labelled ``[name]``.
+
+    ``time_limit``: seconds per request (default 1 s × the language factor of ``language`` or of
+    the program the command runs, :func:`~majiang.protocols.procs.language_of`); the first request
+    gets twice. ``last_seconds``: the time the last answer took, as charged.
     """
 
     def __init__(self, name: str, command: str, *, simple: bool = False, time_limit: float | None = None,
-                 stderr: Any = None) -> None:
+                 stderr: Any = None, language: str | None = None) -> None:
         self.name = name
         self.command = command
         self.simple = simple
-        self.time_limit = time_limit if time_limit is not None else 1.0 * language_factor(command)
+        lang = language or language_of(command) or "cpp"
+        self.time_limit = time_limit if time_limit is not None else 1.0 * LANGUAGE_FACTORS.get(lang, 1.0)
         self.stderr = stderr
         self.proc: LineProcess | None = None
+        self.keep_running = False
         self.requests: list[str] = []
         self.responses: list[str] = []
+        self.data = ""
+        self.globaldata = _GLOBALDATA.get(name, "")
+        self.pids: list[int] = []  # the processes started this game, in order
+        self.last_seconds: float | None = None
 
     def start(self, seat: int) -> None:
         self.close()
-        self.requests, self.responses = [], []
+        self.requests, self.responses, self.pids = [], [], []
+        self.data, self.globaldata = "", _GLOBALDATA.get(self.name, "")
 
     def _full_input(self) -> str:
         if self.simple:
@@ -144,54 +188,118 @@ class BotzoneProcess:
                 lines.append(r)
                 if i < len(self.responses):
                     lines.append(self.responses[i])
-            return "\n".join(lines + ["", ""])
-        return json.dumps({"requests": self.requests, "responses": self.responses, "data": "", "globaldata": "",
-                           "time_limit": self.time_limit}, ensure_ascii=False)
+            return "\n".join(lines + [self.data, self.globaldata])
+        return json.dumps({"requests": self.requests, "responses": self.responses, "data": self.data,
+                           "globaldata": self.globaldata, "time_limit": self.time_limit}, ensure_ascii=False)
 
     def ask(self, request: str) -> str:
         self.requests.append(request)
         limit = self.time_limit or 3600.0
         if len(self.requests) == 1:
             limit *= 2
-        deadline = time.monotonic() + limit
-        if self.proc is not None and self.proc.alive():
+        t0 = time.monotonic()
+        deadline = t0 + limit
+        fresh = not (self.proc is not None and self.keep_running and self.proc.alive())
+        needs_eof = _NEEDS_EOF.get(self.command)
+        if not fresh:
+            assert self.proc is not None
             self.proc.write(request)
         else:
-            if self.proc is not None:
-                self.proc.close()
-            self.proc = LineProcess(self.command, stderr=self.stderr)
+            self.close()
+            self.proc = LineProcess(self.command, stderr=self.stderr, label=self.name if self.stderr else None)
+            self.pids.append(self.proc.proc.pid)
             self.proc.write(self._full_input())
-        answer = None
+            if needs_eof:
+                self.proc.close_stdin()
+        self.keep_running = False
+        proc = self.proc
+        watch = fresh and needs_eof is None
+        idle_since: float | None = None
+        waited = 0.0
         lines: list[str] = []
         keep = False
         while True:
-            line = self.proc.read_line(deadline)
+            if watch and proc.stdin_open:
+                now = time.monotonic()
+                item = proc.poll_line(min(0.025, deadline - now))
+                if item is _TIMEOUT:
+                    now = time.monotonic()
+                    if now >= deadline:
+                        self.close()
+                        raise BotFault(f"{self.name}: no answer in {limit:.1f} s", kind="timeout",
+                                       seconds=now - t0 - waited)
+                    idle = proc.waiting_for_input()
+                    if idle is None:
+                        idle = now - t0 > 2 * EOF_IDLE
+                    if not idle:
+                        idle_since = None
+                    elif idle_since is None:
+                        idle_since = now
+                    elif now - idle_since >= EOF_IDLE:
+                        proc.close_stdin()
+                        waited = now - t0  # from the start: all of it was spent waiting for input
+                        deadline += waited
+                    continue
+                if lines == [] and item is not None and proc.stdin_open:
+                    _NEEDS_EOF[self.command] = False
+                    watch = False
+                line = item
+            else:
+                try:
+                    line = proc.read_line(deadline)
+                except BotFault:
+                    self.close()
+                    raise BotFault(f"{self.name}: no answer in {limit:.1f} s", kind="timeout",
+                                   seconds=time.monotonic() - t0 - waited) from None
             if line is None:
                 break
             if line.strip() == KEEP_RUNNING:
                 keep = True
                 break
             lines.append(line)
-            if answer is None and line.strip():
-                answer = line
-        if not keep:
-            self.proc.close()
-            self.proc = None
-        if answer is None:
-            raise BotFault(f"{self.name}: no answer (the bot exited)", kind="crash")
-        if not self.simple:
-            try:
-                obj = json.loads(answer)
-                answer = obj["response"] if isinstance(obj, dict) else None
-            except (json.JSONDecodeError, KeyError):
-                answer = None
-            if not isinstance(answer, str):
-                raise BotFault(f"{self.name}: {lines[0][:60]!r} is not {{\"response\": ...}}", kind="garbage")
-        answer = " ".join(answer.split())
+        if watch and waited and any(x.strip() for x in lines):
+            _NEEDS_EOF[self.command] = True
+        self.last_seconds = time.monotonic() - t0 - waited
+        if keep and proc.stdin_open:
+            self.keep_running = True
+        else:
+            self.close()
+        answer = self._parse(lines)
         self.responses.append(answer)
         return answer
 
+    def _parse(self, lines: list[str]) -> str:
+        """The response in the bot's output; keeps its data and globaldata."""
+        if self.simple:
+            if not lines or not lines[0].strip():
+                raise BotFault(f"{self.name}: no answer (the bot exited)", kind="crash")
+            answer = lines[0]
+            self.data = lines[2] if len(lines) > 2 else ""
+            if len(lines) > 3:
+                self.globaldata = lines[3]
+        else:
+            body = [x for x in lines if x.strip()]
+            if not body:
+                raise BotFault(f"{self.name}: no answer (the bot exited)", kind="crash")
+            obj: Any = None
+            for text in (body[0], "\n".join(body)):
+                try:
+                    obj = json.loads(text)
+                    break
+                except json.JSONDecodeError:
+                    continue
+            answer = obj.get("response") if isinstance(obj, dict) else None
+            if not isinstance(answer, str):
+                raise BotFault(f"{self.name}: {body[0][:60]!r} is not {{\"response\": ...}}", kind="garbage",
+                               answer=" ".join(body[0].split())[:60])
+            self.data = _text(obj.get("data"))
+            if "globaldata" in obj:
+                self.globaldata = _text(obj.get("globaldata"))
+        _GLOBALDATA[self.name] = self.globaldata
+        return " ".join(answer.split())
+
     def close(self) -> None:
+        self.keep_running = False
         if self.proc is not None:
             self.proc.close()
             self.proc = None
@@ -201,13 +309,26 @@ class BotzoneProcess:
 @dataclass
 class Fault:
     """A charged fault: ``seat``, ``kind`` (``illegal``, ``wrong-win``, ``garbage``, ``timeout``,
-    ``crash``), the request and answer concerned."""
+    ``crash``), the request (its text and ``number``: 1-based, the seat's requests so far), the
+    answer (``""`` when there was none) and a message saying why."""
 
     seat: int
     kind: str
     request: str
     answer: str
     message: str = ""
+    number: int = 0
+
+
+VERDICTS = {"timeout": "TLE", "crash": "RE", "illegal": "WA", "wrong-win": "WA", "garbage": "WA"}
+"""Botzone's verdict for each kind of fault (time limit exceeded, runtime error, wrong answer)."""
+
+
+def fault_line(f: Fault) -> str:
+    """The Botzone-log line of a fault: ``Player <seat> Fault <kind> <request number> <answer>``
+    (``-`` when the bot gave none), e.g. ``Player 1 Fault illegal 57 PLAY J9``."""
+    ans = " ".join(f.answer.split())[:60] or "-"
+    return f"Player {f.seat} Fault {f.kind} {f.number} {ans}"
 
 
 @dataclass
@@ -319,7 +440,9 @@ class BotzoneGame:
 
     # ---------------------------------------------------------------- asking
     def _fault(self, seat: int, kind: str, request: str, answer: str, message: str = "") -> None:
-        self.result.faults.append(Fault(seat, kind, request, answer, message))
+        f = Fault(seat, kind, request, answer, message, self.states[seat].turn)
+        self.result.faults.append(f)
+        self.log.append(fault_line(f))
         for s in range(4):
             self.result.scores[s] += -FAULT_PENALTY if s == seat else FAULT_BONUS
         self.auto[seat] = True
@@ -345,13 +468,16 @@ class BotzoneGame:
                     shared = getattr(self.players[s], "answer_state", None)
                     ans = shared(st, legal) if shared is not None else self.players[s].ask(requests[s])
                     dt = time.perf_counter() - t0
+                    charged = getattr(self.players[s], "last_seconds", None)
+                    if charged is not None:
+                        dt = charged  # the judge's own wait (for end-of-file) is not the bot's time
                     limit = self.players[s].time_limit
                     if limit is not None and dt > limit * (2 if self.first[s] else 1):
                         raise BotFault(f"{dt:.2f} s > {limit:.2f} s", kind="timeout", seconds=dt)
                     self.result.times[s].append(dt)
                 except BotFault as e:
-                    self.result.times[s].append(time.perf_counter() - t0)
-                    self._fault(s, e.kind, requests[s], "", str(e))
+                    self.result.times[s].append(e.seconds or time.perf_counter() - t0)
+                    self._fault(s, e.kind, requests[s], e.answer, str(e))
                     ans = _Auto.answer(st, legal)
                 except Exception as e:  # noqa: BLE001 - an in-process bot's crash is its fault
                     self._fault(s, "crash", requests[s], "", f"{type(e).__name__}: {e}")
@@ -546,7 +672,7 @@ def play_game(players: Sequence[JudgePlayer], wall: Sequence[int], quan: int = 0
 
 
 # ------------------------------------------------------------------------------ records
-def record_match(log_text: str, names: Sequence[str] | None = None) -> Any:
+def record_match(log_text: str, names: Sequence[str] | None = None, faults: Sequence[Fault] = ()) -> Any:
     """Our engine's :class:`~majiang.engine.match.Match` of a duplicate-format game log, for a
     JSON-lines record (``majiang.records.jsonl.write_record``, ``majiang replay``).
 
@@ -554,16 +680,18 @@ def record_match(log_text: str, names: Sequence[str] | None = None) -> Any:
     (:func:`majiang.records.botzone_replay.round_wall`), and a drawn hand ends where the log's does
     (``reserve``). The record's rules are ``mcr`` without flowers, seats fixed, with no fan minimum
     (the judge has already checked it with its own prevalent wind and last-tile rule, which the
-    engine's single wall cannot express) and with claims allowed on the last discard (a quarter may
-    still hold tiles when the laid-out wall is empty); values are the engine's MCR fans with East
-    prevalent.
-    The Botzone log stays the authoritative result. Raises
+    engine's single wall cannot express), with claims allowed on the last discard (a quarter may
+    still hold tiles when the laid-out wall is empty) and, for a win, the scorer ``logged:F``: the
+    win is worth the judge's fan total ``F`` and settles as the judge does (8 + F ...). Each
+    ``Player N Fault`` line becomes a ``fault`` event where it happened (``Match.charge``: -30 to
+    the seat, +10 to each other; ``reason`` from ``faults``, the judge's :class:`Fault` list, when
+    given), so the record's final scores are the log's ``Score`` line. Raises
     :class:`~majiang.records.botzone.BotzoneLogError` for a log it cannot lay out.
     """
     from majiang.engine.actions import PASS, Action, ActionKind, Phase
     from majiang.engine.match import Match
     from majiang.engine.ruleset import RuleSet
-    from majiang.records.botzone import BotzoneLogError, parse_log
+    from majiang.records.botzone import BotzoneLogError, fault_deltas, parse_log
     from majiang.records.botzone_replay import round_wall
 
     rounds = parse_log(log_text)
@@ -571,13 +699,27 @@ def record_match(log_text: str, names: Sequence[str] | None = None) -> Any:
         raise BotzoneLogError(f"a game log holds one round, got {len(rounds)}")
     rnd = rounds[0]
     wall, reserve = round_wall(rnd)
+    scorer = {} if rnd.fan_total is None else {"scorer": f"logged:{rnd.fan_total}"}
     rules = RuleSet.preset("mcr", flowers=False, seat_draw=False, reserve=reserve, min_score=0,
-                           claim_last_discard=True)
+                           claim_last_discard=True, **scorer)
     m = Match(rules, seed=0, walls=[wall], names=list(names) if names else [f"P{s}" for s in range(4)], max_hands=1)
     claim_kind = {"Chi": ActionKind.CHOW, "Peng": ActionKind.PUNG, "Gang": ActionKind.EXPOSED_KONG,
                   "Hu": ActionKind.WIN}
+    pending = list(rnd.faults)
+    reasons = [f.message for f in faults]
+
+    def charge(k: int) -> None:
+        while pending and pending[0].after <= k:
+            f = pending.pop(0)
+            i = len(rnd.faults) - len(pending) - 1
+            reason = reasons[i] if i < len(reasons) and reasons[i] else f.kind
+            if m.finished:
+                raise BotzoneLogError(f"line {f.line}: a fault after the hand is over")
+            m.charge(f.seat, fault_deltas(f.seat), kind=f.kind, request=f.request, answer=f.answer, reason=reason)
+
     first = True
-    for a in rnd.actions:
+    for k, a in enumerate(rnd.actions):
+        charge(k)
         t = m.table
         if t is None:
             raise BotzoneLogError(f"line {a.line}: the hand is already over")
@@ -599,10 +741,11 @@ def record_match(log_text: str, names: Sequence[str] | None = None) -> Any:
         claimed = t.claim_tile
         answers = {}
         for seat, verb, tile in ((a.seat, a.verb, a.tile), *a.ignored):
-            k = claim_kind[verb]
-            answers[seat] = Action(k, claimed, tile - 1) if k is ActionKind.CHOW else Action(k, claimed)
+            k2 = claim_kind[verb]
+            answers[seat] = Action(k2, claimed, tile - 1) if k2 is ActionKind.CHOW else Action(k2, claimed)
         for s in m.pending_seats():
             m.apply(s, answers.get(s, PASS))
+    charge(len(rnd.actions))
     if m.table is not None and m.table.phase in (Phase.CLAIM, Phase.ROB):
         for s in m.pending_seats():
             m.apply(s, PASS)

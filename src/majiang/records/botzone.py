@@ -6,6 +6,11 @@ Format: ``shared/data/botzone/FORMAT-en.txt`` (a copy ships in ``majiang/data/bo
 ``Ignore Player ...`` claims that lost), and at the end ``Fan <total> <name*count+...>`` and
 ``Score s0 s1 s2 s3``, or ``Huang`` for a drawn hand.
 
+Our local judge (:mod:`majiang.protocols.judge`) adds one line per fault it charged, where it
+happened: ``Player <N> Fault <kind> <request number> <answer>`` (``kind``: ``timeout``, ``crash``,
+``illegal``, ``wrong-win``, ``garbage``; the answer ``-`` when there was none). Each costs the seat
+30 and gives the others 10 each, on top of the win (``Score`` includes them; :func:`fault_deltas`).
+
 Known traps (``shared/data/README.md``), followed here:
 
 * winds: prevalent wind = the ``Wind`` value, seat wind = the player index (0 East .. 3 North);
@@ -43,6 +48,28 @@ class Action:
     ignored: tuple[tuple[int, str, int], ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class LogFault:
+    """A ``Player <seat> Fault <kind> <request> <answer>`` line: ``after`` = the number of actions
+    logged before it (its place among :attr:`Round.actions`)."""
+
+    seat: int
+    kind: str
+    request: int
+    answer: str
+    line: int
+    after: int
+
+
+FAULT_PENALTY = 30
+FAULT_BONUS = 10
+
+
+def fault_deltas(seat: int) -> list[int]:
+    """One fault's charge: ``-30`` to ``seat``, ``+10`` to each other seat (the local judge's rule)."""
+    return [-FAULT_PENALTY if s == seat else FAULT_BONUS for s in range(4)]
+
+
 @dataclass
 class Round:
     """One round of a Botzone log.
@@ -62,6 +89,15 @@ class Round:
     scores: list[int] | None = None
     drawn: bool = False
     line: int = 0
+    faults: list[LogFault] = field(default_factory=list)
+
+    def fault_scores(self) -> list[int]:
+        """The sum of the charges of this round's faults, per seat."""
+        out = [0, 0, 0, 0]
+        for f in self.faults:
+            for s, d in enumerate(fault_deltas(f.seat)):
+                out[s] += d
+        return out
 
 
 def parse_log(text: str) -> list[Round]:
@@ -87,6 +123,13 @@ def parse_log(text: str) -> list[Round]:
             elif head == "Player" and len(parts) >= 4 and parts[2] == "Deal":
                 seat = int(parts[1])
                 cur.deals[seat] = [botzone_tile(t, i) for i, t in enumerate(parts[3:])]
+            elif head == "Player" and len(parts) >= 5 and parts[2] == "Fault":
+                seat = int(parts[1])
+                if not 0 <= seat <= 3:
+                    raise BotzoneLogError(f"line {no}: seat {seat} is not 0-3")
+                ans = " ".join(parts[5:])
+                cur.faults.append(LogFault(seat, parts[3], int(parts[4]), "" if ans == "-" else ans, no,
+                                           len(cur.actions)))
             elif head == "Player":
                 seat = int(parts[1])
                 verb = parts[2]

@@ -36,6 +36,15 @@ hora          actor, target (= actor when self-drawn), pai, robbing, hand, value
               [notation: the hand with melds in physical form, ``[chi 5z23m]`` for a chow whose
               1m is a 白板 standing in; only when a meld has one; ``Hand.parse(notation, wild=...)``]
 penalty       name ("followed": Wenzhou 被跟), actor (who pays), pai, deltas -- *ours*
+fault         actor, kind (timeout, crash, illegal, wrong-win, garbage), request (the judge's request
+              number, 1-based), answer, reason, deltas -- *ours*: a fault a tournament's judge
+              charged (``Match.charge``); the deltas are in the running scores, not in the hand's deltas
+decide        actor, name, value -- *ours*: a rule set's pre-play decision (Sichuan 定缺 ``dingque``:
+              ``"m"``, ``"p"`` or ``"s"``), written for every seat once all have chosen (issue 30)
+settle        name ("kong": at a kong that stands; "wall-end": when the wall runs out), [actor, pai],
+              payments [[payer, payee, amount, reason]], deltas -- *ours*: a settlement hook's ledger
+              (Sichuan 刮风下雨, 查花猪, 查大叫); with ``win_limit`` above 1 several ``hora`` follow each
+              other in one hand, each settled when it happens
 ryukyoku      reason ("exhaustive"), deltas
 end_kyoku     deltas, scores -- the hand's total deltas and the running scores
 end_game      scores
@@ -220,9 +229,14 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
 
     def without_replacement(k: int) -> bool:
         """The recorded kong ``events[k]`` is not followed by its replacement draw (小相公)."""
-        if events[k].get("type") not in _KONGS or k + 1 >= len(events):
+        if events[k].get("type") not in _KONGS:
             return False
-        nxt = events[k + 1]
+        k1 = k + 1
+        while k1 < len(events) and events[k1].get("type") == "settle":  # kong money comes first (issue 30)
+            k1 += 1
+        if k1 >= len(events):
+            return False
+        nxt = events[k1]
         if nxt.get("type") == "tsumo" and nxt.get("actor") == events[k].get("actor") and nxt.get("replacement"):
             return False
         return not (events[k].get("type") == "kakan" and nxt.get("type") == "hora")  # robbed: no draw due
@@ -247,6 +261,32 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
             raise RecordError(f"the record ends after line {len(events) + 1} before the match is over: {who} "
                               "still to act (a truncated file?)", line=len(events) + 1)
         ev = events[j]
+        if ev.get("type") == "fault":  # a judge's charge: no decision, the deltas as recorded
+            fields = {k: v for k, v in ev.items() if k not in ("type", "actor", "deltas")}
+            try:
+                m.charge(ev.get("actor"), ev.get("deltas", []), **fields)
+            except MajiangError as e:
+                raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+            check_new(start)
+            continue
+        if t.phase is Phase.DECIDE:  # a rule set's pre-play decision (issue 30): the recorded values
+            dec = t.decision
+            chosen_v: dict[int, Any] = {}
+            k = j
+            while k < len(events) and events[k].get("type") == "decide" and events[k].get("name") == dec.name:
+                chosen_v[events[k].get("actor")] = events[k].get("value")
+                k += 1
+            while t.decision is dec and m.table is t:
+                s = m.pending_seats()[0]
+                if s not in chosen_v or chosen_v[s] not in dec.values:
+                    raise RecordError(f"line {j + 2}: seat {s} is to decide {dec.name}, the record has {dumps(ev)}",
+                                      line=j + 2)
+                try:
+                    m.apply(s, Action(ActionKind.DECIDE, dec.values.index(chosen_v[s])))
+                except MajiangError as e:
+                    raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+            check_new(start)
+            continue
         if t.phase is Phase.TURN:
             seat = seats[0]
             if ev.get("type") == "tsumo" and ev.get("actor") == seat:  # a draw the rules do not give: 大相公

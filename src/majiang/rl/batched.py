@@ -333,6 +333,12 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
         (shaping is not None, "shaping"),
         (opponents is not None, "opponents (learner mode)"),
         (observation not in ("majiang-v1", "botzone-v0"), f"observation {observation!r}"),
+        # a rule set's own hooks (issue 30): the engine plays them
+        (rules.tiles != "mpsz", f"tile set {rules.tiles!r}"),
+        (rules.win_limit != 1, "play on after a win (win_limit)"),
+        (bool(rules.decisions) or rules.action_filter is not None, "pre-play decisions or an action filter"),
+        (any(hasattr(rules.settlement_object(), h) for h in ("settle_kong", "settle_wall_end")),
+         "payments at a kong or at the wall's end"),
     ) if bad]
     return why
 
@@ -823,17 +829,24 @@ class BatchedCore:
         if self._wkern:
             return step_kernels.wild_candidates(self.hand, rows, seats, extra, self.wild, self.rules.white_stand_in,
                                                 self._wflags)
-        from majiang.analysis import is_winning
-        from majiang.analysis.wildcards import split_counts
+        from majiang.analysis import is_winning_many
 
-        out = np.zeros(rows.size, dtype=bool)
-        for k in range(rows.size):
-            c = self.hand[rows[k], seats[k]].tolist()
-            if extra is not None and extra[k] >= 0:
-                c[extra[k]] += 1
-            wf = int(self.wild[rows[k]])
-            out[k] = is_winning(*split_counts(c, None if wf < 0 else wf, self.rules.white_stand_in), self._shapes)
-        return out
+        x = self.hand[rows, seats].astype(np.int8)
+        k = np.arange(rows.size)
+        if extra is not None:
+            on = extra >= 0
+            x[k[on], extra[on]] += 1
+        # split_counts on every row: copies of the wildcard face are wildcards, a White plays that face
+        wf = self.wild[rows].astype(np.intp)
+        has = wf >= 0
+        w = np.zeros(rows.size, dtype=np.int64)
+        w[has] = x[k[has], wf[has]]
+        x[k[has], wf[has]] = 0
+        if self.rules.white_stand_in:
+            sw = has & (wf != _WHITE)
+            x[k[sw], wf[sw]] += x[k[sw], _WHITE]
+            x[k[sw], _WHITE] = 0
+        return is_winning_many(x, w, self._shapes)
 
     def _set_gates(self, rows: np.ndarray, seats: np.ndarray) -> None:
         """Recompute the win gates of ``seats`` on ``rows`` (their hands hold 3k+1 tiles now)."""

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from majiang.engine import Action, Match, PlayerView, RuleSet, derive_seed, resolve
+from majiang.engine import Action, Match, Phase, PlayerView, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, ActionIndexError, as_index, describe_index, index_of, legal_indices
 from majiang.rl.observations import Encoder, TableEncoder
@@ -109,6 +109,7 @@ class Table:
             m = Match(self.rules, seed=gseed, max_hands=self.hands)
         self.game_seed = gseed
         self.match = m
+        _auto_decide(m)
         self._legal = {}
         self._results_seen = 0
         self.steps = 0
@@ -224,6 +225,9 @@ class Table:
         shaping = self.shaping if shape else None
         before = m.view(seat) if shaping is not None else None
         m.apply(seat, action)
+        t = m.table
+        if t is not None and t.phase is Phase.DECIDE:
+            _auto_decide(m)
         self._legal = {}
         self.steps += 1
         if self._results_seen == len(m.results) and shaping is None:
@@ -307,3 +311,14 @@ def info_of(table: Table, seat: int, pending: list[int] | None = None) -> dict[s
     return {"game_seed": np.uint64(table.game_seed), "hands": table.hands_played, "awaited": seat in pending}
 
 
+def _auto_decide(m: Match) -> None:
+    """Answer a rule set's pre-play decisions (Sichuan 定缺; :attr:`Phase.DECIDE`) with its default
+    policy for every seat: the ``majiang-v1`` layout has no index for them, so an agent never sees
+    that phase (issue 30; docs/rl.md)."""
+    t = m.table
+    while t is not None and t.phase is Phase.DECIDE:
+        for s in m.pending_seats():
+            a = m.default_action(s)
+            assert a is not None
+            m.apply(s, a)
+        t = m.table

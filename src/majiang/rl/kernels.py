@@ -118,7 +118,7 @@ from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
-            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_wuseful", "_wild")
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -170,6 +170,26 @@ def note_first_compile(module_file: str, key: str) -> None:
         _NOTED.append(True)
         print("majiang.rl: numba compiles the environments' loops on their first use (20-60 s, once "
               "per installation; MAJIANG_NUMBA=0 skips it)", file=sys.stderr)
+
+
+_MODULES_LOCK = threading.Lock()
+
+
+def module_available(state: list[bool], namespace: dict, names: tuple[str, ...], module_file: str) -> bool:
+    """The ``available()`` of a module whose compiled loops call these kernels (``state``: its ``[]``,
+    then ``[True]`` or ``[False]``; ``namespace``, ``names``: its ``globals()`` and the functions to
+    compile; ``module_file``: its ``__file__``): True once this module's kernels are there and its
+    own functions are wrapped (:func:`compile_lazily`), False without numba."""
+    if state:
+        return state[0]
+    with _MODULES_LOCK:
+        if not state:
+            ok = available()
+            if ok:
+                note_first_compile(module_file, "*")
+                compile_lazily(namespace, names)
+            state.append(ok)
+    return state[0]
 
 
 def compile_lazily(namespace: dict, names: tuple[str, ...]) -> None:
@@ -719,12 +739,7 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
             continue
         if total % 3 == 0:
             continue
-        for g in range(4):
-            keys[g] = 0
-        for t in range(34):
-            keys[group[t]] += cnt[t] * p5[t]
-        for g in range(4):
-            _load(g, keys[g], W, _V + g, su, hu)
+        _load_all(cnt, keys, W, su, hu)
         # each group's complement (through the pairs 0+1 and 2+3); the other pairs on the turn
         top = (total + 1) // 3 if total % 3 == 1 else total // 3  # the most sets a hand below makes (<= 5)
         ist = total % 3 == 2 and turn[row]
@@ -1066,6 +1081,34 @@ def _setup(w_: np.ndarray, top: int) -> None:
     _comb(w_, _V + 2, _pair(0, 1), _O + 3, top)
 
 
+def _load_all(cnt: np.ndarray, keys: np.ndarray, W: np.ndarray, su: np.ndarray, hu: np.ndarray) -> None:
+    """``keys`` = the four group codes of counts ``cnt``; rows ``_V + g`` of ``W`` = their vectors."""
+    for g in range(4):
+        keys[g] = 0
+    for t in range(34):
+        keys[_GROUP[t]] += cnt[t] * _P5[t]
+    for g in range(4):
+        _load(g, keys[g], W, _V + g, su, hu)
+
+
+def _nat_shanten(nat: np.ndarray, total: int, w: int, keys: np.ndarray, W: np.ndarray, st: np.ndarray, sev: int,
+                 quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int, fix: bool, lim: int,
+                 su: np.ndarray, hu: np.ndarray, nf: np.ndarray) -> int:
+    """:func:`_sx` of naturals ``nat`` (``total`` tiles with the ``w`` wildcards, at most
+    :data:`MAX_TILES`) from scratch: fills ``keys`` (the four group codes), the rows ``_V``/``_O``
+    of ``W`` (:func:`_setup`, for the draws of a 3k+1 hand too) and the special counts ``st``."""
+    _load_all(nat, keys, W, su, hu)
+    top = (total + 1) // 3
+    if top > 5:
+        top = 5
+    _setup(W, top)
+    for j in range(6):
+        st[j] = 0
+    for t in range(34):
+        _face(st, nat[t], _ORPHAN[t], 1)
+    return _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, fix, lim, nf, _P5)
+
+
 def _wuseful(nat: np.ndarray, w: int, total: int, s: int, w_: np.ndarray, keys: np.ndarray, st: np.ndarray,
              sev: int, quad2: int, orph: int, eight: int, wwin: int, unc: int, fifth: int,
              su: np.ndarray, hu: np.ndarray, nf: np.ndarray):
@@ -1167,19 +1210,9 @@ def _wild(phys: np.ndarray, unseen: np.ndarray, turn: int, out: np.ndarray, s0: 
     if total % 3 == 0:
         return 0
     keys = np.zeros(4, dtype=np.int64)
-    for t in range(34):
-        keys[group[t]] += nat[t] * p5[t]
     W = np.zeros((17, 12), dtype=np.int64)
-    for g in range(4):
-        _load(g, keys[g], W, _V + g, su, hu)
-    top = (total + 1) // 3
-    if top > 5:
-        top = 5
-    _setup(W, top)
     st = np.zeros(6, dtype=np.int64)
-    for t in range(34):
-        _face(st, nat[t], orphan[t], 1)
-    now = _sx(W, _V + 3, W, _O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, nf, p5)
+    now = _nat_shanten(nat, total, w, keys, W, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1, su, hu, nf)
     for t in range(34):
         out[s0, t] = now / 8.0
     if total % 3 == 1:

@@ -36,30 +36,18 @@ tests/rl/test_rl_step_kernels.py compares the two step for step.
 
 from __future__ import annotations
 
-import threading
-
 import numpy as np
 
 from majiang.rl import kernels
 
 _KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
-_LOCK = threading.Lock()
 
 
 def available() -> bool:
     """True when these loops run compiled (numba present and not switched off by ``MAJIANG_NUMBA=0``,
     see :func:`majiang.rl.kernels.available`); the batched core uses its numpy code otherwise."""
-    if _STATE:
-        return _STATE[0]
-    with _LOCK:
-        if not _STATE:
-            ok = kernels.available()
-            if ok:
-                kernels.note_first_compile(__file__, "*")
-                kernels.compile_lazily(globals(), _KERNELS)
-            _STATE.append(ok)
-    return _STATE[0]
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
 
 
 def _stats(c: np.ndarray, sbits: np.ndarray, hbits: np.ndarray, st: np.ndarray) -> None:
@@ -720,7 +708,6 @@ def _wild_complete(hand: np.ndarray, i: int, s: int, extra: int, f: int, white: 
     (:func:`majiang.rl.kernels._sx`, ``majiang.analysis.shanten`` exactly, the fifth-copy check
     included) is -1 -- ``is_winning`` on the hand's naturals and wildcards. ``nat``, ``keys``, ``W``,
     ``st``: scratch arrays."""
-    group, p5, orphan = kernels._GROUP, kernels._P5, kernels._ORPHAN
     total = 0
     for t in range(34):
         nat[t] = hand[i, s, t]
@@ -735,22 +722,8 @@ def _wild_complete(hand: np.ndarray, i: int, s: int, extra: int, f: int, white: 
         if white != 0 and f != 31:
             nat[f] += nat[31]
             nat[31] = 0
-    for g in range(4):
-        keys[g] = 0
-    for t in range(34):
-        keys[group[t]] += nat[t] * p5[t]
-    for g in range(4):
-        kernels._load(g, keys[g], W, kernels._V + g, su, hu)
-    top = (total + 1) // 3
-    if top > 5:
-        top = 5
-    kernels._setup(W, top)
-    for j in range(6):
-        st[j] = 0
-    for t in range(34):
-        kernels._face(st, nat[t], orphan[t], 1)
-    v = kernels._sx(W, kernels._V + 3, W, kernels._O + 3, total, w, nat, st, sev, quad2, orph, eight, wwin, unc,
-                    fifth, True, -1, nf, p5)
+    v = kernels._nat_shanten(nat, total, w, keys, W, st, sev, quad2, orph, eight, wwin, unc, fifth, True, -1,
+                             su, hu, nf)
     return v < 0
 
 

@@ -88,6 +88,12 @@ class WinContext:
             (ready right after his own first discard, RULES.md §3.2).
         bao: the 宝牌 faces revealed so far this hand (``RuleSet.bao_pai``, RULES.md §3.4), one entry
             per revealed tile (a face may repeat); empty without the option.
+        kong_discard: won on a discard made right after the discarder's kong replacement draw
+            (Sichuan 杠上炮; issue 30).
+        decided: per seat, the values of the rule set's pre-play decisions (:class:`Decision`) as a
+            ``{name: value}`` mapping (Sichuan 定缺: ``{"dingque": "m"}``); empty without decisions.
+        in_play: per seat, still in play at this win (``RuleSet.win_limit`` above 1: earlier winners
+            have left); empty while every seat is in play.
     """
 
     hand: Hand
@@ -113,6 +119,9 @@ class WinContext:
     heavenly_ready: bool = False
     earthly_ready: bool = False
     bao: tuple[int, ...] = ()
+    kong_discard: bool = False
+    decided: tuple[Mapping[str, Any], ...] = ()
+    in_play: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +379,81 @@ class PatternInfo:
 
 ScorerFactory = Callable[[Any], Scorer]
 SettlementFactory = Callable[[Any], Settlement]
+TypicalWin = Callable[..., float]
+"""``(rules, dealer, concealed, pattern, dealer_streak, extra_tai, self_draw_share) -> points``: a
+rule set's typical win, see :func:`majiang.players.valuation.typical_win`."""
+
+
+@dataclass(frozen=True)
+class BotTuning:
+    """How the ``strong`` and ``efficiency`` bots play a rule set: its :attr:`RuleSetDef.bot_tuning`.
+
+    The bots read it from the rule set whose ``scorers`` holds the table's scorer
+    (:func:`majiang.rules.registry.bot_tuning`); a generic scorer (``fixed``, ...) gets these defaults.
+    What each value was measured against is in docs/strong.md, "Per-rule-set tuning".
+
+    Attributes:
+        typical_win: score change of a typical win, in the rule set's points (MCR 36, Taiwan 100).
+        typical_deal_in: extra loss of a typical deal-in, in the same points.
+        defence: scale of the deal-in cost (0 = never defend).
+        ron_rate: discard-win chances a go-around per live wait; ``None``: the bot's ``RON_RATE``.
+        skip_value: points a chow or pung is worth more for each opponent's turn it skips.
+        claim_needs_progress: a chow or pung must also lower the shanten.
+        defend_within: no deal-in cost while the hand's lowest shanten is above this (``None``: always).
+        risk_floor: each tile's risk less this many points, never below 0.
+        claim_weights: ``(pung, chow)`` weights of a useful tile's claimable copies, ``()`` for off.
+        fan_plans: value hands by the shortest path to a pattern reaching the minimum
+            (:func:`majiang.players.valuation.mcr_plans`, MCR's eight fan).
+        pattern_values: the patterns that pay more (``{"full-flush": 8, ...}``, in the unit
+            :attr:`typical_value` reads them), for the ``patterns`` / ``menqing`` knobs; ``None``: none.
+        typical_value: the rule set's typical win from its settlement (:data:`TypicalWin`), or ``None``
+            (10 points).
+        tai_option: the rule option giving the points of one 台 (``"per_tai"``), where the bot's
+            ``value_honours`` and ``dealer_danger`` knobs apply; ``""``: they do not.
+        danger_model: coefficients of the learned deal-in model
+            (:data:`majiang.players.danger.FEATURES`), ``()`` for none.
+    """
+
+    typical_win: float = 10.0
+    typical_deal_in: float = 5.0
+    defence: float = 1.0
+    ron_rate: float | None = None
+    skip_value: float = 0.0
+    claim_needs_progress: bool = False
+    defend_within: int | None = None
+    risk_floor: float = 0.0
+    claim_weights: tuple[float, ...] = ()
+    fan_plans: bool = False
+    pattern_values: Mapping[str, float] | None = None
+    typical_value: TypicalWin | None = None
+    tai_option: str = ""
+    danger_model: tuple[float, ...] = ()
+
+    def __post_init__(self) -> None:
+        if len(self.claim_weights) not in (0, 2):
+            raise RuleSetError(f"claim_weights must be (pung, chow) or (), got {self.claim_weights!r}")
+
+
+DEFAULT_TUNING = BotTuning()
+"""The tuning of a rule set that declares none, and of generic scorers."""
+
+
+@dataclass(frozen=True)
+class ScoreCommand:
+    """What ``majiang score`` calls for a rule set's hands: its :attr:`RuleSetDef.score_command`
+    (:mod:`majiang.cli_score`; a rule set without one is scored through its scorer and settlement).
+
+    Attributes:
+        score: ``(rules, hand_text, options) -> result``: ``rules`` the
+            :class:`~majiang.engine.RuleSet`, ``hand_text`` the command's HAND, ``options`` the parsed
+            options (:data:`majiang.cli_score.OPTIONS`); returns the JSON object the command prints
+            (``rules``, ``hand``, ``unit``, ``total``, ``fans``, ``shape``, ``deltas``, ...). Raises
+            :class:`~majiang.errors.MajiangError` for a hand or an option it cannot take.
+        note: ``result -> text`` added to the table's total line (e.g. the minimum), or ``None``.
+    """
+
+    score: Callable[[Any, str, Mapping[str, Any]], dict]
+    note: Callable[[dict], str] | None = None
 
 
 @dataclass(frozen=True)
@@ -390,6 +474,9 @@ class RuleSetDef:
         options: its own options (``target="rules"``).
         table_options: names of :data:`TABLE_OPTIONS` it offers (defaults: its ``table`` values).
         patterns: the pattern catalogue, or a function returning it (built when first asked).
+        bot_tuning: how the bots play it (:class:`BotTuning`).
+        score_command: how ``majiang score`` scores its hands (:class:`ScoreCommand`); ``None``: through
+            its scorer and settlement (:func:`majiang.cli_score.score_generic`).
     """
 
     name: str
@@ -405,8 +492,16 @@ class RuleSetDef:
     options: tuple[Option, ...] = ()
     table_options: tuple[str, ...] = ()
     patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
+    bot_tuning: BotTuning = DEFAULT_TUNING
+    score_command: ScoreCommand | None = None
+    # hooks of issue 30 (docs/rulesets.md "Hooks"): pre-play decisions and the legal-action filter
+    decisions: tuple[Decision, ...] = ()
+    action_filter: ActionFilter | None = None
 
     def __post_init__(self) -> None:
+        if not isinstance(self.bot_tuning, BotTuning):
+            raise RuleSetError(f"rule set {self.name!r}: bot_tuning must be a BotTuning, "
+                               f"got {type(self.bot_tuning).__name__}")
         if not isinstance(self.name, str) or not self.name or "," in self.name or "=" in self.name:
             raise RuleSetError(f"a rule set name is a non-empty string without ',' or '=', got {self.name!r}")
         for o in self.options:
@@ -418,6 +513,9 @@ class RuleSetDef:
             if n not in TABLE_OPTIONS:
                 raise RuleSetError(f"rule set {self.name!r}: unknown table option {n!r}; known: "
                                    f"{', '.join(TABLE_OPTIONS)}")
+        for dec in self.decisions:
+            if not isinstance(dec, Decision):
+                raise RuleSetError(f"rule set {self.name!r}: decisions must be Decision values, got {dec!r}")
 
     def option(self, name: str) -> Option | None:
         """Its own option ``name`` (``target="rules"``), or ``None``."""
@@ -436,3 +534,174 @@ class RuleSetDef:
         """:attr:`patterns`, calling it first when it is a function."""
         p = self.patterns
         return tuple(p() if callable(p) else p)
+
+
+# ------------------------------------------------------------------------ hooks (issue 30): tile set
+TILE_GROUPS: dict[str, range] = {"m": range(0, 9), "p": range(9, 18), "s": range(18, 27), "z": range(27, 34)}
+"""The face groups of a tile set, by their letter in our compact notation: the three suits (万 m, 筒 p,
+条 s) and the honours (字 z: winds and dragons)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TileSet:
+    """Which tiles a rule set plays with (``RuleSet.tiles`` and ``RuleSet.flowers``; issue 30).
+
+    Attributes:
+        groups: the face groups in play, letters of :data:`TILE_GROUPS` in the order ``m, p, s, z``
+            (``"mpsz"``: the 136; Sichuan ``"mps"``: 108 tiles, no honours).
+        flowers: the 8 flowers (tiles 34-41, one each) are in the set.
+        copies: copies of each face (4 in every rule set we know).
+
+    Absent faces simply never occur: count vectors, observation planes and action layouts stay 34 wide.
+    Raises :class:`RuleSetError` for an unknown letter or an empty set.
+    """
+
+    groups: str = "mpsz"
+    flowers: bool = True
+    copies: int = 4
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.groups, str) or not self.groups or any(g not in TILE_GROUPS for g in self.groups) \
+                or len(set(self.groups)) != len(self.groups):
+            raise RuleSetError(f"a tile set is a string of distinct groups among 'm', 'p', 's', 'z', got {self.groups!r}")
+
+    @property
+    def suits(self) -> str:
+        """The suits in play (``"mps"``)."""
+        return "".join(g for g in "mps" if g in self.groups)
+
+    @property
+    def honours(self) -> bool:
+        """Winds and dragons are in play."""
+        return "z" in self.groups
+
+    @property
+    def kinds(self) -> tuple[int, ...]:
+        """The faces (0-33) in play, sorted."""
+        return tuple(t for g in "mpsz" if g in self.groups for t in TILE_GROUPS[g])
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        """Every physical tile, sorted: ``copies`` of each face, then the flowers once each."""
+        return tuple(t for t in self.kinds for _ in range(self.copies)) + (tuple(range(34, 42)) if self.flowers else ())
+
+    def has(self, t: int) -> bool:
+        """Face or flower ``t`` is in the set."""
+        if t >= 34:
+            return self.flowers and t < 42
+        return "mpsz"[t // 9 if t < 27 else 3] in self.groups
+
+
+# ------------------------------------------------------------------ hooks (issue 30): decisions
+@dataclass(frozen=True)
+class Decision:
+    """A choice a rule set asks of every seat after the deal, before the dealer's first turn (Sichuan
+    定缺: each seat names the suit it will play out; issue 30, docs/rulesets.md "Hooks").
+
+    The table offers each seat ``Action(ActionKind.DECIDE, i)`` for each index ``i`` of :attr:`values`
+    that :attr:`offered` allows; nobody sees another seat's choice until every seat has chosen (then
+    one ``decide`` event per seat is written, in turn order from the dealer). The choices are kept per
+    seat (``HandTable.decided``, ``WinContext.decided``, :class:`SeatState`).
+
+    Attributes:
+        name: the decision's name in records and states (``"dingque"``).
+        label_zh, label_en: what the page shows (``"定缺"``, ``"Missing suit"``).
+        values: the values a seat may choose (``("m", "p", "s")``).
+        value_labels: per value, ``(zh, en)`` labels (``("万", "characters")``...).
+        default: ``default(counts) -> index`` -- the choice of a seat holding ``counts`` (34
+            concealed-tile counts) when it does not choose itself: the bots' policy and a time-out's.
+        offered: ``offered(counts) -> indices`` allowed to that seat (``None``: every value).
+        in_turn: the seats choose one after the other from the dealer (still hidden until all have
+            chosen) instead of all at once.
+    """
+
+    name: str
+    label_zh: str
+    label_en: str
+    values: tuple[str, ...]
+    default: Callable[[Any], int]
+    value_labels: tuple[tuple[str, str], ...] = ()
+    offered: Callable[[Any], tuple[int, ...]] | None = None
+    in_turn: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.values or len(self.values) > 34:
+            raise RuleSetError(f"decision {self.name!r}: 1-34 values, got {len(self.values)}")
+        if self.value_labels and len(self.value_labels) != len(self.values):
+            raise RuleSetError(f"decision {self.name!r}: one (zh, en) label per value")
+
+    def choices(self, counts: Any) -> tuple[int, ...]:
+        """The indices offered to a seat holding ``counts``."""
+        return tuple(range(len(self.values))) if self.offered is None else tuple(self.offered(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class SeatState:
+    """What a legal-action filter reads about one seat (issue 30).
+
+    Attributes:
+        seat: the seat (0-3). phase: ``"turn"``, ``"claim"`` or ``"rob"``.
+        concealed: its 34 concealed-tile counts (the drawn tile included in its turn).
+        decided: its decisions' values (``{"dingque": "m"}``).
+        claim_tile: the tile of an open claim/robbing window, else ``None``.
+    """
+
+    seat: int
+    phase: str
+    concealed: tuple[int, ...]
+    decided: Mapping[str, Any]
+    claim_tile: int | None = None
+
+
+ActionFilter = Callable[[SeatState, list], list]
+"""``action_filter(state, actions) -> actions``: keeps some of the legal actions the table computed
+for a seat (never adds one; the order is kept). Sichuan: while a seat holds tiles of its declared
+missing suit it may discard only those, and never pung or kong a tile of that suit."""
+
+
+# ------------------------------------------------------------- hooks (issue 30): settlement
+from majiang.rules.settlement import Ledger, Payment  # noqa: E402  (re-exported for rule-set packages)
+
+
+@dataclass(frozen=True, slots=True)
+class KongSettle:
+    """A kong that stands (an added kong once nobody robbed it), for ``Settlement.settle_kong``.
+
+    Attributes:
+        seat: who declared it. kind: ``"exposed"`` (明杠 on a discard), ``"concealed"`` (暗杠) or
+            ``"added"`` (加杠/巴杠). tile: its face. fed_by: the discarder of an exposed kong, else ``None``.
+        in_play: per seat, still in play (not yet won and left, ``RuleSet.win_limit``).
+    """
+
+    seat: int
+    kind: str
+    tile: int
+    fed_by: int | None
+    in_play: tuple[bool, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class WallEndSettle:
+    """The table when the wall runs out, for ``Settlement.settle_wall_end`` (查花猪, 查大叫).
+
+    Attributes:
+        hands: per seat, a :class:`~majiang.hand.Hand` of its concealed tiles and melds (no winning tile).
+        in_play: per seat, still in play. decided: per seat, its decisions' values.
+        dealer, prevalent_wind: as in :class:`WinContext`; seat winds follow from the dealer.
+        kongs: ``(seat, kind)`` per kong that stood this hand.
+        payments: the payments made this hand outside the wins so far (kong money), in order.
+    """
+
+    hands: tuple[Hand, ...]
+    in_play: tuple[bool, ...]
+    decided: tuple[Mapping[str, Any], ...]
+    dealer: int
+    prevalent_wind: int
+    kongs: tuple[tuple[int, str], ...] = ()
+    payments: tuple[Payment, ...] = ()
+
+
+# A Settlement may also define (both optional; the table calls them only where they exist):
+#   settle_kong(kong: KongSettle, players: int) -> Ledger        -- at a kong that stands (刮风下雨)
+#   settle_wall_end(end: WallEndSettle, players: int) -> Ledger  -- when the wall runs out (查花猪, 查大叫)
+# The ledgers are written as "settle" events and added to the hand's deltas, like a win's.

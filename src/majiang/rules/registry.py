@@ -29,7 +29,8 @@ Public functions (the engine, the command line and the web table use them):
 * :func:`register` -- add a rule set at run time (tests, notebooks); :func:`reload` -- read the
   entry points again;
 * :func:`scorer_factory`, :func:`settlement_factory`, :func:`shape_rules` -- lookups by the names a
-  rule set's table gives (used by :class:`majiang.engine.RuleSet`).
+  rule set's table gives (used by :class:`majiang.engine.RuleSet`); :func:`scorer_owner` and
+  :func:`bot_tuning` -- the rule set behind a scorer, and how the bots play it.
 
 Two rule sets may not share a name, an alias, a scorer or settlement name with different factories,
 or a shape name: :class:`~majiang.rules.base.RuleSetError` says which distributions clash.
@@ -43,7 +44,7 @@ from importlib import metadata
 from typing import Any
 
 from majiang.analysis import ShapeRules
-from majiang.rules.base import RuleSetDef, RuleSetError, ScorerFactory, SettlementFactory
+from majiang.rules.base import DEFAULT_TUNING, BotTuning, RuleSetDef, RuleSetError, ScorerFactory, SettlementFactory
 
 GROUP = "majiang.rulesets"
 """The entry-point group rule sets register under."""
@@ -66,10 +67,12 @@ class _Registry:
         self.settlements: dict[str, SettlementFactory] = {}
         self.shapes: dict[str, ShapeRules] = {}
         self.origin: dict[str, str] = {}
+        self.owners: dict[str, RuleSetDef] = {}  # scorer name -> the rule set declaring it
 
     def add(self, d: RuleSetDef, origin: str) -> None:
         if not isinstance(d, RuleSetDef):
             raise RuleSetError(f"{origin}: expected a majiang.rules.base.RuleSetDef, got {type(d).__name__}")
+        validate(d, origin)
         for n in (d.name, *d.aliases):
             if n in self.defs or n in self.aliases:
                 other = self.origin.get(self.aliases.get(n, n), "?")
@@ -86,8 +89,41 @@ class _Registry:
         for a in d.aliases:
             self.aliases[a] = d.name
         self.scorers.update(d.scorers)
+        for n in d.scorers:
+            self.owners.setdefault(n, d)
         self.settlements.update(d.settlements)
         self.shapes.update(d.shapes)
+
+
+def validate(d: RuleSetDef, origin: str) -> None:
+    """Check a rule set's declaration when it is registered (issue 30), so that a plug-in's mistake is
+    reported by name at once rather than as a bare ``TypeError`` at first use: every ``table`` key is a
+    :class:`~majiang.engine.RuleSet` field, a ``true``/``false`` field holds a bool, an int field an int,
+    and a value of a labelled table option (:data:`~majiang.rules.base.TABLE_OPTIONS`) suits it.
+    Raises :class:`RuleSetError` naming the rule set and ``origin`` (its distribution and entry point)."""
+    import dataclasses
+
+    from majiang.engine.ruleset import RuleSet  # the engine's fields; imported here (the engine imports us)
+    from majiang.rules.base import TABLE_OPTIONS
+
+    fields = {f.name: f for f in dataclasses.fields(RuleSet) if not f.name.startswith("_")}
+    where = f"rule set {d.name!r} of {origin}"
+    for k, v in d.table.items():
+        f = fields.get(k)
+        if f is None or k in ("name", "rule_options"):
+            hint = " (the tile set is the field 'tiles', e.g. tiles=\"mps\" for no honours)" \
+                if k in ("honours", "honors", "suits", "tile_set") else ""
+            raise RuleSetError(f"{where}: unknown table key {k!r}{hint}; known: "
+                               f"{', '.join(n for n in fields if n not in ('name', 'rule_options'))}")
+        if f.type in ("bool", bool) and not isinstance(v, bool):
+            raise RuleSetError(f"{where}: table key {k}={v!r} must be true or false")
+        if f.type in ("int", int) and (not isinstance(v, int) or isinstance(v, bool)):
+            raise RuleSetError(f"{where}: table key {k}={v!r} must be an int")
+        if k in TABLE_OPTIONS:
+            try:
+                TABLE_OPTIONS[k].check(v)
+            except RuleSetError as e:
+                raise RuleSetError(f"{where}: table key {e}".replace("rule option ", "")) from None
 
 
 _REG: _Registry | None = None
@@ -206,6 +242,11 @@ def names() -> tuple[str, ...]:
     return tuple(_reg().defs)
 
 
+def own_names() -> tuple[str, ...]:
+    """majiang's own rule-set names, each followed by its aliases (without reading the entry points)."""
+    return tuple(n for d in _own().defs.values() for n in (d.name, *d.aliases))
+
+
 def aliases() -> dict[str, str]:
     """Alias → rule-set name (``{"wenzhou13": "wenzhou"}``)."""
     return dict(_reg().aliases)
@@ -229,6 +270,19 @@ def find(name: str) -> RuleSetDef | None:
 def scorer_factory(name: str) -> ScorerFactory | None:
     """The scorer factory a rule set registered under ``name``, or ``None``."""
     return _one("scorers", name)
+
+
+def scorer_owner(name: str) -> RuleSetDef | None:
+    """The rule set that declares the scorer ``name`` (the first one, when several share it), or ``None``
+    for a generic scorer (``fixed``, ...)."""
+    return _one("owners", name)
+
+
+def bot_tuning(scorer: str) -> BotTuning:
+    """How the bots play a table scored by ``scorer``: the :class:`~majiang.rules.base.BotTuning` of the
+    rule set declaring it (:func:`scorer_owner`), the defaults for a generic scorer."""
+    d = _one("owners", scorer)
+    return d.bot_tuning if d is not None else DEFAULT_TUNING
 
 
 def settlement_factory(name: str) -> SettlementFactory | None:

@@ -24,6 +24,7 @@ from fastapi import FastAPI, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from starlette.middleware.sessions import SessionMiddleware
 
@@ -33,8 +34,8 @@ from majiang.records.jsonl import read_record, record_lines
 from majiang.web import auth, guard
 from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
                            session_factory)
-from majiang.web.lobby import Lobby
-from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, Conn, Room
+from majiang.web.lobby import QUICK_WAIT, Lobby
+from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, ChatError, Conn, Room
 from majiang.web.store import Listener, TableStore
 from majiang.web.state import competition_places, parse_action
 from majiang.web.static import FILES as STATIC_FILES
@@ -81,6 +82,8 @@ class Settings:
     forwarded_allow_ips: str = "127.0.0.1"
     session_check: float = 0.5
     async_commit: bool = False  # PostgreSQL: steps do not wait for the WAL flush (TableStore)
+    quick_wait: float = QUICK_WAIT  # seconds a quick-start table waits for people before bots sit
+    quick_hands: int = 4  # hands of a quick-start game (the create form's default)
 
 
 def _secret_key(settings: Settings) -> str:
@@ -109,7 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     postgres = url.startswith("postgresql")
     store = TableStore(Session, postgres=postgres, async_commit=settings.async_commit)
     lobby = Lobby(bot_delay=settings.bot_delay, store=store, hand_pause=settings.hand_pause,
-                  claim_pause=settings.claim_pause, idle_open=settings.idle_table_minutes * 60.0)
+                  claim_pause=settings.claim_pause, idle_open=settings.idle_table_minutes * 60.0,
+                  quick_wait=settings.quick_wait)
     sockets = guard.SocketGuard(per_session=settings.ws_per_session, per_address=settings.ws_per_address)
 
     async def check_sessions() -> None:
@@ -218,6 +222,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     def page(request: Request, template: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         ctx.setdefault("user", current_user(request))
         ctx.setdefault("error", None)
+        ctx.setdefault("quick_wait", int(round(settings.quick_wait)))
         lang = i18n.request_lang(request)  # ?lang= (remembered in a cookie), else Accept-Language
         resp = HTMLResponse(render(template, lang, **ctx), status_code=status)
         if request.query_params.get("lang") in i18n.LANGS:
@@ -237,35 +242,64 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return Response(body, media_type=media, headers={"Cache-Control": "no-cache"})
 
     # ------------------------------------------------------------------ accounts
+    def auth_page(request: Request, action: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        ctx.setdefault("username", "")
+        ctx.setdefault("display_name", "")
+        ctx.setdefault("avatar", "")
+        return page(request, "auth.html", status, heading="Sign up" if action == "/signup" else "Log in",
+                    action=action, avatars=auth.AVATARS, **ctx)
+
     @app.get("/signup", response_class=HTMLResponse)
     async def signup_form(request: Request):
-        return page(request, "auth.html", heading="Sign up", action="/signup", username="")
+        return auth_page(request, "/signup")
 
     @app.post("/signup")
     async def signup(request: Request):
+        """A new account: ``username`` (the login) and ``password``; ``display_name`` (optional, the
+        login when left out) and ``avatar`` (optional, one of :data:`auth.AVATARS`)."""
         form = await request.form()
         name = str(form.get("username", "")).strip()
         pw = str(form.get("password", ""))
+        raw_display = str(form.get("display_name", "") or "")[:100]
+        avatar = str(form.get("avatar", "") or "")
+        keep = {"username": name, "display_name": raw_display, "avatar": avatar}
         err = auth.check_username(name) or auth.check_password(pw)
+        display = name
+        if err is None and raw_display.strip():
+            try:
+                display = auth.check_display_name(raw_display)
+            except auth.DisplayNameError as e:
+                err = str(e)
+        if err is None and avatar not in ("", *auth.AVATARS):
+            err = "unknown avatar"
         ip = client_address(request)
         if err is None and not login_limit.allow_signup(ip):
             err = "too many attempts; wait a minute"
-            return page(request, "auth.html", 429, heading="Sign up", action="/signup", username=name, error=err)
+            return auth_page(request, "/signup", 429, error=err, **keep)
         if err is None:
+            key = auth.display_key(display)
             with Session() as db:
                 if db.scalar(select(User).where(func.lower(User.username) == name.lower())) is not None:
                     err = "that user name is taken"
+                elif db.scalar(select(User).where(User.display_key == key)) is not None:
+                    err = "that display name is taken"
                 else:
-                    u = User(username=name, password_hash=auth.hash_password(pw))
+                    u = User(username=name, password_hash=auth.hash_password(pw), display_name=display,
+                             display_key=key, avatar=avatar)
                     db.add(u)
-                    db.commit()
-                    log_in(request, u)
-                    return back("/")
-        return page(request, "auth.html", 400, heading="Sign up", action="/signup", username=name, error=err)
+                    try:
+                        db.commit()
+                    except IntegrityError:  # taken a moment ago by another sign-up
+                        db.rollback()
+                        err = "that display name is taken"
+                    else:
+                        log_in(request, u)
+                        return back("/")
+        return auth_page(request, "/signup", 400, error=err, **keep)
 
     @app.get("/login", response_class=HTMLResponse)
     async def login_form(request: Request):
-        return page(request, "auth.html", heading="Log in", action="/login", username="")
+        return auth_page(request, "/login")
 
     @app.post("/login")
     async def login(request: Request):
@@ -274,8 +308,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pw = str(form.get("password", ""))[: auth.MAX_PASSWORD]
         ip = client_address(request)
         if not login_limit.address_allowed(ip):
-            return page(request, "auth.html", 429, heading="Log in", action="/login", username=name,
-                        error="too many failed log-ins from your address; wait a few minutes")
+            return auth_page(request, "/login", 429, username=name,
+                             error="too many failed log-ins from your address; wait a few minutes")
         # an increasing delay per account (never a lock-out: the owner gets in, a guesser is slowed)
         delay = login_limit.delay(name.lower())
         if delay:
@@ -285,8 +319,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             ok = auth.verify_password(u.password_hash if u else auth.DUMMY_HASH, pw) and u is not None
         if not ok:
             login_limit.failed(name.lower(), ip)
-            return page(request, "auth.html", 401, heading="Log in", action="/login", username=name,
-                        error="wrong user name or password")
+            return auth_page(request, "/login", 401, username=name, error="wrong user name or password")
         login_limit.succeeded(name.lower())
         log_in(request, u)
         return back("/")
@@ -398,8 +431,84 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def api_tables():
+        """The public unfinished tables (a private one is never listed)."""
         return [{"id": r.id, "rules": r.rules.name, "status": r.status, "names": r.names_by_seat(),
-                 "max_hands": r.max_hands, "turn_time": r.turn_time} for r in lobby.open_tables()]
+                 "max_hands": r.max_hands, "turn_time": r.turn_time, "room": r.room, "quick": r.quick}
+                for r in lobby.open_tables()]
+
+    def lobby_error(request: Request, err: str, status: int = 400) -> HTMLResponse:
+        with Session() as db:
+            games = db.scalars(select(Game).options(selectinload(Game.seats))
+                               .order_by(Game.id.desc()).limit(10)).all()
+        return page(request, "lobby.html", status, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
+                    min_turn=int(settings.min_turn_time), error=err,
+                    option_names=", ".join(sorted(RuleSet.option_names())))
+
+    def quota_error(user: User) -> str | None:
+        """Why ``user`` may not open another table now (the server's cap, their own open tables,
+        their pace), else ``None``."""
+        if lobby.unfinished() >= settings.max_tables:
+            return "the server has too many tables in play; try later"
+        # a bot account's tables are its owner's: one person's quota, however many bots they hold
+        owner = user.owner_id if user.owner_id is not None else user.id
+        if store.count_unfinished_owned(owner) >= settings.tables_per_user:
+            return (f"you already have {settings.tables_per_user} open tables (your bot accounts' included); "
+                    "finish or leave one first")
+        if store.created_since_owned(owner, time.time() - 60) >= settings.tables_per_minute:
+            return "you are creating tables too fast; wait a minute"
+        return None
+
+    @app.get("/r/{number}")
+    async def invite(request: Request, number: str):
+        """The invite link of a table: ``/r/<6-digit room number>`` redirects to ``/tables/<id>``."""
+        room = lobby.by_room(number.strip())
+        if room is None:
+            return lobby_error(request, "no table has that room number", 404)
+        return RedirectResponse(f"/tables/{room.id}", status_code=303)
+
+    @app.get("/r")
+    async def join_by_number(request: Request, room: str = ""):
+        """The lobby's "join room" (加入房间) form: ``?room=123456``."""
+        number = "".join(ch for ch in room if not ch.isspace())[:12]
+        if not (len(number) == 6 and number.isdigit()):
+            return lobby_error(request, "a room number is 6 digits")
+        return await invite(request, number)
+
+    @app.post("/quick")
+    async def quick_start(request: Request):
+        """Quick start (快速开始) with ``preset``: sit at the oldest public quick-start table of that
+        rule set with an empty seat, else open one (the default rules, ``quick_hands`` hands); a
+        quick table's empty seats get bots ``quick_wait`` seconds after it opened."""
+        user = current_user(request)
+        if user is None:
+            return back("/login")
+        form = await request.form()
+        preset = str(form.get("preset", ""))
+        if preset not in PRESET_NAMES:
+            return lobby_error(request, f"unknown rule set; choose one of {', '.join(PRESET_NAMES)}")
+        ids = store.quick_tables(preset)
+        for rid in ids:  # already waiting at one: back there
+            r = lobby.get(rid)
+            if r is not None and r.place_of(user.id) is not None:
+                return back(f"/tables/{rid}")
+        for rid in ids:
+            r = lobby.get(rid)
+            if r is None or r.started:
+                continue
+            for place, pl in enumerate(r.places):
+                if pl.empty:
+                    try:
+                        r.join(place, user.id, user.shown_name, user.avatar or "")
+                    except (ValueError, MajiangError):
+                        break  # taken meanwhile: the next table
+                    return back(f"/tables/{rid}")
+        err = quota_error(user)
+        if err is not None:
+            return lobby_error(request, err)
+        room = lobby.create(creator_id=user.id, creator=user.shown_name, rules=parse_spec(preset), options_text="",
+                            max_hands=settings.quick_hands or None, turn_time=30.0, quick=True)
+        room.join(0, user.id, user.shown_name, user.avatar or "")
+        return back(f"/tables/{room.id}")
 
     @app.post("/tables")
     async def create_table(request: Request):
@@ -429,26 +538,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             err = err or "hands must be 0-64"
         if not settings.min_turn_time <= turn_time <= settings.max_turn_time:
             err = err or f"turn time must be {settings.min_turn_time:g}-{settings.max_turn_time:g} seconds"
-        if err is None and lobby.unfinished() >= settings.max_tables:
-            err = "the server has too many tables in play; try later"
-        # a bot account's tables are its owner's: one person's quota, however many bots they hold
-        owner = user.owner_id if user.owner_id is not None else user.id
-        if err is None and store.count_unfinished_owned(owner) >= settings.tables_per_user:
-            err = (f"you already have {settings.tables_per_user} open tables (your bot accounts' included); "
-                   "finish or leave one first")
-        if err is None and store.created_since_owned(owner, time.time() - 60) >= settings.tables_per_minute:
-            err = "you are creating tables too fast; wait a minute"
+        if err is None:
+            err = quota_error(user)
         if err is not None or rules is None:
-            with Session() as db:
-                games = db.scalars(select(Game).options(selectinload(Game.seats))
-                                   .order_by(Game.id.desc()).limit(10)).all()
-            return page(request, "lobby.html", 400, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
-                        min_turn=int(settings.min_turn_time), error=err,
-                        option_names=", ".join(sorted(RuleSet.option_names())))
-        room = lobby.create(creator_id=user.id, creator=user.username, rules=rules, options_text=options,
-                            max_hands=max_hands or None, turn_time=turn_time)
+            return lobby_error(request, err or "bad rule options")
+        # ``private=1``: a friends' table (好友房), not listed; joined by its number or link
+        private = str(form.get("private", "")).strip().lower() in ("1", "on", "true", "yes")
+        room = lobby.create(creator_id=user.id, creator=user.shown_name, rules=rules, options_text=options,
+                            max_hands=max_hands or None, turn_time=turn_time, private=private)
         if form.get("sit"):
-            room.join(0, user.id, user.username)
+            room.join(0, user.id, user.shown_name, user.avatar or "")
         return back(f"/tables/{room.id}")
 
     def _room_or_404(rid: str) -> Room | None:
@@ -477,11 +576,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 b = _my_bot(user, str(form.get("bot_account")))
                 if b is None:
                     return PlainTextResponse("no such bot of yours", status_code=404)
-                room.join(int(form.get("place", -1)), b.id, b.username)
+                room.join(int(form.get("place", -1)), b.id, b.shown_name)
             elif op == "join":
-                room.join(int(form.get("place", -1)), user.id, user.username)
+                room.join(int(form.get("place", -1)), user.id, user.shown_name, user.avatar or "")
             elif op == "leave":
                 room.leave(user.id)
+            elif op == "remove":  # the creator removes whoever sits at a place, before the start
+                room.remove(user.id, int(form.get("place", -1)))
+            elif op == "move":  # the creator moves a person to another place (swapping)
+                room.move(user.id, int(form.get("place", -1)), int(form.get("to", -1)))
             elif op == "bots":
                 if user.id != room.creator_id:
                     return PlainTextResponse("only the table's creator can add bots", status_code=403)
@@ -498,6 +601,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.post("/tables/{rid}/leave")
     async def leave(request: Request, rid: str):
         return await _seat_change(request, rid, "leave")
+
+    @app.post("/tables/{rid}/remove")
+    async def remove_person(request: Request, rid: str):
+        """The creator (桌长) removes whoever sits at ``place`` before the start."""
+        return await _seat_change(request, rid, "remove")
+
+    @app.post("/tables/{rid}/move")
+    async def move_person(request: Request, rid: str):
+        """The creator moves the person at ``place`` to place ``to`` (swapping) before the start."""
+        return await _seat_change(request, rid, "move")
 
     @app.post("/tables/{rid}/bots")
     async def bots(request: Request, rid: str):
@@ -546,8 +659,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if admitted is None:
             return
         uid, conn = admitted
+        conn.lang = i18n.request_lang(ws)
         await ws.accept()
         room.conns.append(conn)
+        for m in room.chat_history(uid, conn.lang):  # the chat so far, before the first state
+            conn.outbox.append(m)
 
         async def sender() -> None:
             try:
@@ -564,7 +680,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 conn.push({"type": "error", "message": problem})
                 return
             typ = msg.get("type")
-            if typ in ("action", "auto_win", "continue", "back") and not still_trusted(conn):
+            if typ in ("action", "auto_win", "continue", "back", "chat", "mute", "free_text") \
+                    and not still_trusted(conn):
                 return
             try:
                 if typ == "state":
@@ -577,10 +694,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     room.press_continue(uid)
                 elif typ == "back":
                     room.take_back(uid)
+                elif typ == "chat":
+                    say(conn, msg)
+                elif typ == "mute":
+                    room.mute(uid, msg.get("seat"), msg.get("on", True) is not False)
+                elif typ == "free_text":
+                    room.set_free_text(uid, msg.get("on") is True)
                 else:
                     conn.push({"type": "error", "message": "unknown message type"})
             except (ValueError, PermissionError, MajiangError) as e:  # IllegalActionError included
                 conn.push({"type": "error", "message": str(e)})
+
+        def say(conn: Conn, msg: dict) -> None:
+            """A chat line: ``{"type": "chat", "text": ...}`` or ``{"type": "chat", "phrase": id}``;
+            the speaker's name is read now (a display name changed since is shown)."""
+            if conn.cred is not None and conn.cred[0] == "token":
+                raise ChatError("bots do not chat")
+            who = None
+            if uid is not None:
+                with Session() as db:
+                    who = db.get(User, uid)
+            if who is None:
+                raise ChatError("log in to chat")
+            if "phrase" in msg:
+                room.say(uid, who.shown_name, phrase=msg.get("phrase"))
+            else:
+                room.say(uid, who.shown_name, text=msg.get("text"))
 
         await _serve_socket(ws, room, conn, sender, on_text)
 
@@ -607,6 +746,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if admitted is None:
             return
         uid, conn = admitted
+        conn.protocol = "jsonl"  # the bot protocol: its messages are unchanged (no chat)
         if room.place_of(uid) is None:
             sockets.release(conn)
             await ws.send_json({"type": "error", "message": "you have no seat at this table"})
@@ -624,7 +764,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         continue
                     seat = room.seat_of(uid)
                     for ev in m.events[sent:]:
-                        await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
+                        await ws.send_text(json.dumps(seat_event(ev, seat, m.rules), ensure_ascii=False))
                     sent = len(m.events)
                     if m.finished:
                         await ws.send_json({"type": "end_game", "scores": list(m.scores)})
@@ -707,7 +847,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         scores = list(m.scores)
         places = competition_places(scores)
         g = Game(table_id=room.id, ruleset=room.rules.name, rules=room.rules.to_options(), seed=room.seed,
-                 hands=len(m.results), record="\n".join(record_lines(m)) + "\n")
+                 hands=len(m.results), record="\n".join(record_lines(m)) + "\n", chat=room.chat_record() or None)
         db.add(g)
         users: list[int | None] = []
         for s in range(4):
@@ -747,7 +887,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if g is None:
             return PlainTextResponse("no such game", status_code=404)
         h, events = read_record(g.record.splitlines())
-        return page(request, "game.html", game=g, record={"header": h, "events": events})
+        chat = game_chat(g, i18n.request_lang(request))
+        return page(request, "game.html", game=g, record={"header": h, "events": events, "chat": chat}, chat=chat)
+
+    def game_chat(g: Game, lang: str) -> list[dict]:
+        """A stored game's chat lines for its replay: each ``{"seat", "name", "audience", "text",
+        "at", "hand", "t"}`` (a quick phrase also ``"phrase"``, its text in ``lang``); ``at`` is the
+        number of the record's events before the line (the replay step it belongs to)."""
+        out = []
+        for ln in g.chat or []:
+            line = dict(ln)
+            if "phrase" in line and "text" not in line:
+                line["text"] = i18n.texts(lang).get("phrase." + str(line["phrase"]), str(line["phrase"]))
+            out.append(line)
+        return out
+
+    @app.get("/games/{gid}/chat")
+    async def game_chat_json(request: Request, gid: str):
+        """The chat lines of a stored game (JSON list, shape of :func:`game_chat`)."""
+        gid = guard.db_id(gid)
+        if gid is None:
+            return PlainTextResponse("no such game", status_code=404)
+        with Session() as db:
+            g = db.get(Game, gid)
+        if g is None:
+            return PlainTextResponse("no such game", status_code=404)
+        return JSONResponse(game_chat(g, i18n.request_lang(request)))
 
     @app.get("/games/{gid}/record")
     async def game_record(gid: str):
@@ -769,7 +934,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return PlainTextResponse("no such player", status_code=404)
             seats = db.scalars(select(GameSeat).options(selectinload(GameSeat.game)).where(GameSeat.user_id == u.id)
                                .order_by(GameSeat.game_id.desc()).limit(200)).all()
-        return page(request, "player.html", name=u.username, seats=seats)
+        return page(request, "player.html", name=u.shown_name, seats=seats)
 
     @app.get("/leaderboard", response_class=HTMLResponse)
     async def leaderboard(request: Request, rules: str = "mcr"):
@@ -787,7 +952,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             rows = db.execute(select(Rating, User).join(User, User.id == Rating.user_id)
                               .where(Rating.ruleset == rules)
                               .order_by((Rating.mu - 3 * Rating.sigma).desc()).limit(100)).all()
-        return JSONResponse([{"player": u.username, "rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
+        return JSONResponse([{"player": u.username, "name": u.shown_name, "rating": r.mu - 3 * r.sigma, "mu": r.mu, "sigma": r.sigma,
                               "games": r.games, "points": r.points} for r, u in rows])
 
     app.state.store_game = store_game

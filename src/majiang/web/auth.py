@@ -37,6 +37,72 @@ def check_username(name: str) -> str | None:
     return None
 
 
+#: the built-in avatars (drawn by ``static_avatars.js``, our own SVG); "" is none
+AVATARS = ("bamboo", "plum", "fish", "cat", "moon", "mountain")
+
+#: scripts whose letters look alike: a name mixing two of them is refused (``Аlice`` with a Cyrillic А)
+_CONFUSABLE_SCRIPTS = ("LATIN", "CYRILLIC", "GREEK")
+#: letters that draw nothing (Hangul fillers, the Braille blank): refused like invisible format characters
+_INVISIBLE = {0x115F, 0x1160, 0x3164, 0xFFA0, 0x2800, 0x180E, 0x034F}
+_PUNCT = {"_", "-", "·"}
+_BOT_LIKE = re.compile(r"^(电脑|bot)\d*$|-bot$|-bot-", re.I)
+MIN_DISPLAY, MAX_DISPLAY = 2, 12
+
+
+class DisplayNameError(ValueError):
+    """A display name refused; the message names the rule it breaks (translated by the pages)."""
+
+
+def display_key(name: str) -> str:
+    """The key two display names collide on: NFKC, then casefold (``Ｌｉｓａ``, ``LISA`` and ``lisa`` share one)."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def _script(ch: str) -> str:
+    import unicodedata
+
+    return unicodedata.name(ch, "?").split(" ", 1)[0]
+
+
+def check_display_name(raw: str) -> str:
+    """The display name a person asked for, NFKC-normalised (full-width ``Ｌｉｓａ`` becomes ``Lisa``).
+
+    A display name is 2-12 characters (after normalising): letters of any script and digits, with
+    ``_``, ``-`` or ``·`` between them; no spaces, no control or invisible characters (zero-width
+    joiners, format characters, blank letters), no mixing of look-alike scripts (Latin, Cyrillic,
+    Greek), and not a bot's name (``电脑2``, ``bot``). Raises :class:`DisplayNameError` naming the rule
+    broken. Uniqueness (ignoring case and width: :func:`display_key`) is the caller's check."""
+    import unicodedata
+
+    name = unicodedata.normalize("NFKC", raw or "").strip()
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cf", "Co", "Cs", "Cn") or ord(ch) in _INVISIBLE or cat in ("Zl", "Zp"):
+            raise DisplayNameError("a display name cannot hold invisible or control characters")
+    if any(unicodedata.category(ch) == "Zs" for ch in name):
+        raise DisplayNameError("a display name cannot hold spaces")
+    if not MIN_DISPLAY <= len(name) <= MAX_DISPLAY:
+        raise DisplayNameError(f"a display name is {MIN_DISPLAY}-{MAX_DISPLAY} characters")
+    for i, ch in enumerate(name):
+        cat = unicodedata.category(ch)
+        if cat[0] in "LN" or ch in _PUNCT:
+            continue
+        if cat[0] == "M" and i > 0 and unicodedata.category(name[i - 1])[0] in "LM":
+            continue  # a combining mark on a letter (many scripts need them)
+        raise DisplayNameError("a display name is letters and digits, with '_', '-' or '·' between them")
+    if not any(unicodedata.category(ch)[0] == "L" for ch in name):
+        raise DisplayNameError("a display name holds at least one letter")
+    scripts = {_script(ch) for ch in name if unicodedata.category(ch)[0] == "L"}
+    if len(scripts & set(_CONFUSABLE_SCRIPTS)) > 1:
+        raise DisplayNameError("a display name cannot mix look-alike letters of different scripts "
+                               "(Latin, Cyrillic, Greek)")
+    if _BOT_LIKE.match(name):
+        raise DisplayNameError("that name is reserved for bots")
+    return name
+
+
 def check_password(password: str) -> str | None:
     if not MIN_PASSWORD <= len(password or "") <= MAX_PASSWORD:
         return f"a password is {MIN_PASSWORD}-{MAX_PASSWORD} characters"
@@ -262,9 +328,11 @@ def new_bot_account(Session, owner_id: int, name: str, *, limit: int | None = No
     if limit is not None and bot_count(Session, owner_id) >= limit:
         raise ValueError(f"you already have {limit} bot accounts (the most one person may hold); delete one first")
     with Session() as db:
-        if db.scalar(select(User).where(func.lower(User.username) == name.lower())) is not None:
+        if db.scalar(select(User).where((func.lower(User.username) == name.lower())
+                                        | (User.display_key == display_key(name)))) is not None:
             raise ValueError("that name is taken")
-        u = User(username=name, password_hash=BOT_HASH, owner_id=owner_id)
+        u = User(username=name, password_hash=BOT_HASH, owner_id=owner_id, display_name=name,
+                 display_key=display_key(name))
         db.add(u)
         db.commit()
         uid = u.id

@@ -39,6 +39,16 @@ class User(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow)
     # a bot account belongs to a person and logs in with API tokens only (no password)
     owner_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True, default=None)
+    #: the name shown at tables, in results and on the leaderboard (:func:`majiang.web.auth.check_display_name`);
+    #: ``display_key`` (its casefold) is unique, so two names differing in case or width cannot both exist
+    display_name: Mapped[str | None] = mapped_column(String(64), nullable=True, default=None)
+    display_key: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True, default=None)
+    avatar: Mapped[str] = mapped_column(String(16), default="")  # one of majiang.web.auth.AVATARS, or ""
+
+    @property
+    def shown_name(self) -> str:
+        """The display name (an account made before display names: its login)."""
+        return self.display_name or self.username
 
 
 class ApiToken(Base):
@@ -65,6 +75,8 @@ class Game(Base):
     hands: Mapped[int] = mapped_column(Integer)
     record: Mapped[str] = mapped_column(Text)
     finished_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    #: the table's chat lines, players' and spectators' (docs/server.md, "Table chat"), or None
+    chat: Mapped[list | None] = mapped_column(JSON, nullable=True, default=None)
     seats: Mapped[list[GameSeat]] = relationship(back_populates="game", order_by="GameSeat.seat",
                                                  cascade="all, delete-orphan")
 
@@ -117,6 +129,10 @@ class LiveTable(Base):
     places: Mapped[list] = mapped_column(JSON)
     game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime, default=utcnow, index=True)
+    #: the 6-digit room number (unique among unfinished tables: a partial unique index)
+    room: Mapped[str | None] = mapped_column(String(6), nullable=True)
+    private: Mapped[bool] = mapped_column(Boolean, default=False)  # not listed; joined by number or link
+    quick: Mapped[bool] = mapped_column(Boolean, default=False)  # opened by quick start (快速开始)
 
 
 class TableLogRow(Base):

@@ -16,8 +16,10 @@ from typing import Any
 
 from majiang.engine import RuleSet
 from majiang.errors import MajiangError
-from majiang.web.rooms import CLAIM_PAUSE, HAND_PAUSE, IDLE_OPEN, Room
-from majiang.web.store import TableStore
+from majiang.web.rooms import CLAIM_PAUSE, HAND_PAUSE, IDLE_OPEN, Room, RoomError
+
+QUICK_WAIT = 20.0  # seconds a quick-start table waits for people before bots take the empty seats
+from majiang.web.store import RoomNumberTaken, TableStore
 
 log = logging.getLogger("majiang.web")
 
@@ -47,8 +49,10 @@ class Lobby:
 
     def __init__(self, *, bot_delay: float = 0.0, store: TableStore | None = None,
                  hand_pause: float = HAND_PAUSE, on_finish: Callable[[Room], Any] | None = None,
-                 claim_pause: float = CLAIM_PAUSE, idle_open: float = IDLE_OPEN) -> None:
+                 claim_pause: float = CLAIM_PAUSE, idle_open: float = IDLE_OPEN,
+                 quick_wait: float = QUICK_WAIT) -> None:
         self.rooms: dict[str, Room] = {}
+        self.quick_wait = quick_wait  # seconds a quick-start table waits for people before bots sit
         self.idle_open = idle_open  # seconds a table may stay unstarted before it is closed
         self._idle_checked = 0.0
         self.claim_pause = claim_pause
@@ -67,22 +71,69 @@ class Lobby:
         rules = _RS.from_options(row.rules)
         return Room(row.id, row.creator_id, row.creator, rules, row.options_text, row.max_hands, row.turn_time,
                     self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish,
-                    claim_pause=self.claim_pause)
+                    claim_pause=self.claim_pause, room=row.room or "", private=bool(row.private),
+                    quick=bool(row.quick), quick_wait=self.quick_wait)
 
     def create(self, *, creator_id: int, creator: str, rules: RuleSet, options_text: str,
-               max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None) -> Room:
+               max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None,
+               private: bool = False, quick: bool = False) -> Room:
+        """Open a table. It gets a random 6-digit room number (``room``), unique among the unfinished
+        tables of the database (drawn again on a clash); a ``private`` table is not listed, a
+        ``quick`` one was opened by quick start (its empty seats get bots after a wait)."""
         rid = secrets.token_urlsafe(6)
-        room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
-                    self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish,
-                    claim_pause=self.claim_pause)
-        room.leader = True
-        if self.store is not None:
-            self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
-                              rules=rules.to_options(), options_text=options_text, max_hands=max_hands,
-                              turn_time=turn_time, places=[p.to_json() for p in room.places])
+        for _attempt in range(50):
+            number = f"{100000 + secrets.randbelow(900000)}"
+            if any(r.room == number and not r.finished for r in self.rooms.values()):
+                continue
+            room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
+                        self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish,
+                        claim_pause=self.claim_pause, room=number, private=private, quick=quick,
+                        quick_wait=self.quick_wait)
+            if self.store is None:
+                break
+            try:
+                self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
+                                  rules=rules.to_options(), options_text=options_text, max_hands=max_hands,
+                                  turn_time=turn_time, places=[p.to_json() for p in room.places], room=number,
+                                  private=private, quick=quick)
+            except RoomNumberTaken:
+                continue
             self.store.acquire(rid)
+            break
+        else:  # pragma: no cover - 50 clashes in a row: the numbers are nearly all in use
+            raise RoomError("no free room number; try later")
+        room.leader = True
         self.rooms[rid] = room
+        if quick:  # on time, not only at the next upkeep
+            with contextlib.suppress(RuntimeError):  # no running loop (tools): the upkeep fills it
+                asyncio.get_running_loop().call_later(self.quick_wait + 0.05, self.fill_quick)
         return room
+
+    def fill_quick(self) -> int:
+        """Seat bots (``efficiency``) in the empty places of every quick-start table this process
+        runs whose wait (``quick_wait`` seconds from its opening) is over; returns how many tables."""
+        now, n = time.time(), 0
+        for r in list(self.rooms.values()):
+            if r.quick and r.leader and not r.started and not r.stale and now >= r.created + r.quick_wait \
+                    and any(pl.empty for pl in r.places) and any(pl.user_id is not None for pl in r.places):
+                try:
+                    r.fill_bots("efficiency")
+                    n += 1
+                except (MajiangError, ValueError) as e:
+                    log.debug("table %s: quick fill refused: %s", r.id, e)
+        return n
+
+    def by_room(self, number: str) -> Room | None:
+        """The unfinished table numbered ``number`` (6 digits), else ``None``."""
+        if not (isinstance(number, str) and len(number) == 6 and number.isdigit()):
+            return None
+        for r in self.rooms.values():
+            if r.room == number and not r.finished:
+                return r
+        if self.store is None:
+            return None
+        rid = self.store.table_of_room(number)
+        return self.get(rid) if rid is not None else None
 
     def get(self, rid: str) -> Room | None:
         """The table ``rid``: from memory, else rebuilt from the database (``None`` if unknown)."""
@@ -106,16 +157,18 @@ class Lobby:
         self.rooms[rid] = room
         return room
 
-    def open_tables(self) -> list[Room]:
-        """Unfinished tables, oldest first (every process's, from the database)."""
+    def open_tables(self, *, private: bool = False) -> list[Room]:
+        """Unfinished tables, oldest first (every process's, from the database); private tables
+        only when ``private`` is true (the lobby's list and ``/api/tables`` never show them)."""
         if self.store is not None:
             out = []
-            for row in self.store.listing():
+            for row in self.store.listing(private=private):
                 r = self.get(row.id)
                 if r is not None and not r.finished:
                     out.append(r)
             return out
-        return sorted((r for r in self.rooms.values() if not r.finished), key=lambda r: r.created)
+        return sorted((r for r in self.rooms.values() if not r.finished and (private or not r.private)),
+                      key=lambda r: r.created)
 
     def unfinished(self) -> int:
         if self.store is not None:
@@ -242,6 +295,7 @@ class Lobby:
             self.take_leases(share)
             self.hand_over(share, live)
         self._upkeeps += 1
+        self.fill_quick()
         # unstarted tables past their idle time: checked every 30 s (more often for a short idle time)
         if self.store is not None and now - self._idle_checked >= min(30.0, self.idle_open / 2):
             self._idle_checked = now

@@ -188,6 +188,9 @@ class RoomClock:
             bot = self._bots[p] = make_bot(self.places[p].bot or "efficiency", self.rules, self.seed + p)
         seq = self.seq
         view, legal = m.view(seat), m.legal_actions(seat)
+        if legal and legal[0].kind is ActionKind.DECIDE:  # pre-play decision: the rule set's default policy
+            self._try({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)), "by": "bot"})
+            return
         try:
             a = await asyncio.to_thread(bot.choose, view, legal) if self.bot_threads else bot.choose(view, legal)
         except Exception:
@@ -204,6 +207,9 @@ class RoomClock:
 def auto_action(m: Match, seat: int) -> Action:
     """What the server plays for a seat out of time: discard the drawn tile (else the first offered
     discard), pass in a claim window (else the first offered action)."""
+    d = m.default_action(seat)  # a rule set's pre-play decision (定缺): its default policy
+    if d is not None:
+        return d
     acts = m.legal_actions(seat)
     if PASS in acts:
         return PASS

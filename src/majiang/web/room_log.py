@@ -18,6 +18,8 @@ exactly. The kinds of row:
 ``autoplay`` ``seat``: the seat ran out of time and is played by the server (托管)
 ``back``     ``seat``: the person took the seat back from 托管
 ``auto_win`` ``seat``, ``on``, ``hand``: "win for me" switched on or off
+``chat``     a chat line; ``mute``, ``free_text``: chat settings; ``move``: the creator moves a person
+             (:mod:`majiang.web.room_chat` gives their fields)
 ========== ==================================================================================
 
 One process runs a table's clock and bots (the holder of its lease, :mod:`majiang.web.lobby`); any
@@ -40,6 +42,10 @@ from majiang.web.state import meld_json
 from majiang.web.store import LogConflict
 
 log = logging.getLogger("majiang.web")
+
+
+SEATING = ("join", "leave", "bots", "move")  # rows that change the places (before the start)
+CHAT = ("chat", "mute", "free_text")  # rows of the table's chat (majiang.web.room_chat)
 
 
 class RoomError(ValueError):
@@ -70,7 +76,7 @@ class RoomLog:
                 return
             status = "playing" if row["kind"] == "start" else None
             places = None
-            if row["kind"] in ("join", "leave", "bots"):
+            if row["kind"] in SEATING:
                 places = [p.to_json() for p in self._places_after(row)]
             try:
                 self.store.append(self.id, self.seq + 1, row, status=status, places=places)
@@ -121,7 +127,10 @@ class RoomLog:
         """Raise if ``row`` cannot be applied now (nothing is changed)."""
         k = row["kind"]
         m = self.match
-        if k in ("join", "leave", "bots"):
+        if k in CHAT:
+            self._check_chat(row)
+            return
+        if k in SEATING:
             if self.started:
                 raise RoomError("the game has started")
             if k == "join" and not self.places[row["place"]].empty:
@@ -161,7 +170,10 @@ class RoomLog:
         k = row["kind"]
         self.seq += 1
         self._private = None
-        if k in ("join", "leave", "bots"):
+        if k in CHAT:
+            self._apply_chat(row)
+            return
+        if k in SEATING:
             self.places = self._places_after(row)
             self._after_change()
             if not self._replaying and not any(pl.empty for pl in self.places) and self.leader:

@@ -26,13 +26,14 @@ class Place:
     user_id: int | None = None
     name: str = ""
     bot: str | None = None
+    avatar: str = ""  # the person's avatar (majiang.web.avatars), "" for none or a bot
 
     @property
     def empty(self) -> bool:
         return self.user_id is None and self.bot is None
 
     def to_json(self) -> dict:
-        return {"user_id": self.user_id, "name": self.name, "bot": self.bot}
+        return {"user_id": self.user_id, "name": self.name, "bot": self.bot, "avatar": self.avatar}
 
 
 class Seating:
@@ -73,7 +74,7 @@ class Seating:
         m = self.match
         return [] if m is None else [s for s in range(4) if self.is_human(s)]
 
-    def join(self, place: int, user_id: int, name: str) -> None:
+    def join(self, place: int, user_id: int, name: str, avatar: str = "") -> None:
         if self.started:
             raise RoomError("the game has started")
         if not 0 <= place < 4:
@@ -82,7 +83,10 @@ class Seating:
             raise RoomError("you already sit at this table")
         if not self.places[place].empty:
             raise RoomError("that seat is taken")
-        self.commit({"kind": "join", "place": place, "user_id": user_id, "name": name})
+        row = {"kind": "join", "place": place, "user_id": user_id, "name": name}
+        if avatar:
+            row["avatar"] = avatar
+        self.commit(row)
 
     def leave(self, user_id: int) -> None:
         p = self.place_of(user_id)
@@ -102,10 +106,12 @@ class Seating:
         return [self.places[self.match.player_at_seat[s]].name for s in range(4)]
 
     def _places_after(self, row: dict) -> list[Place]:
-        places = [Place(p.user_id, p.name, p.bot) for p in self.places]
+        places = [Place(p.user_id, p.name, p.bot, p.avatar) for p in self.places]
         k = row["kind"]
         if k == "join":
-            places[row["place"]] = Place(user_id=row["user_id"], name=row["name"])
+            places[row["place"]] = Place(user_id=row["user_id"], name=row["name"], avatar=row.get("avatar", ""))
+        elif k == "move":
+            places[row["from"]], places[row["to"]] = places[row["to"]], places[row["from"]]
         elif k == "leave":
             places[row["place"]] = Place()
         elif k == "bots":

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from majiang.engine import Match, RuleSet
+from majiang.web.room_chat import ChatError, RoomChat
 from majiang.web.room_clock import RoomClock, auto_action
 from majiang.web.room_log import RoomError, RoomLog
 from majiang.web.room_seats import BOT_KINDS, Place, Seating
@@ -32,7 +33,7 @@ HAND_PAUSE = 15.0
 CLAIM_PAUSE = 0.5  # seconds every claim window stays open while a person is seated (docs/server.md)
 IDLE_OPEN = 10 * 60.0  # a table nobody started within ten minutes is closed (--idle-table-minutes)
 
-__all__ = ["BOT_KINDS", "CLAIM_PAUSE", "HAND_PAUSE", "IDLE_OPEN", "Conn", "Place", "Room", "RoomError", "auto_action"]
+__all__ = ["BOT_KINDS", "ChatError", "CLAIM_PAUSE", "HAND_PAUSE", "IDLE_OPEN", "Conn", "Place", "Room", "RoomError", "auto_action"]
 
 
 @dataclass
@@ -49,6 +50,8 @@ class Conn:
     #: the socket is closed when it ends (majiang.web.guard)
     cred: tuple[str, str] | None = None
     address: str = ""  # the client's address, for the per-address socket limit
+    lang: str = "zh"  # the page's language (quick phrases are sent in it)
+    protocol: str = "page"  # "page" (the table page's socket) or "jsonl" (the bot protocol: no chat)
 
     def push(self, msg: dict | None = None) -> None:
         if msg is not None:
@@ -57,7 +60,7 @@ class Conn:
 
 
 @dataclass
-class Room(Seating, RoomLog, RoomClock):
+class Room(Seating, RoomLog, RoomClock, RoomChat):
     """One table: its places, its match and its connections (the parts' docstrings say the rest)."""
 
     id: str
@@ -104,6 +107,14 @@ class Room(Seating, RoomLog, RoomClock):
     _private: int | None = None  # set while applying a row only its own seat may hear of
     _window_opened: float | None = None  # monotonic time the held window now open (or last) opened
     _turn_from: float | None = None  # a bot's turn right after a held window counts its delay from here
+    room: str = ""  # the 6-digit room number (invite link /r/<room>)
+    private: bool = False  # not listed in the lobby: joined by number or link only
+    quick: bool = False  # opened by quick start: empty seats get bots quick_wait seconds after it opened
+    quick_wait: float = 20.0
+    chat: list[dict] = field(default_factory=list)  # every chat line (majiang.web.room_chat)
+    muted: dict[int, set[int]] = field(default_factory=dict)  # user -> the users they muted
+    free_text: bool = True  # the creator may switch free text off (quick phrases stay)
+    _chat_hits: dict[int, Any] = field(default_factory=dict)  # user -> times of their recent lines
     # ------------------------------------------------------------------ connections
     def state_for(self, user_id: int | None) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -113,9 +124,13 @@ class Room(Seating, RoomLog, RoomClock):
             "seat": seat, "place": self.place_of(user_id), "names": self.names_by_seat(),
             "bots": [None] * 4, "rules": self.rules.name, "max_hands": self.max_hands,
             "turn_time": self.turn_time, "game_id": self.game_id, "pause": None,
+            "room": self.room, "private": self.private, "creator": user_id is not None and user_id == self.creator_id,
+            "avatars": self.avatars_by_seat(), "chat": self.chat_state(user_id),
         }
         if m is None:
             out["places"] = [{"name": pl.name, "bot": pl.bot, "empty": pl.empty} for pl in self.places]
+            if self.quick:
+                out["quick_left"] = max(0.0, round(self.created + self.quick_wait - time.time(), 1))
             return out
         out["bots"] = [self.places[m.player_at_seat[s]].bot for s in range(4)]
         out["scores"] = list(m.scores)
@@ -140,6 +155,12 @@ class Room(Seating, RoomLog, RoomClock):
             live["auto_play"] = seat is not None and seat in self.auto_play
         out["live"] = live
         return out
+
+    def avatars_by_seat(self) -> list[str]:
+        """Each seat's avatar id (in the order of ``names``), "" for none."""
+        if self.match is None:
+            return [pl.avatar for pl in self.places]
+        return [self.places[self.match.player_at_seat[s]].avatar for s in range(4)]
 
     def notify(self, only_seat: int | None = None) -> None:
         """Tell every connection (or only those of ``only_seat``'s user) that the state changed."""

@@ -27,11 +27,16 @@ from majiang.web.i18n import texts as i18n_texts
 KINDS = {k.value: k for k in ActionKind}
 
 
-def action_json(a: Action) -> dict[str, Any]:
-    return {"kind": a.kind.value, "tile": a.tile, "low": a.low, "label": action_label(a)}
+def action_json(a: Action, decision: Any = None) -> dict[str, Any]:
+    return {"kind": a.kind.value, "tile": a.tile, "low": a.low, "label": action_label(a, decision)}
 
 
-def action_label(a: Action) -> str:
+def action_label(a: Action, decision: Any = None) -> str:
+    if a.kind is ActionKind.DECIDE:  # a rule set's pre-play decision (issue 30): 定缺 万 characters
+        if decision is None or a.tile is None:
+            return f"#{a.tile}"
+        zh, en = decision.value_labels[a.tile] if decision.value_labels else (decision.values[a.tile],) * 2
+        return f"{decision.label_zh} {zh} {en}"
     names = {ActionKind.WIN: "和 Win", ActionKind.PUNG: "碰 Pung", ActionKind.CHOW: "吃 Chow",
              ActionKind.EXPOSED_KONG: "杠 Kong", ActionKind.CONCEALED_KONG: "暗杠 Kong",
              ActionKind.ADDED_KONG: "加杠 Kong", ActionKind.DISCARD: "打 Discard", ActionKind.PASS: "过 Pass"}
@@ -150,7 +155,8 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         hidden = list(v.hidden_kongs)
         hand = list(v.hand)
         last_draw = v.last_draw if (v.phase == "turn" and t.current == seat and len(hand) % 3 == 2) else None
-        legal = [action_json(a) for a in sorted(match.legal_actions(seat), key=lambda a: a.sort_key)]
+        dec = t.decision
+        legal = [action_json(a, dec) for a in sorted(match.legal_actions(seat), key=lambda a: a.sort_key)]
         waits = seat_waits(v, match.rules)
     turn = t.current if t.phase is Phase.TURN else None
     phase = v.phase
@@ -170,6 +176,9 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         "time_left": None if left is None else max(0.0, round(left - now, 1)),
         "waits": waits, "auto_win": bool(auto_win), "dice": list(getattr(t, "dice", ()) or ()),
         "bao": list(getattr(t, "bao", ()) or ()),
+        # issue 30: the pre-play decisions once revealed ({"dingque": "m"} per seat), the seats that
+        # have won and left the play (血战到底); empty for rule sets without them
+        "decided": [dict(d) for d in v.decided], "out": list(v.out),
     }
 
 

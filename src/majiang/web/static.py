@@ -23,7 +23,7 @@ def _read(name: str) -> str:
 SOURCES: dict[str, str] = {
     "style.css": "static_style.css",
     **{f"{m}.js": f"static_{m}.js" for m in ("i18n", "connection", "state", "tiles", "board", "hand", "dialogs",
-                                              "sound", "table", "replay", "lobby")},
+                                              "sound", "table", "replay", "lobby", "chat")},
 }
 
 FILES: dict[str, tuple[str, str]] = {
@@ -38,9 +38,13 @@ def _catalogue(lang: str) -> str:
     return json.dumps(client_catalogue(lang), ensure_ascii=False, separators=(",", ":"))
 
 
+from majiang.web.avatars import script as _avatars  # noqa: E402
+
+FILES["avatars.js"] = (JS, _avatars())
+
 for _lang in ("zh", "en"):
     FILES[f"i18n-{_lang}.json"] = ("application/json; charset=utf-8", _catalogue(_lang))
 
 #: the modules the table page loads (table.js and what it imports), for the page-weight figure
 TABLE_PAGE = ("style.css", "i18n.js", "i18n-zh.json", "connection.js", "state.js", "tiles.js", "board.js", "hand.js", "dialogs.js",
-              "sound.js", "table.js")
+              "sound.js", "table.js", "chat.js", "avatars.js")

@@ -4,6 +4,7 @@
 // wall count, dice, the wildcard and its indicator, the acting seat's clock.
 import {t} from "./i18n.js";
 import {esc, meldSVG, tileSVG, tilesSVG} from "./tiles.js";
+import {AVATARS} from "./avatars.js";
 
 const POS = ["bottom", "right", "top", "left"];
 // Assign markup only when it changed: a state update redraws just what moved.
@@ -34,8 +35,12 @@ export function seatPlate(st, live, s, me) {
   const dealer = s === live.dealer ? `<span class="dealer" title="${t("table.dealer")}">${t("table.dealer_short")}${live.dealer_streak ? "+" + live.dealer_streak : ""}</span>` : "";
   const bot = st.bots && st.bots[s] ? `<span class="bot">${t("table.bot")}</span>` : "";
   const you = s === st.seat ? `<span class="you">${t("table.you")}</span>` : "";
-  return `<div class="plate${active ? " active" : ""}" data-seat="${s}"><span class="wind" title="${t(WIND_KEYS[w])}">${t(WIND_SHORT[w])}</span>` +
-    `<span class="pname"${st.bots && st.bots[s] ? ` title="${esc(t("bot." + st.bots[s]))}"` : ""}>${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}` +
+  // issue 30: a winner who has left the play (血战到底), and the seat's revealed decisions (定缺: 缺 m)
+  const out = live.out && live.out[s] ? `<span class="out">${t("table.out")}</span>` : "";
+  const dec = live.decided && live.decided[s] ? Object.values(live.decided[s]) : [];
+  const decided = dec.length ? `<span class="decided" title="${t("table.decided")}">${esc(t("table.decided") + " " + dec.join(" "))}</span>` : "";
+  return `<div class="plate${active ? " active" : ""}${out ? " left" : ""}" data-seat="${s}"><span class="wind" title="${t(WIND_KEYS[w])}">${t(WIND_SHORT[w])}</span>` +
+    `${AVATARS[(st.avatars || [])[s]] || ""}<span class="pname" title="${esc(st.bots && st.bots[s] ? t("bot." + st.bots[s]) : st.names[s] || "")}">${esc(st.names[s] || "—")}</span>${you}${dealer}${bot}${decided}${out}` +
     `<span class="score" data-seat="${s}">${st.scores ? st.scores[s] : 0}</span></div>`;
 }
 

@@ -4,7 +4,7 @@
 // page stops retrying and says so (onGone). A socket whose session ended (log-out, revoked) is closed
 // with 4401: the page stops too and says so (onEnded). A socket refused for too many open ones (4429)
 // retries at the slowest pace. Back-off: 0.5 s, 1 s, 2 s, ... at most 8 s, with jitter.
-export function connect(tableId, {onState, onError, onStatus, onGone, onEnded}) {
+export function connect(tableId, {onState, onError, onStatus, onGone, onEnded, onChat}) {
   let ws = null, retry = 0, closed = false;
   function open() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
@@ -14,6 +14,7 @@ export function connect(tableId, {onState, onError, onStatus, onGone, onEnded}) 
       const msg = JSON.parse(ev.data);
       if (msg.type === "state") onState(msg);
       else if (msg.type === "error") onError(msg.message);
+      else if (msg.type === "chat") { if (onChat) onChat(msg); }
       else if (msg.type === "gone") { closed = true; if (onGone) onGone(); }
     };
     ws.onclose = ev => {
@@ -34,6 +35,9 @@ export function connect(tableId, {onState, onError, onStatus, onGone, onEnded}) 
     autoWin: on => send({type: "auto_win", on}),
     cont: () => send({type: "continue"}),
     back: () => send({type: "back"}),
+    chat: line => send(Object.assign({type: "chat"}, line)),  // {text} or {phrase}
+    mute: (seat, on) => send({type: "mute", seat, on}),
+    freeText: on => send({type: "free_text", on}),
     close: () => { closed = true; ws && ws.close(); },
   };
 }

@@ -39,7 +39,8 @@ export function drawActions(st, live) {
   if (live.claim_tile !== null && live.claim_tile !== undefined && claims.length && live.discarder !== null && live.discarder !== undefined)
     html += `<span class="claim-from">${tileSVG(live.claim_tile)}<span>${esc(t("act.from", {name: st.names[live.discarder]}))}</span></span>`;
   html += claims.map(([a, idx]) => `<button class="act act-${a.kind}" data-kind="${a.kind}" data-idx="${idx}">` +
-    `<span class="an">${actionName(a.kind)}</span>${tilesSVG(actionTiles(a))}` +
+    (a.kind === "decide" ? `<span class="an">${esc(a.label)}</span>`  // a rule set's decision (定缺): its label
+      : `<span class="an">${actionName(a.kind)}</span>${tilesSVG(actionTiles(a))}`) +
     `<kbd>${KEYS[a.kind] || ""}</kbd></button>`).join("");
   if (canDiscard) html += `<span class="hint">${t(matchMedia("(pointer: coarse)").matches ? "hand.hint_discard_touch" : "hand.hint_discard")}</span>`;
   setHTML(document.getElementById("actions"), html);

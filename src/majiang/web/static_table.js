@@ -7,6 +7,7 @@ import {boardHTML, drawBoard, setHTML} from "./board.js";
 import {drawHand, drawActions, handClick, keyAction} from "./hand.js";
 import {showResult, showFinal, hide, isOpen, updatePause} from "./dialogs.js";
 import {play, isMuted, setMuted} from "./sound.js";
+import {initChat, chatState, onChat} from "./chat.js";
 
 const app = document.getElementById("app");
 installSprite();
@@ -35,7 +36,9 @@ const conn = connect(app.dataset.table, {
   onStatus: ok => setMsg(ok ? "" : t("table.reconnecting"), !ok, !ok),
   onGone: () => setMsg(t("table.gone"), true, true),
   onEnded: () => setMsg(t("table.ended"), true, true),
+  onChat: m => onChat(m),
 });
+initChat(conn);
 
 // A message about play (a refused tile, a server error) stays until the game moves on; one about
 // the connection (reconnecting, gone) until the connection changes.
@@ -69,6 +72,7 @@ function onState(st) {
   st.names = (st.names || []).map(personName);
   app.dataset.version = st.version;
   app.dataset.status = st.status;
+  chatState(st);
   const prevSt = S.st;
   if (st.status === "open") {
     if (prevSt && JSON.stringify(prevSt.places) !== JSON.stringify(st.places)) { location.reload(); return; }

@@ -82,6 +82,10 @@ def _payload(table_id: str, seq: int, body: str) -> str:
     return out if len(out.encode()) < 7800 else f"{table_id} {seq}"
 
 
+class RoomNumberTaken(Exception):
+    """Another unfinished table has this room number (a new one is drawn)."""
+
+
 class LogConflict(Exception):
     """Another process wrote this step of the table's log first."""
 
@@ -119,13 +123,32 @@ class TableStore:
 
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
-               max_hands: int | None, turn_time: float, places: list[dict]) -> None:
+               max_hands: int | None, turn_time: float, places: list[dict], room: str | None = None,
+               private: bool = False, quick: bool = False) -> None:
+        """Write a new table's row. :class:`RoomNumberTaken` when ``room`` is the number of another
+        unfinished table (the partial unique index ``ix_live_tables_room_open``): draw another."""
         with self.Session() as db:
             db.add(LiveTable(id=id, creator_id=creator_id, creator=creator, ruleset=ruleset, rules=rules,
                              options_text=options_text, max_hands=max_hands, turn_time=turn_time, status="open",
-                             places=places))
-            db.commit()
+                             places=places, room=room, private=private, quick=quick))
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
+                raise RoomNumberTaken(f"room number {room} is in use") from None
         self._notify_new(id)
+
+    def table_of_room(self, room: str) -> str | None:
+        """The id of the unfinished table numbered ``room``, else ``None``."""
+        with self.Session() as db:
+            return db.scalar(select(LiveTable.id).where(LiveTable.room == room, LiveTable.status != "finished"))
+
+    def quick_tables(self, ruleset: str) -> list[str]:
+        """Ids of the open (not started) public quick-start tables of ``ruleset``, oldest first."""
+        with self.Session() as db:
+            return list(db.scalars(select(LiveTable.id).where(
+                LiveTable.status == "open", LiveTable.quick.is_(True), LiveTable.private.is_(False),
+                LiveTable.ruleset == ruleset).order_by(LiveTable.created_at)).all())
 
     def load(self, table_id: str) -> tuple[LiveTable, list[dict]] | None:
         """The table's row and its whole log (rows in ``seq`` order), or ``None``."""
@@ -223,11 +246,14 @@ class TableStore:
             return list(db.scalars(select(LiveTable.id).where(LiveTable.status != "finished")
                                    .order_by(LiveTable.created_at)).all())
 
-    def listing(self) -> list[LiveTable]:
-        """Tables not finished, oldest first (the lobby's list, across every process)."""
+    def listing(self, *, private: bool = False) -> list[LiveTable]:
+        """Tables not finished, oldest first (the lobby's list, across every process); private
+        tables only when ``private`` is true."""
         with self.Session() as db:
-            rows = db.scalars(select(LiveTable).where(LiveTable.status != "finished")
-                              .order_by(LiveTable.created_at)).all()
+            q = select(LiveTable).where(LiveTable.status != "finished")
+            if not private:
+                q = q.where(LiveTable.private.is_(False))
+            rows = db.scalars(q.order_by(LiveTable.created_at)).all()
             for r in rows:
                 db.expunge(r)
             return list(rows)

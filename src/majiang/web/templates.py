@@ -13,7 +13,7 @@ from typing import Any
 from jinja2 import DictLoader, Environment, select_autoescape
 
 from majiang.engine import PRESET_NAMES
-from majiang.web import i18n, rulesform
+from majiang.web import avatars, i18n, rulesform
 
 BASE = """<!doctype html>
 <html lang="{{ html_lang }}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -22,7 +22,7 @@ BASE = """<!doctype html>
 <body class="{% block bodyclass %}page{% endblock %}">
 <nav><a href="/" class="brand">{{ _("site.title") }}</a><a href="/">{{ _("nav.lobby") }}</a> <a href="/leaderboard">{{ _("nav.leaderboard") }}</a>
 {% if user %}<a href="/players/{{ user.username }}">{{ _("nav.my_games") }}</a>
-<span class="who">{{ user.username }}</span>
+<span class="who">{{ avatar_svg(user.avatar, 20)|safe }}{{ user.shown_name }}</span>
 <form method="post" action="/logout" class="inline"><button id="logout">{{ _("nav.logout") }}</button></form>
 {% else %}<a href="/login" id="login-link">{{ _("nav.login") }}</a> <a href="/signup" id="signup-link">{{ _("nav.signup") }}</a>{% endif %}
 <span class="langs">{% if lang == "zh" %}<b>中文</b> · <a href="?lang=en" lang="en" id="lang-en">English</a>{% else %}<a href="?lang=zh" lang="zh-CN" id="lang-zh">中文</a> · <b>English</b>{% endif %}</span>
@@ -36,17 +36,31 @@ AUTH = """{% extends "base.html" %}{% block error %}{% endblock %}{% block main 
 <section class="card narrow"><h1>{{ heading }}</h1>
 {% if error %}<p class="error" id="error" role="alert">{{ error }}</p>{% endif %}
 <form method="post" action="{{ action }}" id="auth-form">
-<label>{{ _("auth.username") }} <input name="username" id="username" required minlength="3" maxlength="32" value="{{ username }}" autocomplete="username"></label>
+<label>{{ _("auth.username") }} <input name="username" id="username" required minlength="3" maxlength="32" value="{{ username }}" autocomplete="username"{% if action == "/signup" %} aria-describedby="username-hint"{% endif %}></label>
+{% if action == "/signup" %}<p class="hint" id="username-hint">{{ _("auth.username_hint") }}</p>{% endif %}
 <label>{{ _("auth.password") }} <input type="password" name="password" id="password" required minlength="8" maxlength="256"></label>
+{% if action == "/signup" %}<label>{{ _("auth.display_name") }} <input name="display_name" id="display_name" maxlength="24" value="{{ display_name }}" placeholder="{{ _('auth.display_name_ph') }}" aria-describedby="display-hint"></label>
+<p class="hint" id="display-hint">{{ _("auth.display_hint") }}</p>
+<fieldset class="avatars" id="avatars"><legend>{{ _("auth.avatar") }}</legend>
+<label class="av"><input type="radio" name="avatar" value=""{% if not avatar %} checked{% endif %}><span class="none">{{ _("auth.no_avatar") }}</span></label>
+{% for a in avatars %}<label class="av" title="{{ _('avatar.' ~ a) }}"><input type="radio" name="avatar" value="{{ a }}"{% if avatar == a %} checked{% endif %}>{{ avatar_svg(a, 36)|safe }}</label>{% endfor %}
+</fieldset>{% endif %}
 <button type="submit" id="submit" class="primary">{{ heading }}</button>
 </form>
 <p class="hint">{% if action == "/signup" %}{{ _("auth.have_account") }} <a href="/login">{{ _("auth.login") }}</a>{% else %}{{ _("auth.no_account") }} <a href="/signup">{{ _("auth.signup") }}</a>{% endif %}</p>
 </section>{% endblock %}"""
 
 LOBBY = """{% extends "base.html" %}{% block main %}
+{% block friends %}<section class="card friends" id="friends">
+{% if user %}<div class="quick" id="quick"><h2>{{ _("quick.title") }}</h2><p class="hint">{{ _("quick.hint", secs=quick_wait) }}</p>
+<div class="quick-buttons">{% for p in presets %}<form method="post" action="/quick" class="inline"><input type="hidden" name="preset" value="{{ p }}"><button class="primary quick-start" data-preset="{{ p }}">{{ preset_name(p) }}</button></form>{% endfor %}</div></div>{% endif %}
+<form method="get" action="/r" class="join-room" id="join-room"><h2><label for="room-number">{{ _("room.join") }}</label></h2>
+<div class="row"><input name="room" id="room-number" inputmode="numeric" pattern="[0-9 ]{6,8}" maxlength="8" placeholder="{{ _('room.number_ph') }}" required autocomplete="off">
+<button id="join-room-button" class="primary">{{ _("room.join_button") }}</button></div></form>
+</section>{% endblock %}
 <section class="card"><h1>{{ _("lobby.tables") }}</h1>
 <table class="list" id="tables"><thead><tr><th>{{ _("lobby.table") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("lobby.hands") }}</th><th>{{ _("lobby.turn") }}</th><th>{{ _("lobby.players") }}</th><th>{{ _("lobby.status") }}</th><th></th></tr></thead><tbody>
-{% for r in rooms %}<tr><td>{{ r.id }}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
+{% for r in rooms %}<tr><td>{{ r.room or r.id }}{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
 <td>{{ r.max_hands or _("lobby.full_match") }}</td><td>{{ r.turn_time|int }}{{ _("unit.s") }}</td>
 <td>{% for n in r.names_by_seat() %}{{ person(n) or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
 <td>{{ _("status." ~ r.status) }}</td><td><a href="/tables/{{ r.id }}" class="button">{{ _("lobby.open") if r.status == "open" else _("lobby.watch") }}</a></td></tr>
@@ -60,6 +74,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" aria-describedby="hands-hint"></label>
 <label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
 <label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
+<label class="switch" title="{{ _('room.private_hint') }}"><input type="checkbox" name="private" value="1" id="private"> {{ _("room.private") }}</label>
 </div>
 <p class="hint" id="hands-hint">{{ _("lobby.hands") }}{{ _("lobby.hint_sep") }}{{ _("lobby.hands_hint") }}</p>
 <details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
@@ -96,11 +111,33 @@ TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room
 {% block bodyclass %}page-table{% endblock %}{% block main %}
 {% if room.status == "open" %}
 <section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
+{% block invite %}{% if room.room %}<div class="invite" id="invite"><span class="room-label">{{ _("room.private_title") if room.private else _("room.number") }}</span>
+<b class="room-number" id="room-number-big">{{ room.room }}</b>
+<span class="invite-link"><a href="/r/{{ room.room }}" id="invite-link">/r/{{ room.room }}</a>
+<button type="button" id="copy-invite" class="copy" data-room="{{ room.room }}" data-copied="{{ _('room.copied') }}">{{ _("room.copy") }}</button></span>
+{% if room.quick %}<p class="hint" id="quick-countdown" data-until="{{ (room.created + room.quick_wait)|int }}">{{ _("quick.countdown_intro") }} <b class="secs"></b></p>{% endif %}
+</div>
+<script>
+(() => { const b = document.getElementById("copy-invite"); if (!b) return;
+  b.addEventListener("click", async () => { const url = location.origin + "/r/" + b.dataset.room;
+    try { await navigator.clipboard.writeText(url); } catch (e) { const i = document.createElement("input"); i.value = url; document.body.append(i); i.select(); document.execCommand("copy"); i.remove(); }
+    b.textContent = b.dataset.copied; });
+  const q = document.getElementById("quick-countdown");
+  if (q) { const tick = () => { const left = Math.max(0, Math.round(+q.dataset.until - Date.now() / 1000)); q.querySelector(".secs").textContent = left + "s"; if (left > 0) setTimeout(tick, 1000); }; tick(); }
+})();
+</script>{% endif %}{% endblock %}
 <p>{{ _("table.setup", hands=(room.max_hands or _("lobby.full_match")), secs=room.turn_time|int, creator=room.creator) }}</p>
 <ol class="places">{% for pl in room.places %}<li>{% if pl.empty %}<em>{{ _("table.empty") }}</em>
 {% if user and my_place is none %}<form method="post" action="/tables/{{ room.id }}/join" class="inline"><input type="hidden" name="place" value="{{ loop.index0 }}"><button class="join">{{ _("table.sit_here") }}</button></form>{% endif %}
 {% else %}{{ person(pl.name) }}{% if pl.bot %} <small>({{ _("table.bot") }})</small>{% endif %}{% endif %}</li>{% endfor %}</ol>
 {% if user and my_place is not none %}<form method="post" action="/tables/{{ room.id }}/leave" class="inline"><button id="leave">{{ _("table.leave") }}</button></form>{% endif %}
+{% block creator %}{% if user and user.id == room.creator_id and room.places|selectattr("empty", "false")|list|length > 0 %}
+<details class="creator-tools" id="creator-tools"><summary>{{ _("room.creator_tools") }}</summary>
+<form method="post" action="/tables/{{ room.id }}/remove" class="inline" id="remove-form"><select name="place" id="remove-place">{% for pl in room.places %}{% if not pl.empty %}<option value="{{ loop.index0 }}">{{ loop.index }}. {{ person(pl.name) }}</option>{% endif %}{% endfor %}</select>
+<button id="remove">{{ _("room.remove") }}</button></form>
+<form method="post" action="/tables/{{ room.id }}/move" class="inline" id="move-form"><select name="place" id="move-from">{% for pl in room.places %}{% if not pl.empty %}<option value="{{ loop.index0 }}">{{ loop.index }}. {{ person(pl.name) }}</option>{% endif %}{% endfor %}</select>
+→ <select name="to" id="move-to">{% for pl in room.places %}<option value="{{ loop.index0 }}">{{ _("room.place_n", n=loop.index) }}</option>{% endfor %}</select>
+<button id="move">{{ _("room.move") }}</button></form></details>{% endif %}{% endblock %}
 {% if user and user.id == room.creator_id %}<form method="post" action="/tables/{{ room.id }}/bots" class="inline" id="bots-form">
 <select name="kind" id="bot-kind">{% for k in bot_kinds %}<option value="{{ k }}">{{ _("bot." ~ k) }}</option>{% endfor %}</select>
 <button id="fill-bots" class="primary">{{ _("table.fill_bots") }}</button></form>{% endif %}
@@ -121,6 +158,8 @@ GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.i
 <section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
 <p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot and person(s.name) == s.name %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
 <p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
+{% block gamechat %}{% if chat %}<details class="game-chat" id="game-chat" open><summary>{{ _("chat.title") }} ({{ chat|length }})</summary>
+<ol class="chat-lines">{% for ln in chat %}<li class="{{ ln.audience }}" data-at="{{ ln.at }}"><span class="who">{{ ln.name }}</span>{% if ln.audience == "spectators" %} <small>({{ _("chat.spectator") }})</small>{% endif %}: <span class="text">{{ ln.text }}</span></li>{% endfor %}</ol></details>{% endif %}{% endblock %}
 <div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
 <span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
 </section>
@@ -133,7 +172,7 @@ BOARD = """{% extends "base.html" %}{% block main %}
 <form method="get" action="/leaderboard"><label>{{ _("lobby.rules") }} <select name="rules" onchange="this.form.submit()">
 {% for p in presets %}<option value="{{ p }}" {% if p == rules %}selected{% endif %}>{{ preset_name(p) }}</option>{% endfor %}</select></label></form>
 <table class="list" id="board"><thead><tr><th>#</th><th>{{ _("board.player") }}</th><th>{{ _("board.rating") }}</th><th>μ</th><th>σ</th><th>{{ _("board.games") }}</th><th>{{ _("board.points") }}</th></tr></thead><tbody>
-{% for r, u in rows %}<tr><td>{{ loop.index }}</td><td><a href="/players/{{ u.username }}">{{ u.username }}</a></td>
+{% for r, u in rows %}<tr><td>{{ loop.index }}</td><td><a href="/players/{{ u.username }}">{{ u.shown_name }}</a></td>
 <td class="n">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</td><td class="n">{{ "%.1f"|format(r.mu) }}</td><td class="n">{{ "%.1f"|format(r.sigma) }}</td>
 <td class="n">{{ r.games }}</td><td class="n">{{ r.points }}</td></tr>{% else %}<tr><td colspan="7">{{ _("board.none") }}</td></tr>{% endfor %}</tbody></table>
 <p class="hint">{{ _("board.hint") }}</p></section>
@@ -144,6 +183,7 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
 
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
 env.globals["preset_fields"] = rulesform.all_preset_fields()
+env.globals["avatar_svg"] = avatars.svg
 
 
 def lang_context(lang: str) -> dict[str, Any]:
@@ -154,7 +194,13 @@ def lang_context(lang: str) -> dict[str, Any]:
         return i18n.t(lang, key, **kw)
 
     def preset_name(p: str) -> str:
-        return i18n.texts(lang).get("preset." + p, p)
+        got = i18n.texts(lang).get("preset." + p)
+        if got is None:  # a plug-in's rule set: its own labels (issue 30), else its bare name
+            from majiang.rules import registry
+
+            d = registry.find(p)
+            got = p if d is None else ((d.label_zh if lang == "zh" else d.label_en) or p)
+        return got
 
     def option_value(name: str, value: str) -> str:
         return i18n.texts(lang).get(f"optv.{name}.{value}", value)

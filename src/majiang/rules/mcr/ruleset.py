@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
+from majiang.rules.mcr.bots import TUNING
+from majiang.rules.mcr.cli import COMMAND
 
 
 def _scorer(rules: Any):
@@ -51,4 +53,6 @@ RULESET = RuleSetDef(
     ),
     table_options=("multiple_winners", "rob_kong", "flowers", "min_score", "rounds", "first_dealer", "seat_draw"),
     patterns=_patterns,
+    bot_tuning=TUNING,
+    score_command=COMMAND,
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.analysis import ShapeRules
+from majiang.rules.wenzhou.cli import SEED000_COMMAND
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
 from majiang.rules.wenzhou.ruleset import WILD_TABLE, WILD_TABLE_OPTIONS
 
@@ -47,4 +48,5 @@ RULESET = RuleSetDef(
     ),
     table_options=WILD_TABLE_OPTIONS + ("wild_indicator_out",),
     patterns=_patterns,
+    score_command=SEED000_COMMAND,
 )

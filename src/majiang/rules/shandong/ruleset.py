@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from majiang.rules.wenzhou.cli import COMMAND
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
 
 
@@ -39,4 +40,5 @@ RULESET = RuleSetDef(
     ),
     table_options=("multiple_winners", "rob_kong", "dealer_keeps_on_win", "rounds", "first_dealer", "seat_draw"),
     patterns=_patterns,
+    score_command=COMMAND,
 )

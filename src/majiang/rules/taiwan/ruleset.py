@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
+from majiang.rules.taiwan.bots import TUNING
+from majiang.rules.taiwan.cli import COMMAND
 
 _BOOL_OPTIONS: tuple[tuple[str, bool, str, str, str], ...] = (
     ("all_flowers_count", False, "見花見台", "Every flower counts",
@@ -99,4 +101,6 @@ RULESET = RuleSetDef(
                    "dealer_keeps_on_win", "dealer_keeps_on_draw", "max_dealer_streak", "rounds", "first_dealer",
                    "seat_draw", "bao_pai"),
     patterns=_patterns,
+    bot_tuning=TUNING,
+    score_command=COMMAND,
 )

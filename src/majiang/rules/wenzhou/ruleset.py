@@ -18,6 +18,8 @@ from typing import Any
 
 from majiang.analysis import ShapeRules
 from majiang.rules.base import Option, PatternInfo, RuleSetDef
+from majiang.rules.wenzhou.bots import W13_TUNING, W16_TUNING
+from majiang.rules.wenzhou.cli import COMMAND, W16_COMMAND
 
 WILD_TABLE = dict(wild_mode="indicator", white_stand_in=True, wild_discardable=False, wild_claimable=False)
 """The 财神 table values Wenzhou and seed 000 share (RULES.md §4.2)."""
@@ -83,6 +85,8 @@ W13 = RuleSetDef(
     ),
     table_options=WILD_TABLE_OPTIONS + ("followed_penalty", "wild_discardable", "wild_discard_penalty"),
     patterns=_w13_patterns,
+    bot_tuning=W13_TUNING,
+    score_command=COMMAND,
 )
 
 W16 = RuleSetDef(
@@ -106,6 +110,8 @@ W16 = RuleSetDef(
     ),
     table_options=WILD_TABLE_OPTIONS,
     patterns=_w16_patterns,
+    bot_tuning=W16_TUNING,
+    score_command=W16_COMMAND,
 )
 
 RULESETS = (W13, W16)
