@@ -1,4 +1,5 @@
-"""Duplicate self-play: ``strong`` against ``efficiency`` (issue 15 item 3).
+"""Duplicate self-play: ``strong`` against ``efficiency`` (issue 15 item 3), or any bot ``--a`` against
+any ``--b`` (``--a learned --b efficiency``, issue 28; names as ``majiang simulate --bots``).
 
 Two ``strong`` and two ``efficiency`` seats play every wall in all six distinct seatings of
 S S E E (the duplicate idea of ``majiang tournament --format duplicate``, without the 18 seatings
@@ -16,7 +17,8 @@ the seed). Per rule set it prints:
   their mean score change, deal-ins with their mean score change, and the share of drawn hands.
 
 Usage: ``python benchmarks/bench_strong.py [--walls N] [--rules mcr,wenzhou,taiwan] [--seed S]
-[--workers K] [--json]``.
+[--workers K] [--a strong] [--b efficiency] [--json]``. The JSON keys are the two bots' names; ``diff``
+is ``a - b``. ``uptime``'s load is printed with the figures.
 """
 
 from __future__ import annotations
@@ -35,6 +37,13 @@ BOTS = (BotSpec("strong", builtin="strong"), BotSpec("strong#2", builtin="strong
         BotSpec("efficiency", builtin="efficiency"), BotSpec("efficiency#2", builtin="efficiency"))
 
 
+def bots(a: str, b: str) -> tuple[BotSpec, ...]:
+    """Seats 0, 1 = bot ``a``; 2, 3 = bot ``b``."""
+    if a == b:
+        raise SystemExit(f"--a and --b must differ, both {a!r}")
+    return (BotSpec(a, builtin=a), BotSpec(f"{a}#2", builtin=a), BotSpec(b, builtin=b), BotSpec(f"{b}#2", builtin=b))
+
+
 def _ci(xs: list[float]) -> tuple[float, float]:
     n = len(xs)
     m = sum(xs) / n
@@ -42,8 +51,9 @@ def _ci(xs: list[float]) -> tuple[float, float]:
     return m, 1.96 * sd / math.sqrt(n) if n > 1 else 0.0
 
 
-def run(rules: str, walls: int, seed: int, workers: int) -> dict:
-    games = [GameSpec("jsonl", BOTS, rules, seed, i, k, SEATINGS[j], None, None, False)
+def run(rules: str, walls: int, seed: int, workers: int, a: str = "strong", b: str = "efficiency") -> dict:
+    specs = bots(a, b)
+    games = [GameSpec("jsonl", specs, rules, seed, i, k, SEATINGS[j], None, None, False)
              for i, (k, j) in enumerate((k, j) for k in range(walls) for j in range(len(SEATINGS)))]
     t0 = time.perf_counter()
     if workers > 1:
@@ -52,32 +62,32 @@ def run(rules: str, walls: int, seed: int, workers: int) -> dict:
     else:
         results = [play_one(g) for g in games]
     secs = time.perf_counter() - t0
-    per = {"strong": [], "efficiency": []}
-    wins = {"strong": 0, "efficiency": 0}
-    deal = {"strong": 0, "efficiency": 0}
+    per: dict[str, list[float]] = {a: [], b: []}
+    wins = {a: 0, b: 0}
+    deal = {a: 0, b: 0}
     parts = {w: {"self_drawn": [], "discard": [], "deal_in": []} for w in per}
     drawn = 0
-    times: dict[str, list[float]] = {"strong": [], "efficiency": []}
+    times: dict[str, list[float]] = {a: [], b: []}
     diff_by_wall = [0.0] * walls
     for g, r in zip(games, results):
         for s in range(4):
-            who = "strong" if r["seating"][s] < 2 else "efficiency"
+            who = a if r["seating"][s] < 2 else b
             per[who].append(r["scores"][s])
             times[who] += r["times"][s]
-            diff_by_wall[g.wall] += (r["scores"][s] if who == "strong" else -r["scores"][s]) / (2 * len(SEATINGS))
+            diff_by_wall[g.wall] += (r["scores"][s] if who == a else -r["scores"][s]) / (2 * len(SEATINGS))
         if r["winner"] is None:
             drawn += 1
         else:
-            w = "strong" if r["seating"][r["winner"]] < 2 else "efficiency"
+            w = a if r["seating"][r["winner"]] < 2 else b
             wins[w] += 1
             if r["discarder"] is not None:
-                d = "strong" if r["seating"][r["discarder"]] < 2 else "efficiency"
+                d = a if r["seating"][r["discarder"]] < 2 else b
                 deal[d] += 1
                 parts[w]["discard"].append(r["scores"][r["winner"]])
                 parts[d]["deal_in"].append(r["scores"][r["discarder"]])
             else:
                 parts[w]["self_drawn"].append(r["scores"][r["winner"]])
-    out = {"rules": rules, "walls": walls, "games": len(games), "seconds": round(secs, 1),
+    out = {"rules": rules, "a": a, "b": b, "walls": walls, "games": len(games), "seconds": round(secs, 1),
            "drawn_rate": round(drawn / len(games), 4)}
     for who in per:
         m, h = _ci(per[who])
@@ -102,26 +112,33 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--breakdown", action="store_true", help="print where the score comes from")
+    ap.add_argument("--a", default="strong", help="the bot measured (seats of two)")
+    ap.add_argument("--b", default="efficiency", help="the bot it is measured against")
     a = ap.parse_args()
-    rows = [run(r, a.walls, a.seed, a.workers) for r in a.rules.split(",")]
+    import os
+
+    load = os.getloadavg()
+    rows = [run(r, a.walls, a.seed, a.workers, a.a, a.b) for r in a.rules.split(",")]
     if a.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps({"load": [round(x, 2) for x in load], "rows": rows} if a.a != "strong" or a.b != "efficiency"
+                         else rows, indent=1))
         return
-    print(f"strong vs efficiency, duplicate S S E E ({len(SEATINGS)} seatings a wall), one hand a game, seed {a.seed}")
+    print(f"{a.a} vs {a.b}, duplicate A A B B ({len(SEATINGS)} seatings a wall), one hand a game, seed {a.seed}; "
+          f"load average before {load[0]:.2f}, after {os.getloadavg()[0]:.2f}")
     print(f"{'rules':<8} {'walls':>5} {'bot':<10} {'mean/hand':>9} {'95% CI':>18} {'win':>6} {'deal-in':>7} "
           f"{'ms/dec':>7} {'ms p99':>7} {'ms max':>7}")
     for r in rows:
-        for who in ("strong", "efficiency"):
+        for who in (a.a, a.b):
             b = r[who]
             lo, hi = b["ci95"]
             print(f"{r['rules']:<8} {r['walls']:>5} {who:<10} {b['mean']:>9.2f} {f'[{lo:.2f}, {hi:.2f}]':>18} "
                   f"{b['win_rate']:>6.3f} {b['deal_in_rate']:>7.3f} {b['ms_per_decision']:>7.2f} {b['ms_p99']:>7.1f} {b['ms_max']:>7.1f}")
         d = r["diff"]
         lo, hi = d["ci95"]
-        print(f"{r['rules']:<8} {'':>5} {'diff S-E':<10} {d['mean']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>18}  "
+        print(f"{r['rules']:<8} {'':>5} {'diff A-B':<10} {d['mean']:>9.3f} {f'[{lo:.3f}, {hi:.3f}]':>18}  "
               f"{'ahead (95%)' if d['ahead_95'] else 'behind (95%)' if hi < 0 else 'NOT ahead at 95%'}  ({r['seconds']} s)")
         if a.breakdown:
-            for who in ("strong", "efficiency"):
+            for who in (a.a, a.b):
                 b = r[who]["breakdown"]
                 print(f"{'':<8} {'':>5} {who:<10} " + "  ".join(
                     f"{k.replace('_', '-')} {v['rate']:.3f} × {v['mean']:+.1f}" for k, v in b.items())

@@ -3,7 +3,7 @@
 Commands: ``analyze`` (win check, decompositions, waits, shanten, discard advice), ``botzone``
 (check the real games of a Botzone log; the README's main job), ``testhu`` (the seed's function),
 ``score`` (score one winning hand under a rule set: MCR, Taiwan, Wenzhou W13/W16, seed 000, Shandong),
-``simulate``, ``play``, ``replay``.
+``simulate``, ``play``, ``replay``, ``dataset`` (training samples, :mod:`majiang.cli_dataset`).
 Every command takes ``--json`` for machine-readable output. Bad input exits with status 2 and a
 one-line error naming what is wrong.
 """
@@ -296,7 +296,8 @@ def botzone(file: Path | None, as_json: bool) -> None:
 @click.option("--games", type=click.IntRange(min=1), default=10, show_default=True, help="Matches to play.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run (same seed, same records).")
 @click.option("--bots", default="efficiency", show_default=True,
-              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
+              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong, learned, "
+                   "python:package.module:factory).")
 @click.option("--records", "records_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write each match's JSON-lines record into this folder.")
 @click.option("--max-hands", type=click.IntRange(min=1), help="Stop each match after this many hands.")
@@ -325,7 +326,8 @@ def simulate(rules: str, games: int, seed: int, bots: str, records_dir: Path | N
 @main.command()
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--seed", type=int, default=None, help="Seed of the match (default: random).")
-@click.option("--bot", default="efficiency", show_default=True, help="The three opponents' bot.")
+@click.option("--bot", default="efficiency", show_default=True,
+              help="The three opponents' bot (random, efficiency, strong, learned, python:package.module:factory).")
 @click.option("--max-hands", type=click.IntRange(min=1), help="Stop after this many hands.")
 def play(rules: str, seed: int | None, bot: str, max_hands: int | None) -> None:
     """Play in the terminal against three bots: your tiles sorted, the drawn tile apart, actions as keys."""
@@ -579,6 +581,8 @@ main.add_command(_bot), main.add_command(_tournament)
 main.add_command(_rules_command)  # majiang rules (issue 12, majiang.cli_rules)
 from majiang.selfplay import selfplay as _selfplay  # noqa: E402 (issue 15)
 main.add_command(_selfplay)
+from majiang.cli_dataset import dataset as _dataset  # noqa: E402 (issue 28)
+main.add_command(_dataset)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -511,7 +511,8 @@ def _stdout_to_stderr(active: bool = True) -> Iterator[None]:
 @click.option("--rules", default="mcr", show_default=True, help="Rule set preset or spec (see simulate).")
 @click.option("--games", type=click.IntRange(min=1), default=16, show_default=True, help="Matches to play.")
 @click.option("--bots", default="efficiency", show_default=True,
-              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong).")
+              help="Bot names, one for all seats or four comma-separated (random, efficiency, strong, learned, "
+                   "python:package.module:factory).")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes / Ray CPUs.")
 @click.option("--executor", type=click.Choice(EXECUTORS), default="process", show_default=True)
 @click.option("--address", default=None,

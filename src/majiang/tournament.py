@@ -5,7 +5,8 @@
 [--json]``.
 
 * **Bots**: each ``--bot`` is a built-in name (:data:`majiang.players.BOT_NAMES`: ``efficiency``,
-  ``random``), played in-process, or a shell command that starts an external bot speaking the
+  ``random``, ``strong``, ``learned``) or a Python policy (``python:package.module:factory``,
+  :mod:`majiang.players.pyplayer`), played in-process, or a shell command that starts an external bot speaking the
   chosen protocol; ``NAME=`` names it in the results.
 * **Games**: one game is one hand. ``--protocol botzone``: Botzone's rules under the local judge
   (:mod:`majiang.protocols.judge`, duplicate wall quarters; wall ``k`` has prevalent wind ``k mod 4``
@@ -78,7 +79,8 @@ class BotSpec:
 
 
 def parse_bot(text: str) -> BotSpec:
-    """``efficiency``, ``random``, ``NAME=COMMAND`` or a bare command (named by its text)."""
+    """``efficiency``, ``random``, ``strong``, ``learned``, ``python:package.module:factory``,
+    ``NAME=COMMAND`` or a bare command (named by its text)."""
     from majiang.players import BOT_NAMES
 
     text = text.strip()
@@ -92,6 +94,8 @@ def parse_bot(text: str) -> BotSpec:
     if not body:
         raise TournamentError(f"--bot {text!r}: nothing after '='")
     key = body.lower()
+    if key.startswith("python:"):  # a Python policy (majiang.players.pyplayer): module names keep their case
+        return BotSpec(name, builtin=body)
     if key in BOT_NAMES or key == "eff":
         return BotSpec(name, builtin="efficiency" if key == "eff" else key)
     return BotSpec(name, command=body)

@@ -6,7 +6,9 @@
 * :class:`~majiang.players.strong.StrongBot` -- ``strong``: efficiency weighed by what a win pays under
   the rule set (:mod:`majiang.players.valuation`), the danger of each discard
   (:mod:`majiang.players.danger`) and claims by expected value;
-* :func:`make_bot` -- a bot by name (``"random"``, ``"efficiency"``, ``"strong"``);
+* ``learned`` (:mod:`majiang.players.learned`) -- a network trained on ``strong``'s self-play, numpy;
+* :func:`make_bot` -- a bot by name (``"random"``, ``"efficiency"``, ``"strong"``, ``"learned"``, or
+  ``"python:package.module:factory"``, :mod:`majiang.players.pyplayer`);
 * :func:`simulate` -- many matches between bots, with statistics and optional records;
 * :func:`play_terminal` -- one human against three bots in the terminal.
 """
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from majiang.players.efficiency import EfficiencyBot
 from majiang.players.random_bot import RandomBot
-from majiang.players.simulate import BOT_NAMES, make_bot, simulate
+from majiang.players.simulate import BOT_NAMES, is_bot_name, make_bot, simulate
 
 if TYPE_CHECKING:
     from majiang.players.strong import StrongBot
@@ -34,4 +36,4 @@ def __getattr__(name: str) -> Any:
         return StrongBot
     raise AttributeError(f"module 'majiang.players' has no attribute {name!r}")
 
-__all__ = ["BOT_NAMES", "EfficiencyBot", "RandomBot", "StrongBot", "make_bot", "play_terminal", "simulate"]
+__all__ = ["BOT_NAMES", "EfficiencyBot", "is_bot_name", "RandomBot", "StrongBot", "make_bot", "play_terminal", "simulate"]

@@ -18,12 +18,22 @@ from majiang.players.efficiency import EfficiencyBot
 from majiang.players.random_bot import RandomBot
 from majiang.rules.registry import scorer_owner
 
-BOT_NAMES: tuple[str, ...] = ("random", "efficiency", "strong")
-"""Names accepted by :func:`make_bot` (``"eff"`` is short for ``"efficiency"``)."""
+BOT_NAMES: tuple[str, ...] = ("random", "efficiency", "strong", "learned")
+"""Names accepted by :func:`make_bot` (``"eff"`` is short for ``"efficiency"``); besides them any
+``python:package.module:factory`` (:mod:`majiang.players.pyplayer`)."""
+
+
+def is_bot_name(text: str) -> bool:
+    """True for a name :func:`make_bot` takes: one of :data:`BOT_NAMES`, ``eff`` or a ``python:`` spec
+    (checked for its form only; loading it may still fail)."""
+    key = text.strip().lower()
+    return key in BOT_NAMES or key == "eff" or key.startswith("python:")
 
 
 def make_bot(name: str, rules: RuleSet, seed: int = 0) -> Player:
-    """A bot by name; raises :class:`~majiang.engine.ruleset.RuleSetError` for an unknown name."""
+    """A bot by name (:data:`BOT_NAMES`, or ``python:package.module:factory``); raises
+    :class:`~majiang.engine.ruleset.RuleSetError` for an unknown name or a ``python:`` bot that does
+    not load."""
     key = name.strip().lower()
     if key == "random":
         return RandomBot(seed)
@@ -33,7 +43,15 @@ def make_bot(name: str, rules: RuleSet, seed: int = 0) -> Player:
         from majiang.players.strong import StrongBot
 
         return StrongBot(rules, seed)
-    raise RuleSetError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}")
+    if key == "learned":
+        from majiang.players.learned import LearnedBot
+
+        return LearnedBot(rules, seed)
+    if key.startswith("python:"):
+        from majiang.players.pyplayer import make_python_bot
+
+        return make_python_bot(name.strip(), rules, seed)
+    raise RuleSetError(f"unknown bot {name!r}; known: {', '.join(BOT_NAMES)}, python:package.module:factory")
 
 
 def simulate(rules: str, games: int, seed: int, bots: list[str], records_dir: Path | None = None,

@@ -14,7 +14,7 @@ from majiang.errors import MajiangError
 @click.option("--protocol", type=click.Choice(["botzone", "jsonl"]), default="botzone", show_default=True,
               help="Botzone's Chinese Standard Mahjong protocol, or our JSON-lines protocol.")
 @click.option("--bot", "bot_name", default="efficiency", show_default=True,
-              help="The majiang bot to play (efficiency, random, strong).")
+              help="The majiang bot to play (efficiency, random, strong, learned, python:package.module:factory).")
 @click.option("--simple", is_flag=True, help="Botzone: read the simple interaction instead of the one-line JSON.")
 @click.option("--no-keep-running", is_flag=True, help="Botzone: answer one turn and exit (no keep-running line).")
 @click.option("--rules", default="mcr", show_default=True, help="jsonl: the rule set the bot plays (preset or spec).")
@@ -55,7 +55,7 @@ def bot(protocol: str, bot_name: str, simple: bool, no_keep_running: bool, rules
 @click.option("--protocol", type=click.Choice(["botzone", "jsonl"]), default="botzone", show_default=True,
               help="botzone: Botzone's rules under the local judge; jsonl: our engine under --rules.")
 @click.option("--bot", "bots", multiple=True, required=True, metavar="[NAME=]COMMAND",
-              help="A built-in bot (efficiency, strong, random) or a shell command starting an external bot, "
+              help="A built-in bot (efficiency, strong, random, learned, python:package.module:factory) or a shell command starting an external bot, "
                    "optionally NAME=...; repeat: four for --format duplicate, four or more for random.")
 @click.option("--walls", type=click.IntRange(min=1), default=1, show_default=True,
               help="Walls to play (duplicate: 24 games each).")

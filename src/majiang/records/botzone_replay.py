@@ -29,6 +29,7 @@ settlement (:class:`~majiang.engine.ruleset.CompetitionSettlement`) must reprodu
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,15 +120,28 @@ def _claim_action(verb: str, tile: int, claimed: int) -> Action:
     return Action(kind, claimed)
 
 
-def replay_round(rnd: Round, rules: RuleSet | None = None, scorer: Scorer | None = None) -> RoundReport:
+def replay_round(rnd: Round, rules: RuleSet | None = None, scorer: Scorer | None = None,
+                 on_decision: Callable[[HandTable, int, Action], None] | None = None) -> RoundReport:
     """Replay one round through a :class:`HandTable`; every action must be legal and every draw must
-    be the logged tile. Raises :class:`BotzoneLogError` or :class:`IllegalActionError`."""
+    be the logged tile. Raises :class:`BotzoneLogError` or :class:`IllegalActionError`.
+
+    ``on_decision(table, seat, action)`` is called before each action the table is given (every
+    seat's answer in a claim window too, passes included), the table still before it -- the hook
+    :mod:`majiang.rl.dataset` takes its samples from."""
     wall, reserve = round_wall(rnd)
     base = rules if rules is not None else RuleSet.preset("mcr", flowers=False, seat_draw=False)
     rs = base.with_options(reserve=reserve)
     if scorer is None and rnd.fan_total is not None:
         scorer = LoggedScorer(rnd.fan_total)
     t = HandTable(rs, wall, dealer=0, prevalent_wind=EAST + rnd.wind, dice=(1, 1), scorer=scorer)
+    if on_decision is not None:
+        apply = t.apply
+
+        def hooked(seat: int, action: Action, **kw) -> None:
+            on_decision(t, seat, action)
+            apply(seat, action, **kw)
+
+        t.apply = hooked  # type: ignore[method-assign]
 
     def fail(a: LogAction, msg: str) -> BotzoneLogError:
         return BotzoneLogError(f"round {rnd.match} line {a.line}: {msg}")

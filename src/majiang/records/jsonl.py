@@ -65,7 +65,7 @@ refuse such records, naming the 相公 and the option.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -178,7 +178,8 @@ def action_of(ev: dict, white_face: int | None = None) -> Action:
     raise RecordError(f"event {t!r} is not a decision")
 
 
-def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = False) -> Match:
+def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = False,
+           on_decision: Callable[[Match, int, Action], None] | None = None) -> Match:
     """Re-run a record through the engine and check it step by step.
 
     Every recorded decision (``dahai``, ``reach`` (with its ``dahai``), ``chi``, ``pon``, ``daiminkan``, ``ankan``, ``kakan``,
@@ -189,7 +190,9 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
     seed instead of reading them from the header (checks that the seed determines the game).
     ``partial``: the record of a game still in progress (``record_lines`` of a live match) is
     complete where it stops: the match is returned at that point, seats still to act, instead of
-    the :class:`RecordError` a truncated file gets.
+    the :class:`RecordError` a truncated file gets. ``on_decision(match, seat, action)`` is called
+    before each decision is applied (every seat's answer in a claim window, passes included), the
+    match still before it (:mod:`majiang.rl.dataset` takes its samples there).
 
     Returns the replayed :class:`~majiang.engine.match.Match`. Raises :class:`RecordError` on the
     first departure (naming the record line) and
@@ -200,6 +203,14 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
     rules = RuleSet.from_options(h["rules"])
     walls = None if from_seed else [parse_compact(w) for w in h["walls"]]
     m = Match(rules, seed=h["seed"], walls=walls, names=h.get("names"), max_hands=h.get("max_hands"))
+    if on_decision is not None:
+        apply = m.apply
+
+        def hooked(seat: int, action: Action, **kw: Any) -> None:
+            on_decision(m, seat, action)
+            apply(seat, action, **kw)
+
+        m.apply = hooked  # type: ignore[method-assign]
     j = 0  # next recorded event to match
 
     def check_new(start: int) -> None:

@@ -1,5 +1,10 @@
-"""Learning environments on the majiang engine (``pip install 'majiang[rl]'``: numpy, gymnasium,
-pettingzoo; the core never imports this package). docs/rl.md is the full reference.
+"""Learning environments on the majiang engine (``pip install 'majiang[rl]'``: gymnasium, pettingzoo,
+numba). docs/rl.md is the full reference.
+
+The environments (:func:`env`, :class:`SingleAgentEnv`, :class:`VectorEnv` ...) load on first use
+(PEP 562), so the parts that need numpy alone -- :mod:`majiang.rl.actions`,
+:mod:`majiang.rl.observations`, :mod:`majiang.rl.dataset`, :mod:`majiang.rl.train` (and the ``learned``
+bot, :mod:`majiang.players.learned`, built on them) -- import without gymnasium or pettingzoo installed.
 
 * :func:`env` -- a PettingZoo AEC environment, agents ``seat_0``..``seat_3``, for every preset and
   option spec (``env(rules="taiwan,declare_ready=true")``);
@@ -18,12 +23,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from typing import TYPE_CHECKING
+
 from majiang.rl.actions import ACTION_SIZE, LAYOUT_TILES, LAYOUT_VERSION, ActionIndexError, describe_index, index_of
-from majiang.rl.aec import AGENTS, MajiangAEC, MajiangParallel
-from majiang.rl.core import Table
 from majiang.rl.observations import OBSERVATIONS, Encoder, plane_spec, to_grid
-from majiang.rl.single import SingleAgentEnv
-from majiang.rl.vector import VectorEnv
+
+if TYPE_CHECKING:
+    from majiang.rl.aec import MajiangAEC, MajiangParallel
+    from majiang.rl.core import Table
+    from majiang.rl.single import SingleAgentEnv
+    from majiang.rl.vector import VectorEnv
+
+_LAZY = {"AGENTS": "majiang.rl.aec", "MajiangAEC": "majiang.rl.aec", "MajiangParallel": "majiang.rl.aec",
+         "Table": "majiang.rl.core", "SingleAgentEnv": "majiang.rl.single", "VectorEnv": "majiang.rl.vector"}
+
+
+def __getattr__(name: str) -> Any:
+    # the environments import gymnasium/pettingzoo: loaded on first use, not by the learned bot (PEP 562)
+    mod = _LAZY.get(name)
+    if mod is None:
+        raise AttributeError(f"module 'majiang.rl' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(mod), name)
 
 
 def env(rules: Any = "mcr", observation: str = "majiang-v1", **kwargs: Any) -> MajiangAEC:
@@ -31,11 +53,15 @@ def env(rules: Any = "mcr", observation: str = "majiang-v1", **kwargs: Any) -> M
     ``oracle``, ``hands`` (per episode, default 1; ``None`` = the whole match), ``reward_scale``,
     ``score_scale``, ``analysis``, ``shaping``, ``render_mode``, ``batched`` (``None``: the batched
     core's one-row table where it plays the set-up, see :func:`majiang.rl.aec.make_table`)."""
+    from majiang.rl.aec import MajiangAEC
+
     return MajiangAEC(rules, observation, **kwargs)
 
 
 def parallel_env(rules: Any = "mcr", observation: str = "majiang-v1", **kwargs: Any) -> MajiangParallel:
     """A PettingZoo parallel environment (:class:`~majiang.rl.aec.MajiangParallel`), same arguments as :func:`env`."""
+    from majiang.rl.aec import MajiangParallel
+
     return MajiangParallel(rules, observation, **kwargs)
 
 
@@ -44,10 +70,13 @@ GYM_ID = "majiang/SingleAgent-v1"
 
 
 def _register() -> None:
-    from gymnasium.envs.registration import register, registry
-
+    try:
+        from gymnasium.envs.registration import register, registry
+    except ImportError:  # the core install: no gymnasium, nothing to register
+        return
     if GYM_ID not in registry:
-        register(id=GYM_ID, entry_point="majiang.rl.single:SingleAgentEnv")
+        register(id=GYM_ID, entry_point="majiang.rl.single:SingleAgentEnv",
+                 vector_entry_point="majiang.rl.vector:make_vector")
 
 
 _register()

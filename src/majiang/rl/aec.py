@@ -167,7 +167,8 @@ class MajiangAEC(AECEnv):
         if hands != self._info_hands:  # a new hand: fresh info dicts
             self._info_hands = hands
             for i, a in enumerate(AGENTS):
-                infos[a] = {"game_seed": seed, "hands": hands, "awaited": i in pending}
+                infos[a] = {"game_seed": None if seed is None else np.uint64(seed), "hands": hands,
+                            "awaited": i in pending}
         else:  # the usual step: only "awaited" moves
             for i, a in enumerate(AGENTS):
                 infos[a]["awaited"] = i in pending

@@ -276,8 +276,16 @@ class Table:
 
 
 def render(table: Table, render_mode: str | None) -> str | None:
-    """The environments' ``render()``: the table in text (:meth:`Table.render_text`), printed and
-    ``None`` when ``render_mode == "human"``, else returned."""
+    """The environments' ``render()``, Gymnasium's convention: ``"ansi"`` returns the table in text
+    (:meth:`Table.render_text`), ``"human"`` prints it and returns ``None``, and without a
+    ``render_mode`` nothing is drawn: a warning (Gymnasium's logger) and ``None`` (until 2026-12-05
+    the text was returned then; :meth:`Table.render_text` gives it whatever the mode)."""
+    if render_mode is None:
+        import warnings
+
+        warnings.warn("render() without a render_mode draws nothing; make the environment with "
+                      "render_mode='ansi' (text) or 'human' (printed)", UserWarning, stacklevel=3)
+        return None
     text = table.render_text()
     if render_mode == "human":
         print(text)
@@ -292,13 +300,15 @@ def observation_shape(observation: str = "majiang-v1", oracle: bool = False) -> 
 
 
 def info_of(table: Table, seat: int, pending: list[int] | None = None) -> dict[str, Any]:
-    """A small info dict: the game seed, hands played, whether ``seat`` is awaited. ``pending``:
+    """A small info dict: the game seed (``numpy.uint64``: seeds are unsigned 64-bit, and Gymnasium's
+    vector environments batch an info value in an array of its own type -- a Python ``int`` above
+    2**63 made ``make_vec`` fail), hands played, whether ``seat`` is awaited. ``pending``:
     :meth:`Table.pending` when the caller has it already (the same answer, without asking again)."""
     if not table.started:
         return {"game_seed": None, "hands": 0, "awaited": False}
     if pending is None:
         pending = table.pending()
-    return {"game_seed": table.game_seed, "hands": table.hands_played, "awaited": seat in pending}
+    return {"game_seed": np.uint64(table.game_seed), "hands": table.hands_played, "awaited": seat in pending}
 
 
 def _auto_decide(m: Match) -> None:

@@ -8,9 +8,19 @@ Two modes:
 * **learner** (``opponents="efficiency"`` ...): each table is a :class:`~majiang.rl.SingleAgentEnv`
   (``seat`` learns, bots play the rest); rewards are ``(n,)``.
 
-Auto-reset: a table whose episode ended this step is reset at once (the next game of its sequence);
-the returned row is the new episode's first observation, ``terminated[i]`` is ``True`` and the step's
-rewards are the ended hand's. ``info["final_scores"]`` holds the ended match scores (``(n, 4)``, zero
+A Gymnasium vector environment (:class:`gymnasium.vector.VectorEnv`): ``observation_space`` and
+``action_space`` are the batched ``single_observation_space`` (the ``Dict`` of
+:class:`~majiang.rl.SingleAgentEnv`) and ``single_action_space`` (``Discrete(269)``);
+``gymnasium.make_vec("majiang/SingleAgent-v1", num_envs=n)`` builds one directly (the
+``vector_entry_point`` mode, opponents ``"efficiency"`` as the single environment's default), and the
+``sync``/``async`` modes wrap :class:`~majiang.rl.SingleAgentEnv` as usual.
+
+Auto-reset (``metadata["autoreset_mode"]`` is ``AutoresetMode.SAME_STEP``): a table whose episode
+ended this step is reset at once (the next game of its sequence); the returned row is the new
+episode's first observation, ``terminated[i]`` is ``True`` and the step's rewards are the ended
+hand's. ``info["final_obs"]`` (an object array, ``None`` for rows still playing, with the boolean
+``info["_final_obs"]``) holds each ended row's last observation -- the terminal one: zero planes
+and a pass-only mask, what a single environment returns at its end. ``info["final_scores"]`` holds the ended match scores (``(n, 4)``, zero
 for rows still playing). With ``records=True``, ``info["final_records"][i]`` is the ended game as an
 engine :class:`~majiang.engine.Match` (``None`` for rows still playing), to save with
 ``majiang.records.jsonl.write_record``; :meth:`VectorEnv.record` gives a row's current game.
@@ -40,11 +50,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import gymnasium as gym
 import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 
 from majiang.engine import Match, Player, RuleSet, derive_seed, resolve
 from majiang.errors import MajiangError
-from majiang.rl.actions import ACTION_SIZE, ActionIndexError, describe_index
+from majiang.rl.actions import ACTION_SIZE, PASS_INDEX, ActionIndexError, describe_index
+from majiang.rl.aec import _spaces
 from majiang.rl.batched import BatchedCore, unsupported
 from majiang.rl.core import EpisodeSeeds, Shaping, Table
 from majiang.rl.observations import Encoder
@@ -67,16 +81,28 @@ def _indices(actions: Sequence[int] | np.ndarray) -> np.ndarray:
     return acts.astype(np.int64, copy=False)
 
 
-class VectorEnv:
+class VectorEnv(gym.vector.VectorEnv):
     """``n`` tables (see the module doc). Other arguments as :class:`~majiang.rl.core.Table`;
     ``opponents`` and ``seat`` as :class:`~majiang.rl.SingleAgentEnv`; ``batched``: ``None`` (use the
     batched core where supported), ``True`` (require it) or ``False`` (one table per row).
-    :attr:`batched` says which runs."""
+    :attr:`batched` says which runs. ``num_envs`` is Gymnasium's name for ``n`` (give one of them);
+    ``render_mode``: ``None`` or ``"ansi"`` (:meth:`render` returns each table's text)."""
 
-    def __init__(self, n: int, rules: RuleSet | str = "mcr", *, opponents: str | Sequence[str | Player] | None = None,
+    metadata = {"render_modes": ["ansi"], "autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, n: int | None = None, rules: RuleSet | str = "mcr", *,
+                 opponents: str | Sequence[str | Player] | None = None,
                  seat: int = 0, observation: str = "majiang-v1", oracle: bool = False, hands: int | None = 1,
                  reward_scale: float = 1.0, score_scale: float = 100.0, analysis: bool = True,
-                 shaping: Shaping | None = None, batched: bool | None = None, records: bool = False) -> None:
+                 shaping: Shaping | None = None, batched: bool | None = None, records: bool = False,
+                 num_envs: int | None = None, render_mode: str | None = None) -> None:
+        if num_envs is not None:
+            if n is not None and n != num_envs:
+                raise MajiangError(f"give n or num_envs, not both ({n} and {num_envs})")
+            n = num_envs
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise MajiangError(f"render_mode must be None or one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.render_mode = render_mode
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
             raise MajiangError(f"n is the number of tables, an int; got {n!r}")
         if n < 1:
@@ -109,6 +135,11 @@ class VectorEnv:
         self.drivers = [LearnerDriver(t, opponents, seat) for t in self.tables] if self.learner else []
         self.observation_shape = shape
         self.action_size = ACTION_SIZE
+        self.num_envs = n
+        probe = self.tables[0] if self.tables else Table(self.rules, observation, oracle=oracle)
+        self.single_observation_space, self.single_action_space = _spaces(probe)
+        self.observation_space = batch_space(self.single_observation_space, n)
+        self.action_space = batch_space(self.single_action_space, n)
         self._obs = np.zeros((n, *shape), dtype=np.float32)
         self._mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         self._seat = np.zeros(n, dtype=np.int64)
@@ -139,8 +170,12 @@ class VectorEnv:
             self.tables[i].reset(seed)
         self._fill(i)
 
-    def reset(self, seed: int | Sequence[int] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        """Reset every table; returns ``({"observation": (n, C, 34), "action_mask": (n, A)}, info)``."""
+    def reset(self, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Reset every table; returns ``({"observation": (n, C, 34), "action_mask": (n, A)}, info)``.
+        ``options`` (Gymnasium's) takes nothing yet: any key is an error."""
+        if options:
+            raise MajiangError(f"VectorEnv.reset takes no options, got {sorted(options)}")
         if seed is None:
             seeds: list[int | None] = [None] * self.n
         elif isinstance(seed, int):
@@ -205,12 +240,20 @@ class VectorEnv:
                 self._reset_one(i, None)
             else:
                 self._fill(i)
-        return (self._batch(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records))
+        return (self._batch(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term))
 
-    def _info(self, final: np.ndarray, records: list | None) -> dict[str, Any]:
+    def _info(self, final: np.ndarray, records: list | None, term: np.ndarray | None = None) -> dict[str, Any]:
         info: dict[str, Any] = {"seat": self._seat.copy(), "final_scores": final}
         if records is not None:
             info["final_records"] = records
+        if term is not None and term.any():
+            fobs = np.full(self.n, None, dtype=object)
+            for i in np.flatnonzero(term).tolist():
+                mask = np.zeros(ACTION_SIZE, dtype=np.int8)
+                mask[PASS_INDEX] = 1
+                fobs[i] = {"observation": np.zeros(self.observation_shape, dtype=np.float32), "action_mask": mask}
+            info["final_obs"] = fobs
+            info["_final_obs"] = term.copy()
         return info
 
     def _batched_out(self) -> dict[str, np.ndarray]:
@@ -234,7 +277,7 @@ class VectorEnv:
                 for i in ended.tolist():
                     records[i] = core.replay(i)
             core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
-        return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records)
+        return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term)
 
     def record(self, i: int) -> Match | None:
         """A copy of table ``i``'s current game as an engine :class:`~majiang.engine.Match` (its
@@ -245,5 +288,34 @@ class VectorEnv:
             return self.core.replay(i)
         return self.tables[i].record()
 
-    def close(self) -> None:
+    def render(self) -> tuple[str, ...] | None:
+        """Gymnasium's convention: with ``render_mode="ansi"`` each table's text
+        (:meth:`~majiang.rl.core.Table.render_text`, a batched row's rebuilt from its record); without a
+        render mode ``None`` and a warning."""
+        if self.render_mode is None:
+            import warnings
+
+            warnings.warn("render() without a render_mode draws nothing; make the VectorEnv with "
+                          "render_mode='ansi'", UserWarning, stacklevel=2)
+            return None
+        if self.core is None:
+            return tuple(t.render_text() for t in self.tables)
+        out = []
+        for i in range(self.n):
+            t = Table(self.rules)
+            t.match = self.core.replay(i)
+            out.append(t.render_text())
+        return tuple(out)
+
+    def close_extras(self, **kwargs: Any) -> None:
         pass
+
+
+def make_vector(num_envs: int = 1, rules: RuleSet | str = "mcr", opponents: str | Sequence[str | Player] = "efficiency",
+                **kwargs: Any) -> VectorEnv:
+    """The ``vector_entry_point`` of ``majiang/SingleAgent-v1``: a learner :class:`VectorEnv` with the
+    single environment's defaults (``opponents="efficiency"``); other keywords as :class:`VectorEnv`
+    (``max_episode_steps``, which Gymnasium may add, must be ``None``)."""
+    if kwargs.pop("max_episode_steps", None) is not None:
+        raise MajiangError("majiang episodes end with the hand: max_episode_steps is not supported")
+    return VectorEnv(num_envs, rules, opponents=opponents, **kwargs)

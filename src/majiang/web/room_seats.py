@@ -16,7 +16,7 @@ from majiang.engine import Action, IllegalActionError
 from majiang.web.room_log import RoomError, _row_action
 from majiang.web.state import seat_waits
 
-BOT_KINDS = ("efficiency", "strong", "random")
+BOT_KINDS = ("efficiency", "strong", "random", "learned")  # no python: bots: a form never names code to import
 
 
 @dataclass
