@@ -37,9 +37,9 @@ from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqli
 from majiang.web.lobby import QUICK_WAIT, Lobby
 from majiang.web.rooms import BOT_KINDS, CLAIM_PAUSE, ChatError, Conn, Room
 from majiang.web.store import Listener, TableStore
-from majiang.web.state import competition_places, parse_action
+from majiang.web.state import competition_places, hand_results, parse_action, replay_hands
 from majiang.web.static import FILES as STATIC_FILES
-from majiang.web import i18n, rulesform
+from majiang.web import i18n, rulesform, stats
 from majiang.web.templates import render
 
 log = logging.getLogger("majiang.web")
@@ -888,7 +888,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return PlainTextResponse("no such game", status_code=404)
         h, events = read_record(g.record.splitlines())
         chat = game_chat(g, i18n.request_lang(request))
-        return page(request, "game.html", game=g, record={"header": h, "events": events, "chat": chat}, chat=chat)
+        try:
+            rules = RuleSet.from_options(g.rules)
+        except Exception:  # noqa: BLE001 - an old record's options: the results without the settlement lines
+            rules = None
+        results = hand_results(events, rules)
+        return page(request, "game.html", game=g,
+                    record={"header": h, "events": events, "results": results, "chat": chat},
+                    hands=replay_hands(events, results), chat=chat)
 
     def game_chat(g: Game, lang: str) -> list[dict]:
         """A stored game's chat lines for its replay: each ``{"seat", "name", "audience", "text",
@@ -926,15 +933,37 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse(g.record, media_type="application/x-ndjson",
                                  headers={"Content-Disposition": f'attachment; filename="majiang-{gid}.jsonl"'})
 
+    def _player(name: str) -> User | None:
+        with Session() as db:
+            return db.scalar(select(User).where(User.username == name))
+
     @app.get("/players/{name}", response_class=HTMLResponse)
     async def player_page(request: Request, name: str):
+        """战绩: per rule set the figures of :func:`majiang.web.stats.player_stats`, the rating and its
+        history (an SVG chart), then the recent games with their results."""
+        u = _player(name)
+        if u is None:
+            return PlainTextResponse("no such player", status_code=404)
         with Session() as db:
-            u = db.scalar(select(User).where(User.username == name))
-            if u is None:
-                return PlainTextResponse("no such player", status_code=404)
-            seats = db.scalars(select(GameSeat).options(selectinload(GameSeat.game)).where(GameSeat.user_id == u.id)
+            seats = db.scalars(select(GameSeat).options(selectinload(GameSeat.game).selectinload(Game.seats))
+                               .where(GameSeat.user_id == u.id)
                                .order_by(GameSeat.game_id.desc()).limit(200)).all()
-        return page(request, "player.html", name=u.shown_name, seats=seats)
+            ratings = {r.ruleset: r for r in db.scalars(select(Rating).where(Rating.user_id == u.id)).all()}
+        figures = stats.player_stats(Session, u.id)
+        charts = {}
+        for p in figures:
+            hist = stats.rating_history(Session, u.id, p)
+            charts[p] = (stats.chart_svg([h["rating"] for h in hist]), len(hist))
+        return page(request, "player.html", name=u.shown_name, seats=seats, stats=figures, ratings=ratings,
+                    charts=charts, units={p: {"multiplier": "mult", "points": "point"}.get(_unit(p), _unit(p)) for p in figures})
+
+    @app.get("/api/players/{name}/stats")
+    async def api_player_stats(name: str):
+        """``{"name", "rule_sets": {preset: {...}}}`` (:func:`majiang.web.stats.player_stats`)."""
+        u = _player(name)
+        if u is None:
+            return JSONResponse({"error": "no such player"}, status_code=404)
+        return JSONResponse({"name": u.username, "rule_sets": stats.player_stats(Session, u.id)})
 
     @app.get("/leaderboard", response_class=HTMLResponse)
     async def leaderboard(request: Request, rules: str = "mcr"):
@@ -965,6 +994,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return PlainTextResponse("not found", status_code=404)
 
     return app
+
+
+def _unit(preset: str) -> str:
+    """The unit a rule set's wins are counted in (``fan``, ``tai``, ``multiplier``, ``points``)."""
+    try:
+        from majiang.rules import registry
+
+        return str(registry.describe(preset).get("unit") or "points")
+    except Exception:  # noqa: BLE001 - a rule set the registry does not describe
+        return "points"
 
 
 def app_from_env() -> FastAPI:

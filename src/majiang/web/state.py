@@ -233,6 +233,25 @@ def hand_results(events: list[dict], rules: RuleSet | None = None) -> list[dict]
     return out
 
 
+def replay_hands(events: list[dict], results: list[dict]) -> list[dict]:
+    """The replay page's list of hands: per ``start_kyoku`` its number (from 1), the event index it
+    starts at, the prevalent wind (0-3 = 东南西北), the dealer's seat, and the result (``results``
+    from :func:`hand_results`, in the same order): the winners ``[(seat, value + bonus), ...]``,
+    whether it was drawn, the deltas."""
+    out: list[dict] = []
+    for i, ev in enumerate(events):
+        if ev.get("type") != "start_kyoku":
+            continue
+        k = len(out)
+        wind = ev.get("bakaze") or "1z"
+        r = results[k] if k < len(results) else None
+        out.append({"n": k + 1, "start": i, "wind": int(wind[0]) - 1 if wind[:1].isdigit() else 0,
+                    "dealer": ev.get("oya"), "streak": ev.get("honba", 0),
+                    "wins": [(w["actor"], int(w["value"]) + int(w.get("bonus") or 0)) for w in r["wins"]] if r else [],
+                    "drawn": bool(r and r["drawn"] and not r["wins"]), "deltas": r.get("deltas") if r else None})
+    return out
+
+
 def competition_places(scores: list[int]) -> list[int]:
     """Each seat's place by score, standard competition ranking ("1224"): a tie shares the better
     place and the next place is skipped, e.g. ``[160, -50, -50, -60]`` -> ``[1, 2, 2, 4]``. The

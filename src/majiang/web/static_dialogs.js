@@ -48,7 +48,10 @@ function winHTML(st, r, w, wildFace) {
   }
   const how = w.flower_win ? t(w.flower_win === "eight" ? "end.flower_eight" : "end.flower_seven")
     : w.actor === w.target ? t("end.self_drawn") : t(w.robbing ? "end.robbed_from" : "end.won_from", {name: st.names[w.target]});
-  const pats = (w.patterns || []).length ? w.patterns : [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}];
+  // rows worth nothing (a 0-point pattern) are not shown; a win without patterns shows its base
+  const worth = p => (Array.isArray(p) ? p[1] * p[2] : p.points * p.count) !== 0;
+  const shown = (w.patterns || []).filter(worth);
+  const pats = shown.length ? shown : w.value ? [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}] : [];
   const unit = t("unit." + (st.rules === "mcr" ? "fan" : st.rules === "taiwan" ? "tai" : st.rules.startsWith("wenzhou") ? "mult" : "point"));
   const rows = pats.map(p => `<tr><td>${esc(patternName(p))}</td><td class="n">${Array.isArray(p) ? p[1] : p.points}</td><td class="n">×${Array.isArray(p) ? p[2] : p.count}</td></tr>`).join("");
   // a liable player (统包, 抢杠) pays others' shares: each line says for whom

@@ -149,19 +149,49 @@ TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room
 
 PLAYER = """{% extends "base.html" %}{% block main %}
 <section class="card"><h1>{{ _("player.title", name=name) }}</h1>
-<table class="list" id="history"><thead><tr><th>{{ _("player.game") }}</th><th>{{ _("player.finished") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("player.seat") }}</th><th>{{ _("player.score") }}</th><th>{{ _("player.place") }}</th><th></th></tr></thead><tbody>
-{% for s in seats %}<tr><td>#{{ s.game.id }}</td><td>{{ s.game.finished_at.strftime("%Y-%m-%d %H:%M") }}</td><td>{{ preset_name(s.game.ruleset) }}</td>
-<td>{{ s.seat + 1 }}</td><td class="n">{{ s.score }}</td><td class="n">{{ s.place }}</td><td><a href="/games/{{ s.game.id }}">{{ _("player.replay") }}</a></td></tr>
+{% if stats %}<nav class="tabs" id="stat-tabs">{% for p in stats %}<a href="#stats-{{ p }}">{{ preset_name(p) }}</a>{% endfor %}</nav>{% endif %}
+{% for p, st in stats.items() %}{% set unit = _("unit." ~ units[p]) %}<section class="stats" id="stats-{{ p }}" data-preset="{{ p }}"><h2>{{ preset_name(p) }}</h2>
+<div class="figures">
+<div class="fig"><b data-stat="games">{{ st.games }}</b><span>{{ _("stats.games") }}</span></div>
+<div class="fig"><b data-stat="hands">{{ st.hands }}</b><span>{{ _("stats.hands") }}</span></div>
+<div class="fig"><b data-stat="win_rate">{{ "%.1f"|format(100 * st.win_rate) }}%</b><span>{{ _("stats.win_rate") }}</span></div>
+<div class="fig"><b data-stat="self_draw_rate">{{ "%.1f"|format(100 * st.self_draw_rate) }}%</b><span>{{ _("stats.self_draw_rate") }}</span></div>
+<div class="fig"><b data-stat="deal_in_rate">{{ "%.1f"|format(100 * st.deal_in_rate) }}%</b><span>{{ _("stats.deal_in_rate") }}</span></div>
+<div class="fig"><b data-stat="average_value">{{ "%.1f"|format(st.average_value) }}</b><span>{{ _("stats.average", unit=unit) }}</span></div>
+<div class="fig"><b data-stat="best">{% if st.best %}<a href="/games/{{ st.best.game_id }}?hand={{ st.best.hand }}&amp;step={{ st.best.step }}">{{ st.best.value }} {{ unit }}</a>{% else %}—{% endif %}</b><span>{{ _("stats.best") }}</span></div>
+{% if ratings.get(p) %}{% set r = ratings[p] %}<div class="fig"><b data-stat="rating">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</b><span>{{ _("board.rating") }}</span></div>{% endif %}
+</div>
+{% if charts[p][1] > 1 %}<figure class="rating-chart"><figcaption>{{ _("stats.rating_history", n=charts[p][1]) }}</figcaption>{{ charts[p][0]|safe }}</figure>{% endif %}
+</section>{% endfor %}
+<h2>{{ _("stats.recent") }}</h2>
+<table class="list" id="history"><thead><tr><th>{{ _("player.game") }}</th><th>{{ _("player.finished") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("player.score") }}</th><th>{{ _("player.place") }}</th><th class="wide">{{ _("stats.table") }}</th><th></th></tr></thead><tbody>
+{% for s in seats %}<tr class="place-{{ s.place }}"><td>#{{ s.game.id }}</td><td>{{ s.game.finished_at.strftime("%Y-%m-%d %H:%M") }}</td><td>{{ preset_name(s.game.ruleset) }}</td>
+<td class="n">{{ s.score }}</td><td class="n">{{ _("game.place", place=s.place) }}</td>
+<td class="wide">{% for o in s.game.seats|sort(attribute="seat") %}{% if o.seat != s.seat %}{{ person(o.name) }} {{ o.score }}{% if not loop.last %} · {% endif %}{% endif %}{% endfor %}</td>
+<td><a href="/games/{{ s.game.id }}">{{ _("player.replay") }}</a></td></tr>
 {% else %}<tr><td colspan="7">{{ _("player.no_games") }}</td></tr>{% endfor %}</tbody></table></section>{% endblock %}"""
 
 GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.id) }}{% endblock %}{% block main %}
-<section class="card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
-<p>{% for s in game.seats %}{{ _("game.seat_line", seat=s.seat + 1, name=person(s.name)) }}{% if s.is_bot and person(s.name) == s.name %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
-<p><a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
+{% set seatname = {} %}{% for s in game.seats %}{% set _x = seatname.update({s.seat: person(s.name)}) %}{% endfor %}
+<section class="card replay-card"><h1>{{ _("game.title", id=game.id) }} — {{ preset_name(game.ruleset) }}</h1>
+<p class="players">{% for s in game.seats|sort(attribute="seat") %}{{ person(s.name) }}{% if s.is_bot and person(s.name) == s.name %} <small>({{ _("table.bot") }})</small>{% endif %}: <b>{{ s.score }}</b> ({{ _("game.place", place=s.place) }}){% if not loop.last %} · {% endif %}{% endfor %}</p>
 {% block gamechat %}{% if chat %}<details class="game-chat" id="game-chat" open><summary>{{ _("chat.title") }} ({{ chat|length }})</summary>
 <ol class="chat-lines">{% for ln in chat %}<li class="{{ ln.audience }}" data-at="{{ ln.at }}"><span class="who">{{ ln.name }}</span>{% if ln.audience == "spectators" %} <small>({{ _("chat.spectator") }})</small>{% endif %}: <span class="text">{{ ln.text }}</span></li>{% endfor %}</ol></details>{% endif %}{% endblock %}
-<div id="replay"><div class="controls"><button id="first">{{ _("game.first") }}</button><button id="prev">{{ _("game.prev") }}</button>
-<span id="step"></span><button id="next">{{ _("game.next") }}</button><button id="last">{{ _("game.last") }}</button> <small>{{ _("game.keys") }}</small></div><div id="board"></div></div>
+<div class="replay-layout">
+<ol class="hand-list" id="hand-list">{% for h in hands %}<li><a href="?hand={{ h.n }}" data-hand="{{ h.n }}" data-start="{{ h.start }}">
+<b>{{ _("replay.hand_label", wind=_("wind." ~ "eswn"[h.wind]), n=h.n) }}</b> <small>{{ _("replay.dealer_is", name=seatname.get(h.dealer, "")) }}</small>
+<span class="hres">{% if h.wins %}{% for w in h.wins %}{{ _("replay.won_value", name=seatname.get(w[0], ""), value=w[1]) }}{% if not loop.last %} · {% endif %}{% endfor %}{% elif h.drawn %}{{ _("replay.ryukyoku") }}{% endif %}</span></a></li>{% endfor %}</ol>
+<div id="replay"><div class="controls">
+<button id="first" title="{{ _('game.first') }}">{{ _("game.first") }}</button><button id="prev-hand">{{ _("game.prev_hand") }}</button><button id="prev">{{ _("game.prev") }}</button>
+<button id="play" class="primary" data-play="{{ _('game.play') }}" data-pause="{{ _('game.pause') }}">{{ _("game.play") }}</button>
+<button id="next">{{ _("game.next") }}</button><button id="next-hand">{{ _("game.next_hand") }}</button><button id="last">{{ _("game.last") }}</button>
+<label>{{ _("game.speed") }} <select id="speed"><option value="2">0.5×</option><option value="1" selected>1×</option><option value="0.5">2×</option><option value="0.25">4×</option></select></label>
+</div>
+<p class="step-line"><span id="step"></span> <small>{{ _("game.keys") }}</small></p>
+<div id="board"></div><div id="replay-result" class="result-panel" hidden></div>
+<p class="share"><a href="/games/{{ game.id }}" id="share-link">{{ _("game.share") }}</a> <button id="copy-link">{{ _("game.copy") }}</button>
+· <a href="/games/{{ game.id }}/record" id="record-link">{{ _("game.download") }}</a></p>
+</div></div>
 </section>
 <script id="record" type="application/json">{{ record|tojson }}</script>
 <script type="module" src="/static/replay.js"></script>
@@ -169,11 +199,10 @@ GAME = """{% extends "base.html" %}{% block title %}{{ _("game.title", id=game.i
 
 BOARD = """{% extends "base.html" %}{% block main %}
 <section class="card"><h1>{{ _("board.title") }}</h1>
-<form method="get" action="/leaderboard"><label>{{ _("lobby.rules") }} <select name="rules" onchange="this.form.submit()">
-{% for p in presets %}<option value="{{ p }}" {% if p == rules %}selected{% endif %}>{{ preset_name(p) }}</option>{% endfor %}</select></label></form>
-<table class="list" id="board"><thead><tr><th>#</th><th>{{ _("board.player") }}</th><th>{{ _("board.rating") }}</th><th>μ</th><th>σ</th><th>{{ _("board.games") }}</th><th>{{ _("board.points") }}</th></tr></thead><tbody>
+<nav class="tabs" id="board-tabs">{% for p in presets %}<a href="/leaderboard?rules={{ p }}"{% if p == rules %} class="on" aria-current="page"{% endif %}>{{ preset_name(p) }}</a>{% endfor %}</nav>
+<table class="list" id="board"><thead><tr><th>#</th><th>{{ _("board.player") }}</th><th>{{ _("board.rating") }}</th><th class="wide">μ</th><th class="wide">σ</th><th>{{ _("board.games") }}</th><th>{{ _("board.points") }}</th></tr></thead><tbody>
 {% for r, u in rows %}<tr><td>{{ loop.index }}</td><td><a href="/players/{{ u.username }}">{{ u.shown_name }}</a></td>
-<td class="n">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</td><td class="n">{{ "%.1f"|format(r.mu) }}</td><td class="n">{{ "%.1f"|format(r.sigma) }}</td>
+<td class="n">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</td><td class="n wide">{{ "%.1f"|format(r.mu) }}</td><td class="n wide">{{ "%.1f"|format(r.sigma) }}</td>
 <td class="n">{{ r.games }}</td><td class="n">{{ r.points }}</td></tr>{% else %}<tr><td colspan="7">{{ _("board.none") }}</td></tr>{% endfor %}</tbody></table>
 <p class="hint">{{ _("board.hint") }}</p></section>
 {% endblock %}"""
