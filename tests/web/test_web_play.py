@@ -11,7 +11,7 @@ from web_helpers import ScriptedClient, create_table, expected_waits, fill_bots,
 
 LIVE_KEYS = {"phase", "dealer", "dealer_streak", "prevalent_wind", "hand", "last_draw", "hand_counts", "melds",
              "hidden_kongs", "flowers", "rivers", "wall_live", "claim_tile", "discarder", "wild_face", "indicator",
-             "hand_number", "round", "turn", "legal", "time_left", "waits", "auto_win", "auto_play", "dice", "bao"}
+             "hand_number", "round", "turn", "legal", "time_left", "waits", "auto_win", "auto_play", "dice", "bao", "reserve_left"}
 
 
 def _game(client, gid):
@@ -140,7 +140,7 @@ def test_nobody_receives_another_seats_concealed_tiles(client, monkeypatch):
         live = st["live"]
         assert set(live) == LIVE_KEYS
         assert set(st) <= {"type", "table", "version", "status", "seat", "place", "names", "bots", "rules",
-                           "max_hands", "turn_time", "game_id", "scores", "results", "live", "pause"}
+                           "max_hands", "turn_time", "reserve_time", "game_id", "scores", "results", "live", "pause"}
         text = json.dumps(st)
         for word in ("wall\"", "tehais", "concealed\"", "seed"):
             assert word not in text

@@ -399,7 +399,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables")
     async def api_tables():
         return [{"id": r.id, "rules": r.rules.name, "status": r.status, "names": r.names_by_seat(),
-                 "max_hands": r.max_hands, "turn_time": r.turn_time} for r in lobby.open_tables()]
+                 "max_hands": r.max_hands, "turn_time": r.turn_time, "reserve_time": r.reserve_time}
+                for r in lobby.open_tables()]
 
     @app.post("/tables")
     async def create_table(request: Request):
@@ -423,8 +424,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             max_hands = int(form.get("max_hands", 0) or 0)
             turn_time = float(form.get("turn_time", 30) or 30)
+            reserve_time = float(form.get("reserve_time", 0) or 0)
         except ValueError:
-            max_hands, turn_time, err = 0, 30.0, err or "hands and turn time must be numbers"
+            max_hands, turn_time, reserve_time, err = 0, 30.0, 0.0, err or "hands and turn time must be numbers"
+        if not 0 <= reserve_time <= settings.max_turn_time:  # NaN fails both
+            err = err or f"the reserve time must be 0-{settings.max_turn_time:g} seconds"
         if not 0 <= max_hands <= 64:
             err = err or "hands must be 0-64"
         if not settings.min_turn_time <= turn_time <= settings.max_turn_time:
@@ -446,7 +450,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                         min_turn=int(settings.min_turn_time), error=err,
                         option_names=", ".join(sorted(RuleSet.option_names())))
         room = lobby.create(creator_id=user.id, creator=user.username, rules=rules, options_text=options,
-                            max_hands=max_hands or None, turn_time=turn_time)
+                            max_hands=max_hands or None, turn_time=turn_time, reserve_time=reserve_time)
         if form.get("sit"):
             room.join(0, user.id, user.username)
         return back(f"/tables/{room.id}")
@@ -623,9 +627,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     if m is None:
                         continue
                     seat = room.seat_of(uid)
-                    for ev in m.events[sent:]:
+                    upto = len(m.events)
+                    if room.pause is not None:  # the next hand is not told before the pause is over
+                        upto = max((i for i, ev in enumerate(m.events) if ev.get("type") == "start_kyoku"),
+                                   default=upto)
+                        upto = max(upto, sent)
+                    for ev in m.events[sent:upto]:
                         await ws.send_text(json.dumps(seat_event(ev, seat), ensure_ascii=False))
-                    sent = len(m.events)
+                    sent = upto
                     if m.finished:
                         await ws.send_json({"type": "end_game", "scores": list(m.scores)})
                         await ws.close(code=1000)

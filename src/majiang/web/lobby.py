@@ -67,19 +67,21 @@ class Lobby:
         rules = _RS.from_options(row.rules)
         return Room(row.id, row.creator_id, row.creator, rules, row.options_text, row.max_hands, row.turn_time,
                     self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish,
-                    claim_pause=self.claim_pause)
+                    claim_pause=self.claim_pause, reserve_time=float(getattr(row, "reserve_time", 0.0) or 0.0))
 
     def create(self, *, creator_id: int, creator: str, rules: RuleSet, options_text: str,
-               max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None) -> Room:
+               max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None,
+               reserve_time: float = 0.0) -> Room:
         rid = secrets.token_urlsafe(6)
         room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
                     self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish,
-                    claim_pause=self.claim_pause)
+                    claim_pause=self.claim_pause, reserve_time=reserve_time)
         room.leader = True
         if self.store is not None:
             self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
                               rules=rules.to_options(), options_text=options_text, max_hands=max_hands,
-                              turn_time=turn_time, places=[p.to_json() for p in room.places])
+                              turn_time=turn_time, places=[p.to_json() for p in room.places],
+                              reserve_time=reserve_time)
             self.store.acquire(rid)
         self.rooms[rid] = room
         return room

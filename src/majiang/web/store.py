@@ -119,10 +119,11 @@ class TableStore:
 
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
-               max_hands: int | None, turn_time: float, places: list[dict]) -> None:
+               max_hands: int | None, turn_time: float, places: list[dict], reserve_time: float = 0.0) -> None:
         with self.Session() as db:
             db.add(LiveTable(id=id, creator_id=creator_id, creator=creator, ruleset=ruleset, rules=rules,
-                             options_text=options_text, max_hands=max_hands, turn_time=turn_time, status="open",
+                             options_text=options_text, max_hands=max_hands, turn_time=turn_time,
+                             reserve_time=reserve_time, status="open",
                              places=places))
             db.commit()
         self._notify_new(id)
