@@ -12,7 +12,7 @@ from web_helpers import ScriptedClient, create_table, expected_waits, fill_bots,
 LIVE_KEYS = {"phase", "dealer", "dealer_streak", "prevalent_wind", "hand", "last_draw", "hand_counts", "melds",
              "hidden_kongs", "flowers", "rivers", "wall_live", "claim_tile", "discarder", "wild_face", "indicator",
              "hand_number", "round", "turn", "legal", "time_left", "waits", "auto_win", "auto_play", "dice", "bao",
-             "decided", "out"}  # issue 30: revealed pre-play decisions, seats that have won and left
+             "decided", "out", "reserve_left"}  # issue 30: revealed pre-play decisions, seats that have won and left
 
 
 def _game(client, gid):
@@ -143,7 +143,7 @@ def test_nobody_receives_another_seats_concealed_tiles(client, monkeypatch):
         # the room's number, whether it is private, whether the viewer created it, the seats' avatars
         # and the viewer's own chat settings (issue 26) tell nobody anything of another seat's hand
         assert set(st) <= {"type", "table", "version", "status", "seat", "place", "names", "bots", "rules",
-                           "max_hands", "turn_time", "game_id", "scores", "results", "live", "pause",
+                           "max_hands", "turn_time", "reserve_time", "game_id", "scores", "results", "live", "pause",
                            "room", "private", "creator", "avatars", "chat"}
         assert set(st["chat"]) == {"free_text", "muted", "audience"}
         text = json.dumps(st)

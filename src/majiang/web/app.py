@@ -433,7 +433,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def api_tables():
         """The public unfinished tables (a private one is never listed)."""
         return [{"id": r.id, "rules": r.rules.name, "status": r.status, "names": r.names_by_seat(),
-                 "max_hands": r.max_hands, "turn_time": r.turn_time, "room": r.room, "quick": r.quick}
+                 "max_hands": r.max_hands, "turn_time": r.turn_time, "room": r.room, "quick": r.quick,
+                 "reserve_time": r.reserve_time}
                 for r in lobby.open_tables()]
 
     def lobby_error(request: Request, err: str, status: int = 400) -> HTMLResponse:
@@ -532,8 +533,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         try:
             max_hands = int(form.get("max_hands", 0) or 0)
             turn_time = float(form.get("turn_time", 30) or 30)
+            reserve_time = float(form.get("reserve_time", 0) or 0)
         except ValueError:
-            max_hands, turn_time, err = 0, 30.0, err or "hands and turn time must be numbers"
+            max_hands, turn_time, reserve_time, err = 0, 30.0, 0.0, err or "hands and turn time must be numbers"
+        if not 0 <= reserve_time <= settings.max_turn_time:  # NaN fails both
+            err = err or f"the reserve time must be 0-{settings.max_turn_time:g} seconds"
         if not 0 <= max_hands <= 64:
             err = err or "hands must be 0-64"
         if not settings.min_turn_time <= turn_time <= settings.max_turn_time:
@@ -545,7 +549,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # ``private=1``: a friends' table (好友房), not listed; joined by its number or link
         private = str(form.get("private", "")).strip().lower() in ("1", "on", "true", "yes")
         room = lobby.create(creator_id=user.id, creator=user.shown_name, rules=rules, options_text=options,
-                            max_hands=max_hands or None, turn_time=turn_time, private=private)
+                            max_hands=max_hands or None, turn_time=turn_time, private=private,
+                            reserve_time=reserve_time)
         if form.get("sit"):
             room.join(0, user.id, user.shown_name, user.avatar or "")
         return back(f"/tables/{room.id}")
@@ -763,9 +768,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     if m is None:
                         continue
                     seat = room.seat_of(uid)
-                    for ev in m.events[sent:]:
+                    upto = len(m.events)
+                    if room.pause is not None:  # the next hand is not told before the pause is over
+                        upto = max((i for i, ev in enumerate(m.events) if ev.get("type") == "start_kyoku"),
+                                   default=upto)
+                        upto = max(upto, sent)
+                    for ev in m.events[sent:upto]:
                         await ws.send_text(json.dumps(seat_event(ev, seat, m.rules), ensure_ascii=False))
-                    sent = len(m.events)
+                    sent = upto
                     if m.finished:
                         await ws.send_json({"type": "end_game", "scores": list(m.scores)})
                         await ws.close(code=1000)

@@ -125,6 +125,7 @@ class LiveTable(Base):
     options_text: Mapped[str] = mapped_column(String(400), default="")
     max_hands: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_time: Mapped[float] = mapped_column(Float)
+    reserve_time: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")  # the time bank (0: none)
     status: Mapped[str] = mapped_column(String(16), index=True, default="open")
     places: Mapped[list] = mapped_column(JSON)
     game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -72,11 +72,12 @@ class Lobby:
         return Room(row.id, row.creator_id, row.creator, rules, row.options_text, row.max_hands, row.turn_time,
                     self.bot_delay, self.hand_pause, store=self.store, on_finish=self.on_finish,
                     claim_pause=self.claim_pause, room=row.room or "", private=bool(row.private),
-                    quick=bool(row.quick), quick_wait=self.quick_wait)
+                    quick=bool(row.quick), quick_wait=self.quick_wait,
+                    reserve_time=float(getattr(row, "reserve_time", 0.0) or 0.0))
 
     def create(self, *, creator_id: int, creator: str, rules: RuleSet, options_text: str,
                max_hands: int | None, turn_time: float, on_finish: Callable[[Room], Any] | None = None,
-               private: bool = False, quick: bool = False) -> Room:
+               private: bool = False, quick: bool = False, reserve_time: float = 0.0) -> Room:
         """Open a table. It gets a random 6-digit room number (``room``), unique among the unfinished
         tables of the database (drawn again on a clash); a ``private`` table is not listed, a
         ``quick`` one was opened by quick start (its empty seats get bots after a wait)."""
@@ -88,14 +89,14 @@ class Lobby:
             room = Room(rid, creator_id, creator, rules, options_text, max_hands, turn_time, self.bot_delay,
                         self.hand_pause, store=self.store, on_finish=on_finish or self.on_finish,
                         claim_pause=self.claim_pause, room=number, private=private, quick=quick,
-                        quick_wait=self.quick_wait)
+                        quick_wait=self.quick_wait, reserve_time=reserve_time)
             if self.store is None:
                 break
             try:
                 self.store.create(id=rid, creator_id=creator_id, creator=creator, ruleset=rules.name,
                                   rules=rules.to_options(), options_text=options_text, max_hands=max_hands,
                                   turn_time=turn_time, places=[p.to_json() for p in room.places], room=number,
-                                  private=private, quick=quick)
+                                  private=private, quick=quick, reserve_time=reserve_time)
             except RoomNumberTaken:
                 continue
             self.store.acquire(rid)

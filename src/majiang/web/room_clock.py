@@ -3,7 +3,10 @@
 
 **A clock per decision.** Each decision a person is offered (a turn, a claim window) has its own
 deadline, ``turn_time`` seconds from the moment it is offered, dropped when the seat acts or is no
-longer awaited; only that seat is told its ``time_left``. Out of time, the server plays the seat's
+longer awaited; only that seat is told its ``time_left``. **A time bank** (``reserve_time`` > 0):
+each person also has ``reserve_time`` seconds per hand, used once a decision's ``turn_time`` is
+spent (``live.reserve_left``); the time used beyond ``turn_time`` is taken from it in whole seconds,
+and the clock plays for the seat when both are spent (after a :data:`GRACE` for the network). Out of time, the server plays the seat's
 safe default (:func:`auto_action`) and marks it 托管 (auto-play): its later decisions are played at
 once until the person acts or sends ``back``. A hand's end is a pause: no seat is offered anything
 until every seated person has pressed "continue" or ``hand_pause`` seconds have passed. After a
@@ -37,6 +40,10 @@ from majiang.web.room_log import _row_action
 
 log = logging.getLogger("majiang.web")
 
+#: seconds past a seat's time (base + reserve) before the clock plays for it, on tables with a
+#: time bank: an answer sent in time still counts when the network delays it a little
+GRACE = 0.5
+
 
 class RoomClock:
     """The game loop of a :class:`~majiang.web.rooms.Room`: clocks, pauses, held windows, bots."""
@@ -50,16 +57,46 @@ class RoomClock:
         return True
 
     def _sync_clocks(self, now: float) -> None:
-        """One deadline per pending decision of a person (not in 托管); none during a pause."""
+        """One deadline per pending decision of a person (not in 托管); none during a pause. With a
+        time bank the deadline is ``turn_time`` plus the seat's reserve left in this hand."""
         m = self.match
         assert m is not None
+        if self._reserve_hand != m.hand_number:  # a new hand: every reserve is full again
+            self._reserve_hand = m.hand_number
+            self._reserve = {s: self.reserve_time for s in range(4)}
         pending = set(m.pending_seats()) if self.pause is None else set()
         for s in list(self.deadlines):
             if s not in pending:
-                del self.deadlines[s]
+                self.drop_clock(s, now)
         for s in pending:
             if s not in self.deadlines and self.is_human(s) and s not in self.auto_play:
-                self.deadlines[s] = now + self.turn_time
+                self._offered[s] = now
+                self.deadlines[s] = now + self.turn_time + self._reserve.get(s, 0.0)
+
+    def drop_clock(self, seat: int, now: float) -> None:
+        """The seat's decision is over (it acted, or is no longer awaited): its clock stops and the
+        time it used beyond ``turn_time`` is taken from its reserve, in whole seconds (rounded: an
+        overrun of 1.3 s costs 1 s, of 1.6 s 2 s)."""
+        self.deadlines.pop(seat, None)
+        t0 = self._offered.pop(seat, None)
+        if t0 is None or self.reserve_time <= 0:
+            return
+        over = now - t0 - self.turn_time
+        if over > 0:
+            self._reserve[seat] = max(0.0, self._reserve.get(seat, 0.0) - int(over + 0.5))
+
+    def reserve_left(self, seat: int, now: float) -> float:
+        """The seat's reserve seconds left now (counting down while its base time is used up)."""
+        left = self._reserve.get(seat, self.reserve_time) if self._reserve_hand is not None else self.reserve_time
+        t0 = self._offered.get(seat)
+        if t0 is not None and seat in self.deadlines:
+            left -= max(0.0, now - t0 - self.turn_time)
+        return max(0.0, round(left, 1))
+
+    def _grace(self) -> float:
+        """With a time bank, the clock plays for a seat :data:`GRACE` seconds after its time is up
+        (what the network may add to an answer sent in time); without one, at once (as ever)."""
+        return GRACE if self.reserve_time > 0 else 0.0
 
     async def _run(self) -> None:
         m = self.match
@@ -85,7 +122,7 @@ class RoomClock:
                             self._try({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
                                        "by": "auto"})
                     continue
-                due = [s for s in pending if s in self.deadlines and self.deadlines[s] <= now]
+                due = [s for s in pending if s in self.deadlines and self.deadlines[s] + self._grace() <= now]
                 if due:
                     for s in due:
                         if s in m.pending_seats() and self.pause is None:
@@ -127,7 +164,7 @@ class RoomClock:
                 if not self.deadlines:  # pragma: no cover - nothing to wait for
                     await self._sleep(1.0)
                     continue
-                await self._sleep(min(self.deadlines.values()) - now)
+                await self._sleep(min(self.deadlines.values()) + self._grace() - now)
             self.deadlines.clear()
             self._bots.clear()
             if self.finished_at == 0.0:

@@ -48,6 +48,25 @@ SEATING = ("join", "leave", "bots", "move")  # rows that change the places (befo
 CHAT = ("chat", "mute", "free_text")  # rows of the table's chat (majiang.web.room_chat)
 
 
+class EndedHand:
+    """A hand that has ended, as :func:`majiang.web.state.seat_state` reads a match: its own table
+    (as it ended), the match's seating and scores, no decision pending. The room shows it during the
+    hand-end pause instead of the next hand, which the match has already dealt."""
+
+    def __init__(self, match: Any, table: Any, hand: int) -> None:
+        self.table, self.rules, self.player_at_seat = table, match.rules, match.player_at_seat
+        self.scores, self.hand_number, self.round = list(match.scores), hand, match.round
+
+    def legal_actions(self, seat: int) -> list:
+        return []
+
+    def pending_seats(self) -> list[int]:
+        return []
+
+    def view(self, seat: int) -> Any:
+        return _EngineMatch.view(self, seat)  # type: ignore[arg-type]
+
+
 class RoomError(ValueError):
     """A change a room refuses (a taken seat, a started game, an unknown bot kind...)."""
 
@@ -115,6 +134,7 @@ class RoomLog:
         finally:
             self._replaying = False
         self.deadlines.clear()
+        self._offered.clear()
         if self.pause is not None:
             self.pause["deadline"] = time.monotonic() + self.hand_pause
         m = self.match
@@ -195,7 +215,7 @@ class RoomLog:
             window = t.phase in (Phase.CLAIM, Phase.ROB) if t is not None else False
             before_hand = m.hand_number
             m.apply(seat, a)
-            self.deadlines.pop(seat, None)
+            self.drop_clock(seat, time.monotonic())
             self._turn_from = None
             if not window and m.hold_windows and m.table is t and t is not None \
                     and t.phase in (Phase.CLAIM, Phase.ROB):  # a held window opens: its time starts
@@ -243,9 +263,13 @@ class RoomLog:
                 "melds": [[meld_json(x) for x in table.melds[s]] for s in range(4)],
             }
         self.deadlines.clear()
+        self._offered.clear()
+        self._ended = None
         if not m.finished and self.hand_pause > 0 and self.human_seats():
             self.pause = {"hand": hand, "deadline": time.monotonic() + self.hand_pause,
                           "waiting": set(self.human_seats())}
+            if table is not None:
+                self._ended = EndedHand(m, table, hand)
         if m.finished:
             self.finished_at = time.time()
             self._bots.clear()

@@ -76,6 +76,8 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
     #: seconds each claim window is held open while a person is seated (0: not held); before the
     #: deal the server's setting, from the deal on the value in the log's ``start`` row
     claim_pause: float = 0.0
+    #: the time bank: seconds each person may use, per hand, beyond ``turn_time`` (0: none)
+    reserve_time: float = 0.0
     places: list[Place] = field(default_factory=lambda: [Place() for _ in range(4)])
     match: Match | None = None
     seed: int = 0
@@ -115,6 +117,12 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
     muted: dict[int, set[int]] = field(default_factory=dict)  # user -> the users they muted
     free_text: bool = True  # the creator may switch free text off (quick phrases stay)
     _chat_hits: dict[int, Any] = field(default_factory=dict)  # user -> times of their recent lines
+    _offered: dict[int, float] = field(default_factory=dict)  # seat -> monotonic time its decision was offered
+    _reserve: dict[int, float] = field(default_factory=dict)  # seat -> reserve seconds left in this hand
+    _reserve_hand: int | None = None  # the hand the reserves above belong to
+    #: the hand that just ended, shown (its table as it ended) until the pause after it is over:
+    #: no seat sees the next hand's tiles before every person has continued (room_log._hand_over)
+    _ended: Any = None
     # ------------------------------------------------------------------ connections
     def state_for(self, user_id: int | None) -> dict[str, Any]:
         seat = self.seat_of(user_id)
@@ -123,7 +131,7 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
             "type": "state", "table": self.id, "version": self.version, "status": self.status,
             "seat": seat, "place": self.place_of(user_id), "names": self.names_by_seat(),
             "bots": [None] * 4, "rules": self.rules.name, "max_hands": self.max_hands,
-            "turn_time": self.turn_time, "game_id": self.game_id, "pause": None,
+            "turn_time": self.turn_time, "reserve_time": self.reserve_time, "game_id": self.game_id, "pause": None,
             "room": self.room, "private": self.private, "creator": user_id is not None and user_id == self.creator_id,
             "avatars": self.avatars_by_seat(), "chat": self.chat_state(user_id),
         }
@@ -147,12 +155,17 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
             out["pause"] = {"hand": self.pause["hand"], "time_left": max(0.0, round(self.pause["deadline"] - now, 1)),
                             "waiting": sorted(self.pause["waiting"])}
         own = {seat: self.deadlines[seat]} if seat is not None and seat in self.deadlines else {}
-        live = seat_state(m, seat, deadlines=own, now=now, auto_win=seat is not None and self.auto_win_on(seat))
+        if self.pause is not None and self._ended is not None:
+            # the hand-end pause: the ended hand stays on the table, the next one is not shown yet
+            live = seat_state(self._ended, seat, deadlines={}, now=now)
+        else:
+            live = seat_state(m, seat, deadlines=own, now=now, auto_win=seat is not None and self.auto_win_on(seat))
         if live:
             if self.pause is not None:
                 live["legal"] = []
                 live["time_left"] = None
             live["auto_play"] = seat is not None and seat in self.auto_play
+            live["reserve_left"] = self.reserve_left(seat, now) if seat is not None and self.reserve_time > 0 else None
         out["live"] = live
         return out
 

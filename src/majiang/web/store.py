@@ -124,12 +124,13 @@ class TableStore:
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
                max_hands: int | None, turn_time: float, places: list[dict], room: str | None = None,
-               private: bool = False, quick: bool = False) -> None:
+               private: bool = False, quick: bool = False, reserve_time: float = 0.0) -> None:
         """Write a new table's row. :class:`RoomNumberTaken` when ``room`` is the number of another
         unfinished table (the partial unique index ``ix_live_tables_room_open``): draw another."""
         with self.Session() as db:
             db.add(LiveTable(id=id, creator_id=creator_id, creator=creator, ruleset=ruleset, rules=rules,
-                             options_text=options_text, max_hands=max_hands, turn_time=turn_time, status="open",
+                             options_text=options_text, max_hands=max_hands, turn_time=turn_time,
+                             reserve_time=reserve_time, status="open",
                              places=places, room=room, private=private, quick=quick))
             try:
                 db.commit()
