@@ -114,11 +114,14 @@ def test_play_a_hand_in_the_browser(server):
             # the game is stored and reachable from the score screen
             page.wait_for_selector("#result a[href^='/games/']")
             page.click("#result a[href^='/games/']")
-            page.wait_for_selector("#replay #board .rseat")
+            page.wait_for_selector("#replay #step")  # the replay opens at step 0, before the deal
+            assert page.inner_text("#step").startswith("0 /")
             page.click("#first")
             for _ in range(40):
                 page.click("#next")
             assert page.inner_text("#step").startswith("40 /")
+            page.wait_for_selector("#replay #board .rseat")  # every seat's tiles, open
+            assert page.locator("#replay #board .rseat").count() == 4
             page.screenshot(path=str(ARTIFACTS / "web_replay.png"))
         finally:
             browser.close()
