@@ -477,6 +477,10 @@ class RuleSetDef:
         bot_tuning: how the bots play it (:class:`BotTuning`).
         score_command: how ``majiang score`` scores its hands (:class:`ScoreCommand`); ``None``: through
             its scorer and settlement (:func:`majiang.cli_score.score_generic`).
+        summary_zh, summary_en: one line for players: what kind of game it is (the lobby shows it
+            under the rule set's name); ``""``: nothing is shown.
+        headline_options: the two or three option names (of :meth:`all_options`) players choose most;
+            the lobby's form shows them first and folds the rest under "More rules" (``()``: all folded).
     """
 
     name: str
@@ -497,6 +501,10 @@ class RuleSetDef:
     # hooks of issue 30 (docs/rulesets.md "Hooks"): pre-play decisions and the legal-action filter
     decisions: tuple[Decision, ...] = ()
     action_filter: ActionFilter | None = None
+    # the lobby (issue 31): a line for players and the options shown first
+    summary_zh: str = ""
+    summary_en: str = ""
+    headline_options: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.bot_tuning, BotTuning):
@@ -516,6 +524,11 @@ class RuleSetDef:
         for dec in self.decisions:
             if not isinstance(dec, Decision):
                 raise RuleSetError(f"rule set {self.name!r}: decisions must be Decision values, got {dec!r}")
+        offered = {o.name for o in self.options} | set(self.table_options)
+        for n in self.headline_options:
+            if n not in offered:
+                raise RuleSetError(f"rule set {self.name!r}: headline option {n!r} is not one of its options; "
+                                   f"known: {', '.join(sorted(offered))}")
 
     def option(self, name: str) -> Option | None:
         """Its own option ``name`` (``target="rules"``), or ``None``."""

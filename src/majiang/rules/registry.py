@@ -311,6 +311,7 @@ def describe(name: str) -> dict[str, Any]:
     """Everything a rules form needs about rule set ``name`` (or an alias), as plain JSON values::
 
         {"name": "taiwan", "label_zh": "台湾十六张", "label_en": "Taiwan 16-tile", "summary": "...",
+         "summary_zh": "...", "summary_en": "...", "headline_options": ["bao_pai", "minimum_tai"],
          "unit": "tai", "aliases": [],
          "options": [{"name", "type", "default", "label_zh", "label_en", "help", "choices",
                       "minimum", "maximum", "nullable", "target"}, ...],
@@ -318,9 +319,13 @@ def describe(name: str) -> dict[str, Any]:
 
     ``options`` are the table options the rule set offers (``target="table"``, defaults its table
     values) then its own (``target="rules"``); each is set in a spec as ``"taiwan,name=value"``.
+    ``summary_zh``/``summary_en`` say for players what kind of game it is and ``headline_options`` name
+    the options a lobby shows first (``""`` and ``[]`` when the rule set declares none).
     ``patterns`` ids are those of the record's ``hora.patterns``. Raises :class:`RuleSetError` for an
     unknown name."""
     d = get(name)
-    return {"name": d.name, "label_zh": d.label_zh, "label_en": d.label_en, "summary": d.summary, "unit": d.unit,
+    return {"name": d.name, "label_zh": d.label_zh, "label_en": d.label_en, "summary": d.summary,
+            "summary_zh": d.summary_zh, "summary_en": d.summary_en, "headline_options": list(d.headline_options),
+            "unit": d.unit,
             "aliases": list(d.aliases), "options": [o.as_dict() for o in d.all_options()],
             "patterns": [p.as_dict() for p in d.pattern_catalogue()]}

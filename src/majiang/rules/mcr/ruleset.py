@@ -55,4 +55,7 @@ RULESET = RuleSetDef(
     patterns=_patterns,
     bot_tuning=TUNING,
     score_command=COMMAND,
+    summary_zh="国标麻将：十三张，81 种番型，8 番起和，带花牌；比赛通用的打法。",
+    summary_en="Chinese Official: 13 tiles, 81 scoring patterns, 8 fan to win, with flowers; the tournament game.",
+    headline_options=("multiple_winners", "min_score", "flowers"),
 )

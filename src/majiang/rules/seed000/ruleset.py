@@ -49,4 +49,7 @@ RULESET = RuleSetDef(
     table_options=WILD_TABLE_OPTIONS + ("wild_indicator_out",),
     patterns=_patterns,
     score_command=SEED000_COMMAND,
+    summary_zh="百搭麻将：白板当百搭，三张或四张百搭即可和，七对子、十三幺都算。",
+    summary_en="Wildcard game (百搭): White dragons are wild, three or four wilds win, seven pairs and thirteen orphans count.",
+    headline_options=("base_points", "wild_indicator_out"),
 )

@@ -41,4 +41,7 @@ RULESET = RuleSetDef(
     table_options=("multiple_winners", "rob_kong", "dealer_keeps_on_win", "rounds", "first_dealer", "seat_draw"),
     patterns=_patterns,
     score_command=COMMAND,
+    summary_zh="山东麻将：十三张带花的简单打法，每次和牌计固定分，自摸加倍（暂定）。",
+    summary_en="Shandong: a simple 13-tile game with flowers, a fixed score a win, doubled on a self-draw (provisional).",
+    headline_options=("points", "self_draw_multiplier", "dealer_keeps_on_win"),
 )

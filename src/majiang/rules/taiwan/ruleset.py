@@ -103,4 +103,7 @@ RULESET = RuleSetDef(
     patterns=_patterns,
     bot_tuning=TUNING,
     score_command=COMMAND,
+    summary_zh="台湾十六张：手牌十六张，八张花，按台计分，连庄加台；可加宝牌。",
+    summary_en="Taiwan 16-tile: sixteen-tile hands, eight flowers, scored in tai, extra tai for a dealer on a streak.",
+    headline_options=("bao_pai", "minimum_tai", "tai_cap"),
 )

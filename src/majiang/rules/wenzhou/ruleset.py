@@ -87,6 +87,9 @@ W13 = RuleSetDef(
     patterns=_w13_patterns,
     bot_tuning=W13_TUNING,
     score_command=COMMAND,
+    summary_zh="温州十三张：翻牌定财神（百搭），七对、乱风等特殊牌型，按倍数计分。",
+    summary_en="Wenzhou 13-tile: a flipped tile makes the wildcard (财神), special hands, wins scored by multipliers.",
+    headline_options=("wild_discardable", "followed_penalty", "fanqiang_penalty"),
 )
 
 W16 = RuleSetDef(
@@ -112,6 +115,9 @@ W16 = RuleSetDef(
     patterns=_w16_patterns,
     bot_tuning=W16_TUNING,
     score_command=W16_COMMAND,
+    summary_zh="温州十六张：财神百搭，八对，软胡硬胡分档，另有财神钱和杠钱。",
+    summary_en="Wenzhou 16-tile: wildcards (财神), eight pairs, soft and hard wins, money for wildcards and kongs.",
+    headline_options=("caishen_money", "kong_money", "max_dealer_streak"),
 )
 
 RULESETS = (W13, W16)
