@@ -58,34 +58,49 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <div class="row"><input name="room" id="room-number" inputmode="numeric" pattern="[0-9 ]{6,8}" maxlength="8" placeholder="{{ _('room.number_ph') }}" required autocomplete="off">
 <button id="join-room-button" class="primary">{{ _("room.join_button") }}</button></div></form>
 </section>{% endblock %}
-<section class="card"><h1>{{ _("lobby.tables") }}</h1>
-<table class="list" id="tables"><thead><tr><th>{{ _("lobby.table") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("lobby.hands") }}</th><th>{{ _("lobby.turn") }}</th><th>{{ _("lobby.players") }}</th><th>{{ _("lobby.status") }}</th><th></th></tr></thead><tbody>
-{% for r in rooms %}<tr><td>{{ r.room or r.id }}{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
-<td>{{ r.max_hands or _("lobby.full_match") }}</td><td>{{ r.turn_time|int }}{{ _("unit.s") }}</td>
-<td>{% for n in r.names_by_seat() %}{{ person(n) or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
-<td>{{ _("status." ~ r.status) }}</td><td><a href="/tables/{{ r.id }}" class="button">{{ _("lobby.open") if r.status == "open" else _("lobby.watch") }}</a></td></tr>
-{% else %}<tr><td colspan="7">{{ _("lobby.no_tables") }}</td></tr>{% endfor %}</tbody></table></section>
-{% if user %}
-<section class="card"><h2>{{ _("lobby.create") }}</h2>
-<form method="post" action="/tables" id="create-form">
-<input type="hidden" name="opt._form" value="1">
-<div class="row">
-<label>{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
-<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" aria-describedby="hands-hint"></label>
-<label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30"></label>
-<label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
-<label class="switch" title="{{ _('room.private_hint') }}"><input type="checkbox" name="private" value="1" id="private"> {{ _("room.private") }}</label>
-</div>
-<p class="hint" id="hands-hint">{{ _("lobby.hands") }}{{ _("lobby.hint_sep") }}{{ _("lobby.hands_hint") }}</p>
-<details id="rule-options"><summary>{{ _("lobby.options") }} <small>{{ _("lobby.options_hint") }}</small></summary>
-{% for p, fields in preset_fields.items() %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
-<legend>{{ preset_name(p) }}</legend>
-{% for f in fields %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help_in(lang) }}">
+{% macro opt_field(p, f) %}{% set fid = "opt-" ~ p ~ "-" ~ f.name %}<label class="opt opt-{{ f.kind }}" title="{{ f.help_in(lang) }}">
 {% if f.kind == "bool" %}<input type="checkbox" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="true"{% if f.default == "true" %} checked{% endif %}> <span>{{ f.label(texts, lang) }}</span>
 {% elif f.kind == "choice" %}<span>{{ f.label(texts, lang) }}</span> <select name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}">{% for c in f.choices %}<option value="{{ c }}"{% if c == f.default %} selected{% endif %}>{{ option_value(f.name, c) }}</option>{% endfor %}</select>
 {% else %}<span>{{ f.label(texts, lang) }}</span> <input type="number" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="{{ f.default }}"{% if f.lo is not none %} min="{{ f.lo }}"{% endif %}{% if f.hi is not none %} max="{{ f.hi }}"{% endif %}{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
 {% endif %}<small class="default">{{ _("lobby.default", value=default_text(f)) }}</small></label>
-{% endfor %}</fieldset>{% endfor %}
+{% endmacro %}
+<section class="card"><h1>{{ _("lobby.tables") }}</h1>
+<div class="table-cards" id="tables">
+{% for r in rooms %}{% set mine = user is not none and r.place_of(user.id) is not none %}<article class="table-card" data-table="{{ r.id }}" data-status="{{ r.status }}">
+<header><b class="t-rules">{{ preset_name(r.rules.name) }}</b>{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}
+<span class="t-status s-{{ r.status }}">{{ _("status." ~ r.status) }}</span></header>
+{% set summary = options_summary(r) if options_summary is defined else r.options_text %}{% if summary %}<p class="t-opts">{{ summary }}</p>{% endif %}
+<p class="t-facts"><span class="t-hands">{% if r.max_hands %}{{ _("lobby.card_hands_one") if r.max_hands == 1 else _("lobby.card_hands", n=r.max_hands) }}{% else %}{{ _("lobby.card_rounds_one") if r.rules.rounds == 1 else _("lobby.card_rounds", n=r.rules.rounds) }}{% endif %}</span>
+<span class="t-time">{{ _("lobby.card_turn", secs=r.turn_time|int) }}{% if r.reserve_time %}{{ _("lobby.card_reserve", secs=r.reserve_time|int) }}{% endif %}</span>
+{% if r.room %}<span class="t-room">{{ _("room.number") }} <b>{{ r.room }}</b></span>{% endif %}</p>
+<ol class="t-seats">{% for pl in r.places %}<li class="{{ 'empty' if pl.empty else 'taken' }}">{% if pl.empty %}{% if r.status == "open" and not mine %}<form method="post" action="/tables/{{ r.id }}/join"><input type="hidden" name="place" value="{{ loop.index0 }}"><button class="sit" aria-label="{{ _('lobby.sit_at', n=loop.index) }}">{{ _("lobby.sit_down") }}</button></form>{% else %}<span class="free">{{ _("table.empty") }}</span>{% endif %}
+{% else %}{{ avatar_svg(pl.avatar, 28)|safe }}<span class="who">{{ person(pl.name) }}</span>{% if pl.bot %} <small>{{ _("table.bot") }}</small>{% endif %}{% endif %}</li>{% endfor %}</ol>
+<footer>{% if mine %}<a href="/tables/{{ r.id }}" class="button primary">{{ _("lobby.back_to_table") }}</a>{% else %}<a href="/tables/{{ r.id }}" class="button watch">{{ _("lobby.watch") }}</a>{% endif %}</footer>
+</article>
+{% else %}<p class="no-tables">{{ _("lobby.no_tables") }}</p>{% endfor %}</div></section>
+{% if user %}
+<section class="card create"><h2>{{ _("lobby.create") }}</h2>
+<form method="post" action="/tables" id="create-form">
+<input type="hidden" name="opt._form" value="1">
+<label class="pick-rules">{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
+{% for p in presets %}{% set line = preset_summary(p, lang) %}{% if line %}<p class="preset-summary" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>{{ line }}</p>{% endif %}{% endfor %}
+<div class="row basics">
+<label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" inputmode="numeric" aria-describedby="hands-hint"></label>
+<label>{{ _("lobby.turn_time") }} <input type="number" name="turn_time" id="turn_time" min="{{ min_turn }}" max="600" value="30" inputmode="numeric"></label>
+<label>{{ _("lobby.reserve_time") }} <input type="number" name="reserve_time" id="reserve_time" min="0" max="600" value="0" inputmode="numeric" aria-describedby="reserve-hint"></label>
+</div>
+<p class="hint" id="hands-hint">{{ _("lobby.hands") }}{{ _("lobby.hint_sep") }}{{ _("lobby.hands_hint") }}</p>
+<p class="hint" id="reserve-hint">{{ _("lobby.reserve_time") }}{{ _("lobby.hint_sep") }}{{ _("lobby.reserve_hint") }}</p>
+{% for p, fields in preset_fields.items() %}{% set heads = headlines(p) %}{% if heads %}<div class="headline" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
+{% for n in heads %}{% for f in fields if f.name == n %}{{ opt_field(p, f) }}{% endfor %}{% endfor %}</div>{% endif %}{% endfor %}
+<div class="row switches">
+<label class="switch"><input type="checkbox" name="sit" value="1" id="sit" checked> {{ _("lobby.sit") }}</label>
+<label class="switch" title="{{ _('room.private_hint') }}"><input type="checkbox" name="private" value="1" id="private"> {{ _("room.private") }}</label>
+</div>
+<details id="rule-options"><summary>{{ _("lobby.more_rules") }} <small>{{ _("lobby.options_hint") }}</small></summary>
+{% for p, fields in preset_fields.items() %}{% set heads = headlines(p) %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
+<legend>{{ preset_name(p) }}</legend>
+{% for f in fields if f.name not in heads %}{{ opt_field(p, f) }}{% endfor %}</fieldset>{% endfor %}
 <label class="free">{{ _("lobby.free_options") }} <input name="options" id="options" maxlength="300" placeholder="flowers=false"></label>
 </details>
 <button type="submit" id="create" class="primary">{{ _("lobby.create_button") }}</button>
@@ -213,6 +228,27 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
 env.globals["preset_fields"] = rulesform.all_preset_fields()
 env.globals["avatar_svg"] = avatars.svg
+
+
+def headlines(preset: str) -> tuple[str, ...]:
+    """The options the lobby's form shows first for ``preset`` (the rule set's own
+    ``headline_options``; none for a name the registry does not know)."""
+    from majiang.rules import registry
+
+    d = registry.find(preset)
+    return tuple(getattr(d, "headline_options", ())) if d is not None else ()
+
+
+def preset_summary(preset: str, lang: str) -> str:
+    """The rule set's one line for players in ``lang`` (``summary_zh``/``summary_en``), "" if it has none."""
+    from majiang.rules import registry
+
+    d = registry.find(preset)
+    return (getattr(d, "summary_zh" if lang == "zh" else "summary_en", "") or "") if d is not None else ""
+
+
+env.globals["headlines"] = headlines
+env.globals["preset_summary"] = preset_summary
 
 
 def lang_context(lang: str) -> dict[str, Any]:
