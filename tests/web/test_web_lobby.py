@@ -12,7 +12,7 @@ from web_helpers import create_table, join, signup
 from majiang.engine import PRESET_NAMES
 from majiang.rules import registry
 from majiang.rules.base import Option, RuleSetDef, RuleSetError
-from majiang.web import rulesform, templates
+from majiang.web import rulesform, static, templates
 
 
 def _split(html: str) -> tuple[str, str]:
@@ -46,6 +46,9 @@ def test_cards_and_form(client):
             assert where.count(f'name="opt.{p}.{f.name}"') == 1, (p, f.name)
             assert html.count(f'name="opt.{p}.{f.name}"') == 1, (p, f.name)
         assert registry.describe(p)["summary_zh"] in head
+    # the lobby with its style sheet and script stays far under the 300 KB a page may weigh
+    weight = len(html.encode()) + sum(len(static.FILES[n][1].encode()) for n in ("style.css", "lobby.js"))
+    assert weight < 300 * 1024, weight
 
 
 def test_reserve_time_from_the_form_reaches_the_table(client):
