@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from web_helpers import create_table, join, signup
+from web_helpers import create_table, fill_bots, join, signup
 
 from majiang.engine import PRESET_NAMES
 from majiang.rules import registry
@@ -49,6 +49,16 @@ def test_cards_and_form(client):
     # the lobby with its style sheet and script stays far under the 300 KB a page may weigh
     weight = len(html.encode()) + sum(len(static.FILES[n][1].encode()) for n in ("style.css", "lobby.js"))
     assert weight < 300 * 1024, weight
+
+
+def test_a_table_in_play_is_watched_not_joined(client):
+    h = signup(client, "emil")
+    rid = create_table(client, h, preset="mcr", max_hands=4)  # a hand's end waits: still in the lobby
+    fill_bots(client, h, rid)
+    html = client.get("/", headers={**signup(client, "fay"), "accept-language": "zh-CN"}).text
+    card = html[html.index(f'data-table="{rid}"'):html.index("</article>", html.index(f'data-table="{rid}"'))]
+    assert 'data-status="playing"' in card and "对局中" in card and "观战" in card
+    assert "/join" not in card and "坐下" not in card and card.count('<li class="taken">') == 4
 
 
 def test_reserve_time_from_the_form_reaches_the_table(client):
