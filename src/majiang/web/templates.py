@@ -82,7 +82,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 <section class="card create"><h2>{{ _("lobby.create") }}</h2>
 <form method="post" action="/tables" id="create-form">
 <input type="hidden" name="opt._form" value="1">
-<label class="pick-rules">{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
+<label class="pick-rules">{{ _("lobby.rules") }} <select name="preset" id="preset">{% for p in presets %}<option value="{{ p }}" title="{{ preset_summary(p, lang) }}">{{ preset_name(p) }}</option>{% endfor %}</select></label>
 {% for p in presets %}{% set line = preset_summary(p, lang) %}{% if line %}<p class="preset-summary" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>{{ line }}</p>{% endif %}{% endfor %}
 <div class="row basics">
 <label>{{ _("lobby.hands") }} <input type="number" name="max_hands" id="max_hands" min="0" max="64" value="4" inputmode="numeric" aria-describedby="hands-hint"></label>
