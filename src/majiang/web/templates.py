@@ -60,7 +60,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 </section>{% endblock %}
 <section class="card"><h1>{{ _("lobby.tables") }}</h1>
 <table class="list" id="tables"><thead><tr><th>{{ _("lobby.table") }}</th><th>{{ _("lobby.rules") }}</th><th>{{ _("lobby.hands") }}</th><th>{{ _("lobby.turn") }}</th><th>{{ _("lobby.players") }}</th><th>{{ _("lobby.status") }}</th><th></th></tr></thead><tbody>
-{% for r in rooms %}<tr><td>{{ r.room or r.id }}{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}</td><td>{{ preset_name(r.rules.name) }}{% if r.options_text %} <small>({{ r.options_text }})</small>{% endif %}</td>
+{% for r in rooms %}<tr><td>{{ r.room or r.id }}{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}</td><td>{{ preset_name(r.rules.name) }}{% set rs = rules_summary(r.rules.name, r.options_text, lang) %}{% if rs %} <small class="rules-summary">{{ rs }}</small>{% endif %}</td>
 <td>{{ r.max_hands or _("lobby.full_match") }}</td><td>{{ r.turn_time|int }}{{ _("unit.s") }}</td>
 <td>{% for n in r.names_by_seat() %}{{ person(n) or "—" }}{% if not loop.last %}, {% endif %}{% endfor %}</td>
 <td>{{ _("status." ~ r.status) }}</td><td><a href="/tables/{{ r.id }}" class="button">{{ _("lobby.open") if r.status == "open" else _("lobby.watch") }}</a></td></tr>
@@ -86,7 +86,6 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 {% else %}<span>{{ f.label(texts, lang) }}</span> <input type="number" name="opt.{{ p }}.{{ f.name }}" id="{{ fid }}" value="{{ f.default }}"{% if f.lo is not none %} min="{{ f.lo }}"{% endif %}{% if f.hi is not none %} max="{{ f.hi }}"{% endif %}{% if f.kind == "int?" %} placeholder="{{ _('lobby.none') }}"{% endif %}>
 {% endif %}<small class="default">{{ _("lobby.default", value=default_text(f)) }}</small></label>
 {% endfor %}</fieldset>{% endfor %}
-<label class="free">{{ _("lobby.free_options") }} <input name="options" id="options" maxlength="300" placeholder="flowers=false"></label>
 </details>
 <button type="submit" id="create" class="primary">{{ _("lobby.create_button") }}</button>
 </form>
@@ -110,7 +109,7 @@ setInterval(async () => {
 TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room.id) }}{% endblock %}
 {% block bodyclass %}page-table{% endblock %}{% block main %}
 {% if room.status == "open" %}
-<section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
+<section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% set rs = rules_summary(room.rules.name, room.options_text, lang) %}{% if rs %} <small class="rules-summary">{{ rs }}</small>{% endif %}</h2>
 {% block invite %}{% if room.room %}<div class="invite" id="invite"><span class="room-label">{{ _("room.private_title") if room.private else _("room.number") }}</span>
 <b class="room-number" id="room-number-big">{{ room.room }}</b>
 <span class="invite-link"><a href="/r/{{ room.room }}" id="invite-link">/r/{{ room.room }}</a>
@@ -213,6 +212,7 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
 env.globals["preset_fields"] = rulesform.all_preset_fields()
 env.globals["avatar_svg"] = avatars.svg
+env.globals["rules_summary"] = rulesform.summary
 
 
 def lang_context(lang: str) -> dict[str, Any]:
@@ -232,7 +232,8 @@ def lang_context(lang: str) -> dict[str, Any]:
         return got
 
     def option_value(name: str, value: str) -> str:
-        return i18n.texts(lang).get(f"optv.{name}.{value}", value)
+        """A choice's name for players: as its option declares it (any rule set), else the catalogue's."""
+        return rulesform.choice_names(lang).get((name, value)) or i18n.texts(lang).get(f"optv.{name}.{value}", value)
 
     def default_text(f: rulesform.OptionField) -> str:
         if f.kind == "bool":
