@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.engine import RuleSet
-from majiang.web.i18n import LANGS, t
+from majiang.web.i18n import LANGS, t, tn
 
 
 def _both(key: str, **kw: Any) -> dict[str, str]:
@@ -97,7 +97,7 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
     if name in ("seed000", "shandong", "flat"):
         payers = others if self_drawn else [d]
         for s in payers:
-            out.append((s, total, _both("explain.flat", amount=total)))
+            out.append((s, total, {lang: tn(lang, "explain.flat", total, amount=total) for lang in LANGS}))
         return out
     return None
 

@@ -56,6 +56,13 @@ def t(lang: str, key: str, **kw: Any) -> str:
     return s.format(**kw) if kw else s
 
 
+def tn(lang: str, key: str, n: Any, **kw: Any) -> str:
+    """:func:`t` for a count ``n``: the catalogue's ``<key>_one`` when ``n`` is 1 and it has one ("1 point",
+    not "1 points"), else ``key``. ``static_i18n.js``'s ``tn`` does the same."""
+    one = key + "_one"
+    return t(lang, one if n == 1 and one in catalogue(lang) else key, **kw)
+
+
 BOT_NAME = re.compile(r"^(strong|efficiency|random)-bot-(\d+)$")
 """A bot's stored seat name (``efficiency-bot-2``: its kind and number, rooms.py)."""
 

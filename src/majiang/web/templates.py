@@ -157,7 +157,7 @@ PLAYER = """{% extends "base.html" %}{% block main %}
 <div class="fig"><b data-stat="self_draw_rate">{{ "%.1f"|format(100 * st.self_draw_rate) }}%</b><span>{{ _("stats.self_draw_rate") }}</span></div>
 <div class="fig"><b data-stat="deal_in_rate">{{ "%.1f"|format(100 * st.deal_in_rate) }}%</b><span>{{ _("stats.deal_in_rate") }}</span></div>
 <div class="fig"><b data-stat="average_value">{{ "%.1f"|format(st.average_value) }}</b><span>{{ _("stats.average", unit=unit) }}</span></div>
-<div class="fig"><b data-stat="best">{% if st.best %}<a href="/games/{{ st.best.game_id }}?hand={{ st.best.hand }}&amp;step={{ st.best.step }}">{{ st.best.value }} {{ unit }}</a>{% else %}—{% endif %}</b><span>{{ _("stats.best") }}</span></div>
+<div class="fig"><b data-stat="best">{% if st.best %}<a href="/games/{{ st.best.game_id }}?hand={{ st.best.hand }}&amp;step={{ st.best.step }}">{{ st.best.value }} {{ _n("unit." ~ units[p], st.best.value) }}</a>{% else %}—{% endif %}</b><span>{{ _("stats.best") }}</span></div>
 {% if ratings.get(p) %}{% set r = ratings[p] %}<div class="fig"><b data-stat="rating">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</b><span>{{ _("board.rating") }}</span></div>{% endif %}
 </div>
 {% if charts[p][1] > 1 %}<figure class="rating-chart"><figcaption>{{ _("stats.rating_history", n=charts[p][1]) }}</figcaption>{{ charts[p][0]|safe }}</figure>{% endif %}
@@ -242,7 +242,7 @@ def lang_context(lang: str) -> dict[str, Any]:
             return option_value(f.name, f.default)
         return f.default or i18n.t(lang, "lobby.none")
 
-    return {"_": _, "lang": lang, "html_lang": i18n.HTML_LANG[lang],
+    return {"_": _, "_n": lambda key, n, **kw: i18n.tn(lang, key, n, **kw), "lang": lang, "html_lang": i18n.HTML_LANG[lang],
             "preset_name": preset_name, "person": lambda name: i18n.person_name(name, lang), "option_value": option_value, "default_text": default_text,
             "texts": i18n.texts(lang), "presets": PRESET_NAMES}
 
