@@ -16,7 +16,7 @@ cookie), else the cookie, else ``Accept-Language`` (Chinese for any ``zh*`` rank
 else Chinese. ``<html lang>`` is ``zh-CN`` or ``en`` (:data:`HTML_LANG`).
 
 Pattern names (:func:`pattern_names`) come from each rule package's own data -- MCR fans
-(``name_zh``/``name_en``), the Taiwan tai table, Wenzhou W13/W16, seed 000, Shandong -- and, for the
+(``name_zh``/``name_en``), the Taiwan tai table (its simplified names), Wenzhou W13/W16, seed 000, Shandong -- and, for the
 engine's stand-in scorer only (``fixed``, ``flower``), from the catalogues' ``pattern.*`` entries.
 """
 
@@ -159,7 +159,7 @@ def _pattern_index() -> dict[str, tuple[str, str]]:
         from majiang.rules.taiwan.patterns import PATTERNS as TW
 
         for p in TW:
-            idx[p.id] = (p.zh, p.en)
+            idx[p.id] = (p.zh_hans, p.en)  # Chinese pages are simplified; p.zh keeps Taiwan's own writing
     except ImportError:  # pragma: no cover
         pass
     try:
