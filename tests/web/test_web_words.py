@@ -147,7 +147,7 @@ def test_every_player_page_speaks_to_players(client):
     lobby_zh = client.get("/", headers={**host, "accept-language": "zh-CN"}).text
     assert 'name="options"' not in lobby_zh
     assert '<option value="head-bump" selected>截和</option>' in lobby_zh
-    assert '<option value="all">一炮多响</option>' in lobby_zh
+    assert '<option value="all">多家都和</option>' in lobby_zh
     lobby_en = client.get("/", headers={**host, "accept-language": "en"}).text
     assert '<option value="all">All winners</option>' in lobby_en
     # seed 000 says 百搭 in its form, Wenzhou keeps 财神

@@ -335,7 +335,7 @@ TABLE_OPTIONS: dict[str, Option] = {o.name: o for o in (
        "When several players can win on one discard, either only the first in turn after the discarder wins "
        "or all of them win.",
        "几家都能和同一张打出的牌时，只由放炮者之后的第一家和（截和），或者几家都和（一炮多响）。",
-       choices=("head-bump", "all"), choice_names=(("head-bump", "截和", "Head bump"), ("all", "一炮多响", "All winners")),
+       choices=("head-bump", "all"), choice_names=(("head-bump", "截和", "Head bump"), ("all", "多家都和", "All winners")),
        source="RULES.md §1.4"),
     _t("rob_kong", "bool", True, "抢杠", "Robbing a kong",
        "Another player may win on the tile someone adds to a pung to make a kong.",
