@@ -212,3 +212,69 @@ def test_catalogues_and_pattern_names_speak_to_players():
         src = f.read_text(encoding="utf-8")
         assert not [w for w in DEV_WORDS if w in src], f.name
     assert json.loads((WEB / "static_i18n_en.json").read_text(encoding="utf-8"))["unit.point_one"] == "point"
+
+
+def test_the_replay_in_a_browser_speaks_to_players(database_url):
+    """The scripts' own texts, read as a player reads them (Chromium's ``innerText``, tile faces
+    included): a finished game's replay at its first step and at its end (the result panel) in Chinese
+    has none of the developer words or traditional characters, in English no "1 points"."""
+    import os
+    import socket
+    import threading
+    import time
+
+    import httpx
+    import pytest
+
+    chromium = os.environ.get("MAJIANG_CHROMIUM", "/usr/bin/chromium")
+    if not os.path.exists(chromium):
+        pytest.skip(f"{chromium} is absent")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    import uvicorn
+
+    from majiang.web.app import Settings, create_app
+
+    app = create_app(Settings(database_url=database_url, secret_key="w" * 40, claim_pause=0.02, bot_delay=0.0,
+                              min_turn_time=0.05))
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    end = time.monotonic() + 10
+    while not srv.started and time.monotonic() < end:
+        time.sleep(0.02)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        with httpx.Client(base_url=base) as c:
+            assert c.post("/signup", data={"username": "replayer", "password": "correct horse"}).status_code == 303
+            r = c.post("/tables", data={"preset": "taiwan", "max_hands": "1", "turn_time": "0.05", "sit": "1"})
+            rid = r.headers["location"].rsplit("/", 1)[1]
+            assert c.post(f"/tables/{rid}/bots", data={"kind": "efficiency"}).status_code == 303
+        room = app.state.lobby.get(rid)
+        assert wait_for(lambda: room.game_id is not None, 90)
+        ids = option_ids()
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=chromium, headless=True,
+                                        args=["--headless", "--no-sandbox", "--disable-gpu"])
+            try:
+                for lang in ("zh", "en"):
+                    page = browser.new_page()
+                    page.goto(f"{base}/games/{room.game_id}?lang={lang}")
+                    page.wait_for_function("(document.getElementById('step') || {}).textContent")
+                    start = page.evaluate("document.body.innerText")
+                    page.click("#last")
+                    page.wait_for_selector("#replay-result:not([hidden])")
+                    ended = page.evaluate("document.body.innerText")
+                    for text in (start, ended):
+                        if lang == "zh":
+                            assert zh_problems(text, ids) == [], zh_problems(text, ids)
+                        else:
+                            assert en_problems(text) == []
+                    page.close()
+            finally:
+                browser.close()
+    finally:
+        srv.should_exit = True
+        th.join(10)
