@@ -31,8 +31,8 @@ TRAD_SIMP = dict(zip("聽數獨報門風連莊槓發財東優對張搶撈槍灣�
                      strict=True))
 DEV_WORDS = ("RULES.md", "PyMahjongGB")
 KEY_VALUE = re.compile(r"[a-z_]+=")
-#: "1 points", "1 hands": a count of one with a plural noun
-ONE_PLURAL = re.compile(r"(?<![\d.])1 (points|hands|games|tiles|seconds|minutes|players|rounds|wins|characters|copies)\b")
+#: "1 points", "1 hands": a count of one with a plural noun ("wins" is left out: "Bot 1 wins" is right)
+ONE_PLURAL = re.compile(r"(?<![\d.])1 (points|hands|games|tiles|seconds|minutes|players|rounds|characters|copies)\b")
 
 
 def option_ids() -> set[str]:
