@@ -29,7 +29,7 @@ WEB = Path(i18n.__file__).parent
 TRAD_SIMP = dict(zip("聽數獨報門風連莊槓發財東優對張搶撈槍灣見計過開頂魚寶臺龍雙將紅條萬們這為點種類錢體當後裡個與會圓",
                      "听数独报门风连庄杠发财东优对张抢捞枪湾见计过开顶鱼宝台龙双将红条万们这为点种类钱体当后里个与会圆",
                      strict=True))
-DEV_WORDS = ("RULES.md", "PyMahjongGB")
+DEV_WORDS = ("RULES.md", "PyMahjongGB", "TrueSkill")
 KEY_VALUE = re.compile(r"[a-z_]+=")
 #: "1 points", "1 hands": a count of one with a plural noun ("wins" is left out: "Bot 1 wins" is right)
 ONE_PLURAL = re.compile(r"(?<![\d.])1 (points|hands|games|tiles|seconds|minutes|players|rounds|characters|copies)\b")
