@@ -121,8 +121,8 @@ def test_every_player_page_speaks_to_players(client):
     assert wait_for(lambda: room.game_id is not None, 60)
     gid = room.game_id
 
-    pages = ("/", f"/tables/{tw}", f"/tables/{mcr}", f"/games/{gid}", "/players/recorder", "/players/wordsmith",
-             "/leaderboard", "/leaderboard?rules=taiwan")
+    pages = ("/", f"/tables/{tw}", f"/tables/{mcr}", f"/tables/{rid}", f"/games/{gid}", "/players/recorder",
+             "/players/wordsmith", "/leaderboard", "/leaderboard?rules=taiwan", "/login", "/signup")
     found: dict[str, list[str]] = {}
     texts: dict[tuple[str, str], str] = {}
     for lang in ("zh", "en"):
