@@ -212,6 +212,12 @@ def test_catalogues_and_pattern_names_speak_to_players():
         src = f.read_text(encoding="utf-8")
         assert not [w for w in DEV_WORDS if w in src], f.name
     assert json.loads((WEB / "static_i18n_en.json").read_text(encoding="utf-8"))["unit.point_one"] == "point"
+    # seed 000's table and replay say 百搭: each wildcard text the scripts show has its 百搭 twin, chosen for seed000
+    scripts = "".join(f.read_text(encoding="utf-8") for f in WEB.glob("static_*.js"))
+    for caishen, baida in (("table.wildcard", "table.wildcard_baida"), ("hand.why_caishen", "hand.why_baida"),
+                           ("hand.wild_pinned", "hand.wild_pinned_baida"), ("replay.wild", "replay.wild_baida")):
+        assert "财神" in zh[caishen] and "百搭" in zh[baida] and "财神" not in zh[baida]
+        assert f'"seed000" ? "{baida}"' in scripts, baida
 
 
 def test_the_replay_in_a_browser_speaks_to_players(database_url):
