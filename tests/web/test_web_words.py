@@ -284,3 +284,14 @@ def test_the_replay_in_a_browser_speaks_to_players(database_url):
     finally:
         srv.should_exit = True
         th.join(10)
+
+
+def test_settlement_lines_name_no_zero_terms():
+    """A Taiwan win worth 0 tai (no minimum) between two non-dealers is paid as the base alone: no "+ 0 台"."""
+    from majiang.engine import RuleSet
+    from majiang.web import explain
+
+    pays = explain._payments(RuleSet.preset("taiwan"), {"actor": 1, "target": 2, "value": 0}, dealer=0, streak=0)
+    assert [(s, a, f["zh"], f["en"]) for s, a, f in pays] == [(2, 30, "底 30 = 30", "base 30 = 30")]
+    pays = explain._payments(RuleSet.preset("taiwan"), {"actor": 1, "target": 2, "value": 2}, dealer=0, streak=0)
+    assert [f["zh"] for _, _, f in pays] == ["底 30 + 2 台 × 10 = 50"]

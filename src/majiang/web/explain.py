@@ -66,7 +66,7 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
         for s in payers:
             dt = opts.dealer_tai(streak) if dealer in (w, s) else 0
             amt = st.base + (total + dt) * st.per_tai
-            key = "explain.tw_dealer" if dt else "explain.tw"
+            key = "explain.tw_dealer" if dt else "explain.tw" if total else "explain.tw_base"  # no "+ 0 台" term
             out.append((s, amt, _both(key, base=st.base, tai=total, dealer_tai=dt, streak=streak,
                                       per=st.per_tai, amount=amt)))
         return out
