@@ -51,7 +51,7 @@ def rules(name: str | None, as_json: bool) -> None:
             click.echo(f"    {o['name']}={_fmt_value(o['default'])}  {o['type']}{extra}  "
                        f"{o['label_en']} / {o['label_zh']}" + ("" if o["target"] == "rules" else "  (table)"))
             if name and o["help"]:
-                click.echo(f"        {o['help']}")
+                click.echo(f"        {o['help']}" + (f" [{o['source']}]" if o.get("source") else ""))
         if name:
             click.echo(f"  patterns ({len(d['patterns'])}):")
             for p in d["patterns"]:

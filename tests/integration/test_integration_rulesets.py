@@ -73,10 +73,10 @@ def test_describe_gives_options_and_patterns():
     d = registry.describe("taiwan")
     opts = {o["name"]: o for o in d["options"]}
     assert opts["all_flowers_count"] == {**opts["all_flowers_count"], "type": "bool", "default": False,
-                                         "label_zh": "見花見台", "target": "rules"}
+                                         "label_zh": "见花见台", "target": "rules"}
     assert opts["reserve"]["default"] == 16 and opts["reserve"]["target"] == "table"  # RULES.md §3.1
     pats = {p["id"]: p for p in d["patterns"]}
-    assert pats["tw.huagang"] == {"id": "tw.huagang", "name_zh": "花槓", "name_en": "Flower kong", "points": 2}
+    assert pats["tw.huagang"] == {"id": "tw.huagang", "name_zh": "花杠", "name_en": "Flower kong", "points": 2}
     mcr = registry.describe("mcr")
     assert len(mcr["patterns"]) == 82 and {"id": "一般高", "name_zh": "一般高", "name_en": "Pure Double Chow",
                                            "points": 1} in mcr["patterns"]

@@ -254,7 +254,7 @@ def test_bot_seat_names_are_short_and_in_the_page_language():
 
 def test_rule_option_help_follows_the_page_language(client):
     """Every option of every rule set's form has a help text in both languages (the rule set's own
-    English ``Option.help``, the Chinese from rulesform.HELP_ZH): the Chinese lobby's tooltips are
+    ``Option.help`` and ``Option.help_zh``): the Chinese lobby's tooltips are
     Chinese, the English lobby's English."""
     import html as htmllib
 

@@ -95,7 +95,7 @@ def _has_player_summary() -> bool:
     """Whether the pages say a table's options in players' words (``options_summary``), not ``k=v``."""
     from majiang.web import templates
 
-    return "options_summary" in templates.env.globals or "options_summary" in templates.lang_context("zh")
+    return "rules_summary" in templates.env.globals
 
 
 def _check_cards(page, lang: str, size: str, width: int, tw: str, mcr: str) -> None:

@@ -28,7 +28,7 @@ The scoring protocol itself -- :class:`WinContext` (the facts of the table), :cl
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol, runtime_checkable
 
 from majiang.analysis import ShapeRules
@@ -251,13 +251,17 @@ class Option:
         name: the option's name in specs, records and forms (``all_flowers_count``).
         type: ``"bool"``, ``"int"`` or ``"str"``.
         default: the value when not set (for a table option: the rule set's table value).
-        label_zh, label_en: short labels (Chinese, English).
-        help: one or two sentences in English: what it changes, and its source (RULES.md section).
+        label_zh, label_en: short labels (Chinese, English), the words players read.
+        help: one plain sentence in English for players: what it changes (no sources, no option ids).
         choices: the allowed values of a ``"str"`` option (or ``None``: any string).
         minimum, maximum: bounds of an ``"int"`` option (``None``: unbounded).
         nullable: ``None`` is allowed (``"int"`` options such as a cap).
         target: ``"rules"`` (read by the scorer/settlement, kept in ``RuleSet.rule_options``) or
             ``"table"`` (a :class:`~majiang.engine.RuleSet` field of that name).
+        help_zh: the same sentence in Chinese (simplified characters).
+        choice_names: ``((value, name_zh, name_en), ...)``: what players read for each choice.
+        source: where the rule comes from, for developers (a RULES.md section, a library); never shown
+            on a player page.
     """
 
     name: str
@@ -271,6 +275,9 @@ class Option:
     maximum: int | None = None
     nullable: bool = False
     target: str = "rules"
+    help_zh: str = ""
+    choice_names: tuple[tuple[Any, str, str], ...] = ()
+    source: str = ""
 
     def __post_init__(self) -> None:
         if self.type not in OPTION_TYPES:
@@ -299,62 +306,94 @@ class Option:
 
     def with_default(self, default: Any) -> Option:
         """A copy with another default (a table option's default is the rule set's table value)."""
-        return Option(self.name, self.type, default, self.label_zh, self.label_en, self.help, self.choices,
-                      self.minimum, self.maximum, self.nullable, self.target)
+        return replace(self, default=default)
+
+    def choice_name(self, value: Any, lang: str) -> str | None:
+        """The players' name of choice ``value`` in ``lang`` (``"zh"``/``"en"``), or ``None`` when undeclared."""
+        for v, zh, en in self.choice_names:
+            if v == value:
+                return zh if lang == "zh" else en
+        return None
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain JSON values: ``name, type, default, label_zh, label_en, help, choices, minimum,
-        maximum, nullable, target``."""
+        """Plain JSON values: ``name, type, default, label_zh, label_en, help, help_zh, choices,
+        choice_names`` (``{value: {"zh", "en"}}``), ``minimum, maximum, nullable, target, source``."""
         return {"name": self.name, "type": self.type, "default": self.default, "label_zh": self.label_zh,
                 "label_en": self.label_en, "help": self.help,
                 "choices": None if self.choices is None else list(self.choices),
-                "minimum": self.minimum, "maximum": self.maximum, "nullable": self.nullable, "target": self.target}
+                "minimum": self.minimum, "maximum": self.maximum, "nullable": self.nullable, "target": self.target,
+                "help_zh": self.help_zh, "source": self.source,
+                "choice_names": {str(v): {"zh": zh, "en": en} for v, zh, en in self.choice_names}}
 
 
-def _t(name: str, type_: str, default: Any, zh: str, en: str, help_: str, **kw: Any) -> Option:
-    return Option(name, type_, default, zh, en, help_, target="table", **kw)
+def _t(name: str, type_: str, default: Any, zh: str, en: str, help_en: str, help_zh: str, **kw: Any) -> Option:
+    return Option(name, type_, default, zh, en, help_en, target="table", help_zh=help_zh, **kw)
 
 
 TABLE_OPTIONS: dict[str, Option] = {o.name: o for o in (
     _t("multiple_winners", "str", "head-bump", "一炮多响", "Several winners on one discard",
-       "head-bump: only the first in turn order from the discarder wins (截和); all: every claimant wins "
-       "(RULES.md §1.4).", choices=("head-bump", "all")),
-    _t("rob_kong", "bool", True, "抢杠", "Robbing a kong", "Another player may win on the tile of an added kong."),
+       "When several players can win on one discard, either only the first in turn after the discarder wins "
+       "or all of them win.",
+       "几家都能和同一张打出的牌时，只由放炮者之后的第一家和（截和），或者几家都和（一炮多响）。",
+       choices=("head-bump", "all"), choice_names=(("head-bump", "截和", "Head bump"), ("all", "多家都和", "All winners")),
+       source="RULES.md §1.4"),
+    _t("rob_kong", "bool", True, "抢杠", "Robbing a kong",
+       "Another player may win on the tile someone adds to a pung to make a kong.",
+       "别人把一张牌加到碰上成杠时，可以抢这张牌和牌。"),
     _t("claim_last_discard", "bool", False, "河底吃碰", "Claims on the last discard",
-       "The discard after the last live tile may be chowed or punged (else only won on)."),
-    _t("flowers", "bool", True, "花牌", "Flowers", "The 8 flowers are in the tile set (RULES.md §1.1)."),
-    _t("flower_wins", "bool", False, "八仙過海/七搶一", "Flower wins",
-       "A player with all eight flowers wins at once; the drawer of the eighth pays a holder of seven "
-       "(RULES.md §3.2, §3.3)."),
-    _t("declare_ready", "bool", False, "報聽", "Declared ready",
-       "A player may declare ready; his hand is then frozen (RULES.md §3.1)."),
-    _t("reserve", "int", 0, "留牌", "Tiles held back", "Tiles left in the wall when the hand is drawn.",
-       minimum=0, maximum=60),
-    _t("dealer_keeps_on_win", "bool", False, "胡牌连庄", "Dealer keeps the deal on a win", ""),
-    _t("dealer_keeps_on_draw", "bool", False, "流局连庄", "Dealer keeps the deal on a draw", ""),
-    _t("max_dealer_streak", "int", None, "连庄上限", "Most extra dealer hands", "Empty: no limit.",
-       minimum=0, nullable=True),
-    _t("rounds", "int", 4, "圈数", "Rounds", "Prevalent winds played (4 = a full match).", minimum=1, maximum=16),
-    _t("first_dealer", "str", "east", "首庄", "First dealer", "east or dice.", choices=("east", "dice")),
-    _t("seat_draw", "bool", True, "抽座位", "Seats by lot", "Players are seated by lot at the start."),
-    _t("min_score", "int", 8, "起胡", "Minimum to win", "A win needs at least this value (MCR 8 fan).",
-       minimum=0),
+       "The last discard of the hand may be chowed or punged, not only won on.",
+       "最后一张打出的牌也可以吃、碰，而不只是和。"),
+    _t("flowers", "bool", True, "花牌", "Flowers", "The eight flower tiles are played.", "牌里加入八张花牌。",
+       source="RULES.md §1.1"),
+    _t("flower_wins", "bool", False, "八仙过海/七抢一", "Flower wins",
+       "A player who holds all eight flowers wins at once, and whoever draws the eighth flower while another "
+       "player holds seven pays that player.",
+       "集齐八张花即和（八仙过海）；别人已有七张花时，摸到第八张花的人要付给他（七抢一）。",
+       source="RULES.md §3.2, §3.3"),
+    _t("declare_ready", "bool", False, "报听", "Declared ready",
+       "A player may declare ready, and the hand can then no longer be changed.",
+       "可以报听，报听后手牌不能再换。", source="RULES.md §3.1"),
+    _t("reserve", "int", 0, "留牌", "Tiles held back", "The hand is drawn when this many tiles are left in the wall.",
+       "牌墙只剩这么多张时流局。", minimum=0, maximum=60),
+    _t("dealer_keeps_on_win", "bool", False, "胡牌连庄", "Dealer keeps the deal on a win",
+       "The dealer stays dealer after winning a hand.", "庄家和牌后继续坐庄。"),
+    _t("dealer_keeps_on_draw", "bool", False, "流局连庄", "Dealer keeps the deal on a draw",
+       "The dealer stays dealer after a drawn hand.", "流局时庄家继续坐庄。"),
+    _t("max_dealer_streak", "int", None, "连庄上限", "Most extra dealer hands",
+       "How many times in a row the dealer may keep the deal; leave it empty for no limit.",
+       "庄家最多连庄几次；留空为不限。", minimum=0, nullable=True),
+    _t("rounds", "int", 4, "圈数", "Rounds", "How many rounds of prevailing wind are played; 4 is a full match.",
+       "打几圈；4 圈为完整一场。", minimum=1, maximum=16),
+    _t("first_dealer", "str", "east", "首庄", "First dealer", "Who deals the first hand: the East seat, or the dice decide.",
+       "第一局由谁坐庄：东家，或者掷骰子决定。", choices=("east", "dice"),
+       choice_names=(("east", "东家坐庄", "East seat"), ("dice", "掷骰定庄", "By dice"))),
+    _t("seat_draw", "bool", True, "抽座位", "Seats by lot", "Players draw lots for their seats at the start.",
+       "开局时抽签决定座位。"),
+    _t("min_score", "int", 8, "起胡", "Minimum to win", "A hand needs at least this value to win (8 fan in the official rules).",
+       "和牌至少要有这么多番（国标为 8 番）。", minimum=0),
     _t("followed_penalty", "int", 0, "被跟", "Followed discard penalty",
-       "Points the followed player pays each other player (Wenzhou, RULES.md §4.6); 0 = off.", minimum=0),
+       "Points a player pays each other player when the others follow his discard; 0 for none.",
+       "被跟的玩家付给其他每家的分数；0 为不罚。", minimum=0, source="RULES.md §4.6 (Wenzhou)"),
     _t("wild_discard_penalty", "int", 0, "误打财神", "Wildcard discard penalty",
-       "Points to each other player for discarding a 财神 (RULES.md §4.6); 0 = off.", minimum=0),
-    _t("xianggong", "bool", False, "相公", "Wrong tile count (相公)",
-       "A record with a hand one tile short or long replays with the player marked (RULES.md §2.4)."),
-    _t("bao_pai", "bool", False, "宝牌加台", "Bao tiles (宝牌)",
-       "One 宝牌 turned up after the deal and one more after each kong's replacement draw (at most "
-       "five); each copy held at a win is 1 tai, not counted toward the minimum (RULES.md §3.4)."),
-    _t("wild_next_face", "bool", False, "翻牌下一张为财神", "Wildcard is the next face",
-       "The face after the turned-up indicator is wild (RULES.md §4.2)."),
-    _t("wild_indicator_out", "bool", True, "财神牌不入墙", "Indicator out of play",
-       "The turned-up indicator leaves play: three live wildcards (RULES.md §4.2, §2.1 E)."),
+       "Points a player pays each other player for discarding a wildcard; 0 for none.",
+       "打出财神时付给其他每家的分数；0 为不罚。", minimum=0, source="RULES.md §4.6"),
+    _t("xianggong", "bool", False, "相公", "Wrong tile count",
+       "A player with one tile too few or too many plays on but may not win.",
+       "手牌多一张或少一张的玩家（相公）照样打下去，但不能和牌。", source="RULES.md §2.4"),
+    _t("bao_pai", "bool", False, "宝牌加台", "Bao tiles",
+       "A bao tile is turned up after the deal and one more after each kong, at most five, and each one in the "
+       "winning hand adds 1 tai that does not count toward the minimum.",
+       "发牌后翻一张宝牌，每次杠后再翻一张（最多五张）；和牌时手里每张宝牌加 1 台，但不算进起胡台数。",
+       source="RULES.md §3.4"),
+    _t("wild_next_face", "bool", False, "翻牌下一张为财神", "Wildcard is the next tile",
+       "The wildcard is the tile after the turned-up one, not the turned-up tile itself.",
+       "财神是翻出的那张牌的下一张，而不是翻出的牌本身。", source="RULES.md §4.2"),
+    _t("wild_indicator_out", "bool", True, "财神牌不入墙", "Turned-up tile out of play",
+       "The turned-up tile is put aside, so only three wildcards are left in play.",
+       "翻出的那张牌不再使用，场上只剩三张财神。", source="RULES.md §4.2, §2.1 E"),
     _t("wild_discardable", "bool", True, "财神可以打出", "Wildcards may be discarded",
-       "A 财神 may be discarded (nobody wins on it; with 误打财神 above 0 the discarder pays that to each "
-       "other player); off: the table refuses the discard (RULES.md §4.2, §4.6)."),
+       "A wildcard may be discarded, though nobody can win on it; when off, wildcards cannot be discarded.",
+       "可以打出财神（别人不能和这张）；关掉时不能打出财神。", source="RULES.md §4.2, §4.6"),
 )}
 """Labelled :class:`~majiang.engine.RuleSet` fields a rule set may offer as options; defaults are
 ``RuleSet``'s (a test keeps them equal). A :class:`RuleSetDef` names the ones it offers in
@@ -473,6 +512,9 @@ class RuleSetDef:
         scorers, settlements: factories by name, called with the :class:`~majiang.engine.RuleSet`.
         options: its own options (``target="rules"``).
         table_options: names of :data:`TABLE_OPTIONS` it offers (defaults: its ``table`` values).
+        option_words: the rule set's own words for table options it offers, by option name:
+            ``{"wild_next_face": {"label_zh": "翻牌下一张为百搭", "help_zh": "..."}}`` (any of ``label_zh,
+            label_en, help, help_zh``), e.g. 百搭 where the shared label says 财神.
         patterns: the pattern catalogue, or a function returning it (built when first asked).
         bot_tuning: how the bots play it (:class:`BotTuning`).
         score_command: how ``majiang score`` scores its hands (:class:`ScoreCommand`); ``None``: through
@@ -495,6 +537,7 @@ class RuleSetDef:
     settlements: Mapping[str, SettlementFactory] = field(default_factory=dict)
     options: tuple[Option, ...] = ()
     table_options: tuple[str, ...] = ()
+    option_words: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     patterns: tuple[PatternInfo, ...] | Callable[[], tuple[PatternInfo, ...]] = ()
     bot_tuning: BotTuning = DEFAULT_TUNING
     score_command: ScoreCommand | None = None
@@ -539,7 +582,9 @@ class RuleSetDef:
 
     def all_options(self) -> tuple[Option, ...]:
         """The table options it offers (with its table values as defaults), then its own options."""
-        table = tuple(TABLE_OPTIONS[n].with_default(self.table.get(n, TABLE_OPTIONS[n].default))
+        table = tuple(replace(TABLE_OPTIONS[n].with_default(self.table.get(n, TABLE_OPTIONS[n].default)),
+                              **{k: v for k, v in self.option_words.get(n, {}).items()
+                                 if k in ("label_zh", "label_en", "help", "help_zh")})
                       for n in self.table_options)
         return table + tuple(self.options)
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 from majiang.engine import RuleSet
-from majiang.web.i18n import LANGS, t
+from majiang.web.i18n import LANGS, t, tn
 
 
 def _both(key: str, **kw: Any) -> dict[str, str]:
@@ -66,7 +66,7 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
         for s in payers:
             dt = opts.dealer_tai(streak) if dealer in (w, s) else 0
             amt = st.base + (total + dt) * st.per_tai
-            key = "explain.tw_dealer" if dt else "explain.tw"
+            key = "explain.tw_dealer" if dt else "explain.tw" if total else "explain.tw_base"  # no "+ 0 台" term
             out.append((s, amt, _both(key, base=st.base, tai=total, dealer_tai=dt, streak=streak,
                                       per=st.per_tai, amount=amt)))
         return out
@@ -97,7 +97,7 @@ def _payments(rules: RuleSet, win: dict, dealer: int, streak: int) -> list[tuple
     if name in ("seed000", "shandong", "flat"):
         payers = others if self_drawn else [d]
         for s in payers:
-            out.append((s, total, _both("explain.flat", amount=total)))
+            out.append((s, total, {lang: tn(lang, "explain.flat", total, amount=total) for lang in LANGS}))
         return out
     return None
 

@@ -16,7 +16,7 @@ cookie), else the cookie, else ``Accept-Language`` (Chinese for any ``zh*`` rank
 else Chinese. ``<html lang>`` is ``zh-CN`` or ``en`` (:data:`HTML_LANG`).
 
 Pattern names (:func:`pattern_names`) come from each rule package's own data -- MCR fans
-(``name_zh``/``name_en``), the Taiwan tai table, Wenzhou W13/W16, seed 000, Shandong -- and, for the
+(``name_zh``/``name_en``), the Taiwan tai table (its simplified names), Wenzhou W13/W16, seed 000, Shandong -- and, for the
 engine's stand-in scorer only (``fixed``, ``flower``), from the catalogues' ``pattern.*`` entries.
 """
 
@@ -54,6 +54,13 @@ def t(lang: str, key: str, **kw: Any) -> str:
     (tests render every page in both languages, so a missing entry fails there, not in play)."""
     s = catalogue(lang)[key]
     return s.format(**kw) if kw else s
+
+
+def tn(lang: str, key: str, n: Any, **kw: Any) -> str:
+    """:func:`t` for a count ``n``: the catalogue's ``<key>_one`` when ``n`` is 1 and it has one ("1 point",
+    not "1 points"), else ``key``. ``static_i18n.js``'s ``tn`` does the same."""
+    one = key + "_one"
+    return t(lang, one if n == 1 and one in catalogue(lang) else key, **kw)
 
 
 BOT_NAME = re.compile(r"^(strong|efficiency|random)-bot-(\d+)$")
@@ -152,7 +159,7 @@ def _pattern_index() -> dict[str, tuple[str, str]]:
         from majiang.rules.taiwan.patterns import PATTERNS as TW
 
         for p in TW:
-            idx[p.id] = (p.zh, p.en)
+            idx[p.id] = (p.zh_hans, p.en)  # Chinese pages are simplified; p.zh keeps Taiwan's own writing
     except ImportError:  # pragma: no cover
         pass
     try:

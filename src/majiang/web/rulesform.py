@@ -12,93 +12,32 @@ The form posts ``opt.<preset>.<name>`` for the chosen preset's controls (every p
 group; the page shows only the chosen one); :func:`options_text` turns those that differ from the
 defaults into the ``key=value`` text the table keeps (``Room.options_text``) and
 :func:`majiang.engine.parse_spec` reads. A form without them (or with the old free-text ``options``
-field) works as before.
+field) works as before; the page no longer shows that field (docs/decisions.md).
 """
 
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from majiang.engine import PRESET_NAMES, RuleSet
 from majiang.engine import ruleset as _rs
+from majiang.rules.base import TABLE_OPTIONS
 
 #: RuleSet fields the form never offers: the preset's name and the seat count are fixed by the table.
 FIXED = ("name", "players")
 
-
-#: Chinese help of each option (the rule sets declare theirs in English: ``Option.help``), by name;
-#: a rule set's own ``help_zh`` wins. Sources as in the English help (RULES.md sections).
-HELP_ZH: dict[str, str] = {
-"multiple_winners": "截和（head-bump）：按放炮者之后的顺序只由第一家和牌；all：所有要和的玩家都和（一炮多响）（RULES.md §1.4）。",
-"rob_kong": "别人补杠（加杠）的那张牌可以抢杠和。",
-"flowers": "牌里有 8 张花牌（RULES.md §1.1）。",
-"min_score": "和牌至少要这么多分（国标 8 番起和）。",
-"rounds": "打几圈（圈风）；4 = 完整一场。与开桌的“局数”先到者为准。",
-"first_dealer": "首局庄家：east = 东家坐庄；dice = 掷骰定庄。",
-"seat_draw": "开局时抽签定座位。",
-"knitted_straight_waits": "和牌张可以放进组合龙时，边张/嵌张/单钓仍然计番（PyMahjongGB 1.4.0）；关：按规则书的理解（RULES.md §6）。",
-"melded_concealed_kong_pair": "一个明杠加一个暗杠计“明暗杠” 5 番（PyMahjongGB）；关：明杠 1 + 暗杠 2。",
-"fifth_copy_waits": "手里已有四张的牌，计边张/嵌张/单钓时仍算作听牌（PyMahjongGB）。",
-"flower_wins": "集齐八张花即和（八仙过海）；摸到第八张花的人付给持七张花者（RULES.md §3.2、§3.3）。",
-"declare_ready": "可以报听，报听后手牌不能再改（RULES.md §3.1）。",
-"reserve": "流局时牌墙里留下的张数。",
-"dealer_keeps_on_win": "庄家和牌后继续坐庄（连庄）。",
-"dealer_keeps_on_draw": "流局时庄家继续坐庄（连庄）。",
-"max_dealer_streak": "最多连庄几次；空 = 不限。",
-"bao_pai": "发牌后翻一张宝牌，每次杠后补牌再翻一张（最多五张）；和牌时手里每张宝牌 1 台，不计入起胡台数（RULES.md §3.4）。",
-"tai_preset": "台数表：association（协会规则，RULES.md §3.2 默认）或 Alt 栏里的某个 App 的台数表。",
-"minimum_tai": "不到这个台数不能和（三台起胡 = 3）。",
-"tai_cap": "一手牌的台数封顶（有的牌桌 16 或 24 台）；空 = 不封顶。",
-"eight_flowers_mode": "standalone：八仙过海单独计分；added：加在和好的牌上。",
-"all_flowers_count": "每张花都计 1 台，不只本门花；花杠只替换本门花（RULES.md §3.2）。",
-"concealed_kong_breaks_menqing": "P2/P4 的理解：任何杠（包括暗杠）都破门清（RULES.md §3.2）。",
-"all_honours_add_all_pungs": "字一色同时计碰碰胡（C1 默认，RULES.md §3.2）。",
-"little_four_winds_keep_wind_tai": "小四喜仍计圈风/门风台（关：被替代，RULES.md §3.2 第 1 条）。",
-"earthly_ready_excludes_concealed": "地听不再计门清、不求和报听，但仍计自摸（P1，RULES.md §3.2）。",
-"prefer_triplet_on_discard": "点炮和时，和牌张尽量按组成刻子来算（C1，RULES.md §3.2 第 6 条）。",
-"single_wait_with_half_begging": "半求同时计独听（RULES.md §3.5）。",
-"single_wait_counts_own_four": "计独听时，手里已有四张的牌仍算作听牌（RULES.md §3.5）。",
-"all_chows_honour_pair": "平胡可以用字牌作将（RULES.md §3.5）。",
-"all_chows_with_flowers": "有花牌也可以算平胡（RULES.md §3.5）。",
-"heavenly_ready_includes_declared": "天听包含报听，报听不再另计（RULES.md §3.5）。",
-"eight_half_pairs_single_wait": "八对半只听一张时计独听（RULES.md §3.5）。",
-"four_kongs": "计选用番种四杠（tw.si_gang，8 台）。",
-"base": "每笔支付的底（RULES.md §3.3）。",
-"per_tai": "每台在支付中值多少（RULES.md §3.3）。",
-"wild_next_face": "翻出的指示牌的下一张牌为财神（RULES.md §4.2）。",
-"xianggong": "牌谱里手牌多一张或少一张时，照样回放并标出相公的玩家（RULES.md §2.4）。",
-"followed_penalty": "被跟的玩家付给其他每家的分数（温州，RULES.md §4.6）；0 = 不用。",
-"wild_discard_penalty": "打出财神时付给其他每家的分数（RULES.md §4.6）；0 = 不用。",
-"caishenhui_mode": "财神会：three_wilds = 手持三张财神自摸；wild_drawn = 摸到财神且手里另有财神（RULES.md §4.4）。",
-"self_draw_bonus_with_specials": "特殊牌型也加自摸的 ×2（RULES.md §4.4）。",
-"fanqiang_penalty": "犯枪：放炮者另付给和牌者的分（RULES.md §4.6）。",
-"robbing_kong_liability": "被抢杠的玩家替所有输家付（RULES.md §4.6）。",
-"tongbao": "统包：给下家喂了三次吃，由喂牌者替所有人付（RULES.md §4.6）。",
-"soft_eight_pairs": "点炮和、用财神代替的八对的倍数（MIL 1；C5 2；RULES.md §4.5）。",
-"lazila": "三张财神都当本身用时 ×8（C3 选项）。",
-"special_double": "C3 的特殊加倍（RULES.md §4.5）。",
-"robbing_kong_hard": "抢杠和至少算硬和（C5）。",
-"caishen_money": "结算财神钱（RULES.md §4.5）。",
-"kong_money": "结算杠钱（RULES.md §4.5）。",
-"wild_indicator_out": "翻出的指示牌不再使用：场上只剩三张财神（RULES.md §4.2、§2.1 E）。",
-"base_points": "每次和牌在番种分之前的底分。",
-"structure_exempt": "清老头/混老头不需要成和牌型也能和（RULES.md §2.3）。",
-"points": "一次和牌的分数（RULES.md §9.5）。",
-"self_draw_multiplier": "自摸和的分数是这个倍数（RULES.md §9.5）。",
-}
-#: English help for options declared without one.
-HELP_EN: dict[str, str] = {"dealer_keeps_on_win": "The dealer stays dealer after winning (连庄).",
-              "dealer_keeps_on_draw": "The dealer stays dealer after a drawn hand (连庄)."}
 
 @dataclass(frozen=True, slots=True)
 class OptionField:
     """One control: ``name`` (the option), ``kind`` (``"bool"``, ``"choice"``, ``"int"``, ``"int?"`` = a
     number or blank for ``None``), ``default`` as the form writes it, ``choices`` (values as strings),
     ``lo``/``hi`` for numbers, labels ``label_zh``/``label_en`` (empty: use the catalogue), ``help``
-    (English) and ``help_zh`` (Chinese; :meth:`help_in` falls back to the English)."""
+    (English) and ``help_zh`` (Chinese; :meth:`help_in` falls back to the English), ``choice_names``
+    ``((value, name_zh, name_en), ...)`` as the rule set declares them (:meth:`choice_name`)."""
 
     name: str
     kind: str
@@ -110,6 +49,17 @@ class OptionField:
     label_en: str = ""
     help: str = ""
     help_zh: str = ""
+    choice_names: tuple[tuple[str, str, str], ...] = ()
+
+    def choice_name(self, value: str, lang: str) -> str:
+        """What players read for choice ``value``: the declared name, else the catalogue's
+        ``optv.<name>.<value>``, else the value."""
+        for v, zh, en in self.choice_names:
+            if v == value:
+                return zh if lang == "zh" else en
+        from majiang.web import i18n
+
+        return i18n.texts(lang).get(f"optv.{self.name}.{value}", value)
 
     def help_in(self, lang: str) -> str:
         """The help in ``lang`` (``"zh"`` or ``"en"``): Chinese where known, else the English."""
@@ -148,8 +98,9 @@ def _registry_fields(preset: str) -> list[OptionField] | None:
         out.append(OptionField(o["name"], kind, form_value(o.get("default")),
                                tuple(str(c) for c in choices or ()), o.get("minimum"), o.get("maximum"),
                                o.get("label_zh") or "", o.get("label_en") or "",
-                               o.get("help") or HELP_EN.get(o["name"], ""),
-                               o.get("help_zh") or HELP_ZH.get(o["name"], "")))
+                               o.get("help") or "", o.get("help_zh") or "",
+                               tuple((str(v), n.get("zh") or str(v), n.get("en") or str(v))
+                                     for v, n in (o.get("choice_names") or {}).items())))
     return out
 
 
@@ -168,14 +119,17 @@ def ruleset_fields(preset: str = "mcr") -> list[OptionField]:
             continue
         typ = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
         default = form_value(getattr(base, f.name))
+        o = TABLE_OPTIONS.get(f.name)
+        words = {} if o is None else dict(label_zh=o.label_zh, label_en=o.label_en, help=o.help, help_zh=o.help_zh,
+                                          choice_names=tuple((str(v), zh, en) for v, zh, en in o.choice_names))
         if f.name in _KNOWN_CHOICES:
-            out.append(OptionField(f.name, "choice", default, tuple(str(c) for c in _KNOWN_CHOICES[f.name])))
+            out.append(OptionField(f.name, "choice", default, tuple(str(c) for c in _KNOWN_CHOICES[f.name]), **words))
         elif typ == "bool":
-            out.append(OptionField(f.name, "bool", default))
+            out.append(OptionField(f.name, "bool", default, **words))
         elif typ == "int":
-            out.append(OptionField(f.name, "int", default, lo=0))
+            out.append(OptionField(f.name, "int", default, lo=0, **words))
         elif typ in ("int | None", "Optional[int]"):
-            out.append(OptionField(f.name, "int?", default, lo=0))
+            out.append(OptionField(f.name, "int?", default, lo=0, **words))
     return out
 
 
@@ -187,6 +141,17 @@ def preset_fields(preset: str) -> list[OptionField]:
 
 def all_preset_fields() -> dict[str, list[OptionField]]:
     return {p: preset_fields(p) for p in PRESET_NAMES}
+
+
+@lru_cache(maxsize=None)
+def _choice_index(lang: str) -> dict[tuple[str, str], str]:
+    return {(f.name, v): (zh if lang == "zh" else en)
+            for fields in all_preset_fields().values() for f in fields for v, zh, en in f.choice_names}
+
+
+def choice_names(lang: str) -> dict[tuple[str, str], str]:
+    """``{(option, value): name}`` of every choice the rule sets declare, in ``lang``."""
+    return _choice_index(lang)
 
 
 def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> str:
@@ -216,3 +181,53 @@ def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> s
             val = "null"
         parts.append(f"{f.name}={val}")
     return ",".join(parts)
+
+
+def _field(preset: str, name: str) -> OptionField | None:
+    for f in preset_fields(preset) if preset in PRESET_NAMES else _registry_fields(preset) or ():
+        if f.name == name:
+            return f
+    o = TABLE_OPTIONS.get(name)
+    if o is not None:  # a table option this rule set does not offer in its form (typed as free text)
+        kind = "choice" if o.choices else "bool" if o.type == "bool" else "int?" if o.nullable else "int"
+        return OptionField(name, kind, form_value(o.default), tuple(str(c) for c in o.choices or ()),
+                           label_zh=o.label_zh, label_en=o.label_en, help=o.help, help_zh=o.help_zh,
+                           choice_names=tuple((str(v), zh, en) for v, zh, en in o.choice_names))
+    return None
+
+
+def summary(preset: str, options_text: str, lang: str) -> str:
+    """A table's options as players read them: each option of ``options_text`` (the ``key=value`` text the
+    table keeps) that differs from ``preset``'s default, as "label: choice" in ``lang``, joined by `` · ``
+    (``宝牌加台：开 · 起胡台数：3`` / ``Bao tiles: on · Minimum tai: 3``); empty when nothing differs.
+    An option with no player words (a field no catalogue labels) is left out, never shown by its id."""
+    from majiang.web import i18n
+
+    texts = i18n.texts(lang)
+    colon = "：" if lang == "zh" else ": "
+    parts: list[str] = []
+    seen: dict[str, str] = {}
+    for item in (options_text or "").split(","):
+        key, eq, raw = item.partition("=")
+        key, raw = key.strip(), raw.strip()
+        if key and eq:
+            seen[key] = raw  # a later value wins, as in parse_spec
+    for key, raw in seen.items():
+        f = _field(preset, key)
+        if f is None:
+            if "opt." + key not in texts:
+                continue
+            f = OptionField(key, "int")
+        val = raw.lower() if raw.lower() in ("true", "false", "null", "none", "") else raw
+        if val in ("null", "none"):
+            val = ""
+        if val == f.default:
+            continue
+        if f.kind == "bool" or val in ("true", "false"):
+            shown = i18n.t(lang, "lobby.on" if val == "true" else "lobby.off")
+        elif f.kind == "choice":
+            shown = f.choice_name(val, lang)
+        else:
+            shown = val or i18n.t(lang, "lobby.none")
+        parts.append(f"{f.label(texts, lang)}{colon}{shown}")
+    return " · ".join(parts)

@@ -3,7 +3,7 @@
 // settlement worked out line by line, penalties, the running scores; "continue 继续" with the
 // pause's countdown (the server's `pause`; without one, a 15 s local countdown). The final dialog
 // at the game's end links the replay.
-import {t, patternName, local} from "./i18n.js";
+import {t, tn, lang, patternName, local} from "./i18n.js";
 import {esc, meldSVG, tileIndex, tileSVG, tilesSVG} from "./tiles.js";
 import {wildBadge} from "./hand.js";
 
@@ -52,7 +52,9 @@ function winHTML(st, r, w, wildFace) {
   const worth = p => (Array.isArray(p) ? p[1] * p[2] : p.points * p.count) !== 0;
   const shown = (w.patterns || []).filter(worth);
   const pats = shown.length ? shown : w.value ? [{name_zh: t("end.base_row"), name_en: t("end.base_row"), points: w.value, count: 1}] : [];
-  const unit = t("unit." + (st.rules === "mcr" ? "fan" : st.rules === "taiwan" ? "tai" : st.rules.startsWith("wenzhou") ? "mult" : "point"));
+  const unitKey = "unit." + (st.rules === "mcr" ? "fan" : st.rules === "taiwan" ? "tai" : st.rules.startsWith("wenzhou") ? "mult" : "point");
+  const unit = t(unitKey);
+  const unitHead = lang === "en" ? unit.charAt(0).toUpperCase() + unit.slice(1) : unit;  // a column header: "Points"
   const rows = pats.map(p => `<tr><td>${esc(patternName(p))}</td><td class="n">${Array.isArray(p) ? p[1] : p.points}</td><td class="n">×${Array.isArray(p) ? p[2] : p.count}</td></tr>`).join("");
   // a liable player (统包, 抢杠) pays others' shares: each line says for whom
   const forWhom = l => l.for !== undefined && l.for !== null && l.for !== l.payer ? ` <small>(${esc(t("end.pays_for", {name: st.names[l.for] || "—"}))})</small>` : "";
@@ -61,8 +63,8 @@ function winHTML(st, r, w, wildFace) {
     `<div class="win-hand">${melds.map(m => meldSVG(m)).join("")}<span class="concealed">` +
     concealed.map(k => tileSVG(k, k === wildFace ? {cls: "wild", badge: wildBadge(st.rules)} : {})).join("") + `</span>` +
     `<span class="win-tile">${tileSVG(winTile, {cls: "winning"})}<small>${t("end.winning_tile")}</small></span></div>` +
-    `<table class="pats"><thead><tr><th>${t("end.pattern")}</th><th>${unit}</th><th>${t("end.count")}</th></tr></thead><tbody>${rows}` +
-    `<tr class="total"><td>${t("end.total")}</td><td class="n" colspan="2">${w.bonus ? esc(t("end.total_bonus", {value: w.value, bonus: w.bonus, unit, what: t(st.rules === "taiwan" ? "end.bonus_bao" : "end.bonus")})) : w.value + " " + unit}</td></tr></tbody></table>` +
+    `<table class="pats"><thead><tr><th>${t("end.pattern")}</th><th>${unitHead}</th><th>${t("end.count")}</th></tr></thead><tbody>${rows}` +
+    `<tr class="total"><td>${t("end.total")}</td><td class="n" colspan="2">${w.bonus ? esc(t("end.total_bonus", {value: w.value, bonus: w.bonus, unit: tn(unitKey, w.value), bonus_unit: tn(unitKey, w.bonus), what: t(st.rules === "taiwan" ? "end.bonus_bao" : "end.bonus")})) : w.value + " " + tn(unitKey, w.value)}</td></tr></tbody></table>` +
     (settle ? `<h4>${t("end.settlement")}</h4><ol class="settle-lines">${settle}</ol>` : "") + `</section>`;
 }
 

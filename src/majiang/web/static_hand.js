@@ -69,7 +69,7 @@ export function handClick(ev, st, live, {discard, message, redraw}) {
   // off turn: tap two tiles to swap them
   if (i === "d") return;
   if (hand.selected !== null && hand.selected !== "d" && hand.selected !== i) {
-    if (!swap(hand.selected, i, live)) message(t("hand.wild_pinned"), false);
+    if (!swap(hand.selected, i, live)) message(t(st.rules === "seed000" ? "hand.wild_pinned_baida" : "hand.wild_pinned"), false);
     hand.selected = null;
   } else hand.selected = hand.selected === i ? null : i;
   redraw();

@@ -21,6 +21,12 @@ export function t(key, params) {
   return s;
 }
 
+// The text of ``key`` for a count ``n``: the catalogue's ``key + "_one"`` when n is 1 and it has one
+// ("1 point", not "1 points"), else ``key`` (i18n.py's tn does the same).
+export function tn(key, n, params) {
+  return Number(n) === 1 && C.texts[key + "_one"] !== undefined ? t(key + "_one", params) : t(key, params);
+}
+
 // A server message (English, as the server writes it) in the page's language.
 const RULES = (C.messages || []).map(([en, tr]) => {
   const parts = en.split(/(\{\d\})/);

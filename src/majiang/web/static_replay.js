@@ -30,7 +30,7 @@ function stateAt(n) {
         st = {hands: e.tehais.map(h => h.map(idx)), melds: [[], [], [], []], rivers: [[], [], [], []], flowers: [[], [], [], []],
               dealer: e.oya, wild: null, bao: [], result: null};
         note = t("replay.dealt", {hand: hand + 1}); break;
-      case "wild": st.wild = idx(e.wild); note = t("replay.wild", {tile: tname(e.wild)}); break;
+      case "wild": st.wild = idx(e.wild); note = t(preset === "seed000" ? "replay.wild_baida" : "replay.wild", {tile: tname(e.wild)}); break;
       case "bao": st.bao.push(idx(e.pai)); note = t("replay.bao", {tile: tname(e.pai)}); break;
       case "flower": removeOne(st.hands[a], idx(e.pai)); st.flowers[a].push(idx(e.pai)); note = t("replay.flower", {name: names[a], tile: tname(e.pai)}); break;
       case "tsumo": st.hands[a].push(idx(e.pai)); note = t("replay.draw", {name: names[a]}); break;

@@ -1,11 +1,14 @@
 // The tile set, drawn by us as one SVG symbol sheet (installed once per page): dots as circles,
 // bamboo as sticks (the 1 as a bird), characters with 萬, winds and dragons in their traditional
 // glyphs (White as a framed blank), the eight flowers, and the face-down back. Every tile on the
-// page is a tiny <svg> that <use>s its symbol, so it stays crisp at any size.
-import {t} from "./i18n.js";
+// page is a tiny <svg> that <use>s its symbol, so it stays crisp at any size. A Chinese page is in
+// simplified characters throughout (issue 31), its tiles included: 万, 东南西北, 发, 兰.
+import {t, lang} from "./i18n.js";
 
 const W = 40, H = 54;
 const NUM = "一二三四五六七八九";
+const FACES = lang === "zh" ? {wan: "万", winds: "东南西北", fa: "发", flowers: "春夏秋冬梅兰竹菊"}
+  : {wan: "萬", winds: "東南西北", fa: "發", flowers: "春夏秋冬梅蘭竹菊"};
 const RED = "#c62828", BLUE = "#1a4f9c", GREEN = "#1f7a3a", INK = "#1d1d1d";
 
 const DOTS = {
@@ -49,7 +52,7 @@ function bird() {  // 一索: a small bird of our own drawing
     `<path d="M15 27 Q21 23 26 29" stroke="#fdfaf0" stroke-width="1.2" fill="none"/>`;
 }
 function face(k) {
-  if (k < 9) return glyph(NUM[k], INK, 17, 23) + glyph("萬", RED, 18, 45);
+  if (k < 9) return glyph(NUM[k], INK, 17, 23) + glyph(FACES.wan, RED, 18, 45);
   if (k < 18) {
     const n = k - 8;
     if (n === 1) return `<circle cx="20" cy="27" r="13" fill="none" stroke="${BLUE}" stroke-width="3"/>` +
@@ -63,15 +66,15 @@ function face(k) {
     if (n === 1) return bird();
     return STICKS[n].map(([x, y, red]) => stick(x, y, red)).join("");
   }
-  if (k < 31) return glyph("東南西北"[k - 27], INK, 26, 36);
+  if (k < 31) return glyph(FACES.winds[k - 27], INK, 26, 36);
   if (k === 31) return `<rect x="8" y="9" width="24" height="34" rx="2" fill="none" stroke="${BLUE}" stroke-width="2.4"/>` +
     `<rect x="11.5" y="12.5" width="17" height="27" rx="1" fill="none" stroke="${BLUE}" stroke-width="1"/>`;
-  if (k === 32) return glyph("發", GREEN, 26, 36);
+  if (k === 32) return glyph(FACES.fa, GREEN, 26, 36);
   if (k === 33) return glyph("中", RED, 28, 37);
   const f = k - 34;
   const col = f < 4 ? [GREEN, RED, "#b8860b", BLUE][f] : [RED, "#7b1fa2", GREEN, "#b8860b"][f - 4];
   return `<text x="34" y="11" font-size="8" text-anchor="middle" fill="${col}" font-family="sans-serif">${f % 4 + 1}</text>` +
-    glyph("春夏秋冬梅蘭竹菊"[f], col, 22, 34) +
+    glyph(FACES.flowers[f], col, 22, 34) +
     `<path d="M8 44 Q20 38 32 44" stroke="${col}" stroke-width="1.5" fill="none"/>`;
 }
 function back() {

@@ -69,7 +69,7 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 {% for r in rooms %}{% set mine = user is not none and r.place_of(user.id) is not none %}<article class="table-card" data-table="{{ r.id }}" data-status="{{ r.status }}">
 <header><b class="t-rules">{{ preset_name(r.rules.name) }}</b>{% if r.quick %} <small class="tag">{{ _("quick.tag") }}</small>{% endif %}
 <span class="t-status s-{{ r.status }}">{{ _("status." ~ r.status) }}</span></header>
-{% set summary = options_summary(r) if options_summary is defined else r.options_text %}{% if summary %}<p class="t-opts">{{ summary }}</p>{% endif %}
+{% set summary = rules_summary(r.rules.name, r.options_text, lang) %}{% if summary %}<p class="t-opts rules-summary">{{ summary }}</p>{% endif %}
 <p class="t-facts"><span class="t-hands">{% if r.max_hands %}{{ _("lobby.card_hands_one") if r.max_hands == 1 else _("lobby.card_hands", n=r.max_hands) }}{% else %}{{ _("lobby.card_rounds_one") if r.rules.rounds == 1 else _("lobby.card_rounds", n=r.rules.rounds) }}{% endif %}</span>
 <span class="t-time">{{ _("lobby.card_turn", secs=r.turn_time|int) }}{% if r.reserve_time %}{{ _("lobby.card_reserve", secs=r.reserve_time|int) }}{% endif %}</span>
 {% if r.room %}<span class="t-room">{{ _("room.number") }} <b>{{ r.room }}</b></span>{% endif %}</p>
@@ -101,7 +101,6 @@ LOBBY = """{% extends "base.html" %}{% block main %}
 {% for p, fields in preset_fields.items() %}{% set heads = headlines(p) %}<fieldset class="opts" data-preset="{{ p }}"{% if not loop.first %} hidden{% endif %}>
 <legend>{{ preset_name(p) }}</legend>
 {% for f in fields if f.name not in heads %}{{ opt_field(p, f) }}{% endfor %}</fieldset>{% endfor %}
-<label class="free">{{ _("lobby.free_options") }} <input name="options" id="options" maxlength="300" placeholder="flowers=false"></label>
 </details>
 <button type="submit" id="create" class="primary">{{ _("lobby.create_button") }}</button>
 </form>
@@ -125,7 +124,7 @@ setInterval(async () => {
 TABLE = """{% extends "base.html" %}{% block title %}{{ _("table.title", id=room.id) }}{% endblock %}
 {% block bodyclass %}page-table{% endblock %}{% block main %}
 {% if room.status == "open" %}
-<section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% if room.options_text %} <small>({{ room.options_text }})</small>{% endif %}</h2>
+<section id="seating" class="card"><h2>{{ _("table.title", id=room.id) }} — {{ preset_name(room.rules.name) }}{% set rs = rules_summary(room.rules.name, room.options_text, lang) %}{% if rs %} <small class="rules-summary">{{ rs }}</small>{% endif %}</h2>
 {% block invite %}{% if room.room %}<div class="invite" id="invite"><span class="room-label">{{ _("room.private_title") if room.private else _("room.number") }}</span>
 <b class="room-number" id="room-number-big">{{ room.room }}</b>
 <span class="invite-link"><a href="/r/{{ room.room }}" id="invite-link">/r/{{ room.room }}</a>
@@ -173,7 +172,7 @@ PLAYER = """{% extends "base.html" %}{% block main %}
 <div class="fig"><b data-stat="self_draw_rate">{{ "%.1f"|format(100 * st.self_draw_rate) }}%</b><span>{{ _("stats.self_draw_rate") }}</span></div>
 <div class="fig"><b data-stat="deal_in_rate">{{ "%.1f"|format(100 * st.deal_in_rate) }}%</b><span>{{ _("stats.deal_in_rate") }}</span></div>
 <div class="fig"><b data-stat="average_value">{{ "%.1f"|format(st.average_value) }}</b><span>{{ _("stats.average", unit=unit) }}</span></div>
-<div class="fig"><b data-stat="best">{% if st.best %}<a href="/games/{{ st.best.game_id }}?hand={{ st.best.hand }}&amp;step={{ st.best.step }}">{{ st.best.value }} {{ unit }}</a>{% else %}—{% endif %}</b><span>{{ _("stats.best") }}</span></div>
+<div class="fig"><b data-stat="best">{% if st.best %}<a href="/games/{{ st.best.game_id }}?hand={{ st.best.hand }}&amp;step={{ st.best.step }}">{{ st.best.value }} {{ _n("unit." ~ units[p], st.best.value) }}</a>{% else %}—{% endif %}</b><span>{{ _("stats.best") }}</span></div>
 {% if ratings.get(p) %}{% set r = ratings[p] %}<div class="fig"><b data-stat="rating">{{ "%.1f"|format(r.mu - 3 * r.sigma) }}</b><span>{{ _("board.rating") }}</span></div>{% endif %}
 </div>
 {% if charts[p][1] > 1 %}<figure class="rating-chart"><figcaption>{{ _("stats.rating_history", n=charts[p][1]) }}</figcaption>{{ charts[p][0]|safe }}</figure>{% endif %}
@@ -228,6 +227,7 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
 env.globals["preset_fields"] = rulesform.all_preset_fields()
 env.globals["avatar_svg"] = avatars.svg
+env.globals["rules_summary"] = rulesform.summary
 
 
 def headlines(preset: str) -> tuple[str, ...]:
@@ -268,7 +268,8 @@ def lang_context(lang: str) -> dict[str, Any]:
         return got
 
     def option_value(name: str, value: str) -> str:
-        return i18n.texts(lang).get(f"optv.{name}.{value}", value)
+        """A choice's name for players: as its option declares it (any rule set), else the catalogue's."""
+        return rulesform.choice_names(lang).get((name, value)) or i18n.texts(lang).get(f"optv.{name}.{value}", value)
 
     def default_text(f: rulesform.OptionField) -> str:
         if f.kind == "bool":
@@ -277,7 +278,7 @@ def lang_context(lang: str) -> dict[str, Any]:
             return option_value(f.name, f.default)
         return f.default or i18n.t(lang, "lobby.none")
 
-    return {"_": _, "lang": lang, "html_lang": i18n.HTML_LANG[lang],
+    return {"_": _, "_n": lambda key, n, **kw: i18n.tn(lang, key, n, **kw), "lang": lang, "html_lang": i18n.HTML_LANG[lang],
             "preset_name": preset_name, "person": lambda name: i18n.person_name(name, lang), "option_value": option_value, "default_text": default_text,
             "texts": i18n.texts(lang), "presets": PRESET_NAMES}
 

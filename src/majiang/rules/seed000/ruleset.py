@@ -41,12 +41,20 @@ RULESET = RuleSetDef(
     shapes={"seed000": ShapeRules(seven_pairs=True, thirteen_orphans=True, wilds_win=3)},
     scorers={"seed000": _adapter}, settlements={"seed000": _adapter},
     options=(
-        Option("base_points", "int", 1, "底分", "Base points", "Points of every win before pattern values.",
-               minimum=0),
+        Option("base_points", "int", 1, "底分", "Base points", "Points every win is worth before its patterns.",
+               minimum=0, help_zh="每次和牌在牌型分之前的底分。"),
         Option("structure_exempt", "bool", False, "清/混老头不需成型", "Terminal hands need no shape",
-               "清老头/混老头 win without a shape (RULES.md §2.3)."),
+               "All-terminals hands win without the usual four sets and a pair.",
+               help_zh="清老头、混老头不需要成和牌型也能和。", source="RULES.md §2.3"),
     ),
     table_options=WILD_TABLE_OPTIONS + ("wild_indicator_out",),
+    # the seed calls the wildcard 百搭 (Wenzhou's word 财神 is the shared labels')
+    option_words={
+        "wild_next_face": {"label_zh": "翻牌下一张为百搭", "help_zh": "百搭是翻出的那张牌的下一张，而不是翻出的牌本身。"},
+        "wild_indicator_out": {"label_zh": "百搭牌不入墙", "help_zh": "翻出的那张牌不再使用，场上只剩三张百搭。"},
+        "wild_discardable": {"label_zh": "百搭可以打出", "help_zh": "可以打出百搭（别人不能和这张）；关掉时不能打出百搭。"},
+        "wild_discard_penalty": {"label_zh": "误打百搭", "help_zh": "打出百搭时付给其他每家的分数；0 为不罚。"},
+    },
     patterns=_patterns,
     score_command=SEED000_COMMAND,
     summary_zh="百搭麻将：白板当百搭，三张或四张百搭即可和，七对子、十三幺都算。",

@@ -34,9 +34,11 @@ RULESET = RuleSetDef(
                settlement="shandong", multiple_winners="head-bump"),
     scorers={"shandong": _adapter}, settlements={"shandong": _adapter},
     options=(
-        Option("points", "int", 1, "每胡分", "Points a win", "Points of a win (RULES.md §9.5).", minimum=1),
+        Option("points", "int", 1, "每胡分", "Points a win", "How many points one win is worth.", minimum=1,
+               help_zh="每次和牌的分数。", source="RULES.md §9.5"),
         Option("self_draw_multiplier", "int", 2, "自摸倍数", "Self-draw multiplier",
-               "Self-drawn wins are worth this many times the points (RULES.md §9.5).", minimum=1),
+               "A self-drawn win is worth this many times the points.", minimum=1,
+               help_zh="自摸和的分数是这个倍数。", source="RULES.md §9.5"),
     ),
     table_options=("multiple_winners", "rob_kong", "dealer_keeps_on_win", "rounds", "first_dealer", "seat_draw"),
     patterns=_patterns,

@@ -64,7 +64,8 @@ class Pattern:
 
     Attributes:
         id: stable id, ``tw.`` + pinyin (e.g. ``tw.zimo``).
-        zh: the Chinese (traditional) name.
+        zh: the Chinese name in traditional characters, as Taiwan writes it (kept for a zh-TW page);
+            :attr:`zh_hans` is the simplified name the Chinese pages show.
         en: an English name.
         tai: the default 台 (per occurrence when ``each``).
         each: counted once per occurrence (三元牌 per dragon triplet, 正花 per flower, 花槓 per
@@ -89,6 +90,33 @@ class Pattern:
     def __str__(self) -> str:
         return f"{self.zh} {self.en}"
 
+    @property
+    def zh_hans(self) -> str:
+        """The name in simplified characters (:data:`NAMES_ZH_HANS`; the same as :attr:`zh` where they agree)."""
+        return NAMES_ZH_HANS.get(self.id, self.zh)
+
+
+#: Simplified names of the patterns whose traditional :attr:`Pattern.zh` differs (what zh pages show).
+NAMES_ZH_HANS: dict[str, str] = {
+    "tw.zhuangjia": "庄家",
+    "tw.lianzhuang": "连庄拉庄",
+    "tw.menqing": "门清",
+    "tw.quanfeng": "圈风",
+    "tw.menfeng": "门风",
+    "tw.duting": "独听",
+    "tw.qianggang": "抢杠",
+    "tw.gangshang_kaihua": "杠上开花",
+    "tw.haidi_laoyue": "海底捞月",
+    "tw.hedi_laoyu": "河底捞鱼",
+    "tw.baoting": "报听",
+    "tw.huagang": "花杠",
+    "tw.diting": "地听",
+    "tw.baxian_guohai": "八仙过海",
+    "tw.qiqiang_yi": "七抢一",
+    "tw.tianting": "天听",
+    "tw.si_gang": "四杠",
+    "tw.ba_duiban": "八对半",
+}
 
 P = Pattern
 PATTERNS: tuple[Pattern, ...] = (
