@@ -108,6 +108,13 @@ _KNOWN_CHOICES = {"wild_mode": _rs.WILD_MODES, "multiple_winners": _rs.MULTI_WIN
                   "hand_size": ("13", "16"), "dice": ("2", "3")}
 
 
+def _table_words(o: Any) -> dict[str, Any]:
+    """The player words of a shared table option (:data:`majiang.rules.base.TABLE_OPTIONS`) as
+    :class:`OptionField` keyword arguments."""
+    return dict(label_zh=o.label_zh, label_en=o.label_en, help=o.help, help_zh=o.help_zh,
+                choice_names=tuple((str(v), zh, en) for v, zh, en in o.choice_names))
+
+
 def ruleset_fields(preset: str = "mcr") -> list[OptionField]:
     """Every option of :class:`RuleSet` but :data:`FIXED`, from the dataclass fields and types, with
     ``preset``'s defaults (the fallback when the registry cannot describe a rule set)."""
@@ -120,8 +127,7 @@ def ruleset_fields(preset: str = "mcr") -> list[OptionField]:
         typ = f.type if isinstance(f.type, str) else getattr(f.type, "__name__", str(f.type))
         default = form_value(getattr(base, f.name))
         o = TABLE_OPTIONS.get(f.name)
-        words = {} if o is None else dict(label_zh=o.label_zh, label_en=o.label_en, help=o.help, help_zh=o.help_zh,
-                                          choice_names=tuple((str(v), zh, en) for v, zh, en in o.choice_names))
+        words = {} if o is None else _table_words(o)
         if f.name in _KNOWN_CHOICES:
             out.append(OptionField(f.name, "choice", default, tuple(str(c) for c in _KNOWN_CHOICES[f.name]), **words))
         elif typ == "bool":
@@ -144,14 +150,10 @@ def all_preset_fields() -> dict[str, list[OptionField]]:
 
 
 @lru_cache(maxsize=None)
-def _choice_index(lang: str) -> dict[tuple[str, str], str]:
-    return {(f.name, v): (zh if lang == "zh" else en)
-            for fields in all_preset_fields().values() for f in fields for v, zh, en in f.choice_names}
-
-
 def choice_names(lang: str) -> dict[tuple[str, str], str]:
     """``{(option, value): name}`` of every choice the rule sets declare, in ``lang``."""
-    return _choice_index(lang)
+    return {(f.name, v): (zh if lang == "zh" else en)
+            for fields in all_preset_fields().values() for f in fields for v, zh, en in f.choice_names}
 
 
 def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> str:
@@ -190,9 +192,7 @@ def _field(preset: str, name: str) -> OptionField | None:
     o = TABLE_OPTIONS.get(name)
     if o is not None:  # a table option this rule set does not offer in its form (typed as free text)
         kind = "choice" if o.choices else "bool" if o.type == "bool" else "int?" if o.nullable else "int"
-        return OptionField(name, kind, form_value(o.default), tuple(str(c) for c in o.choices or ()),
-                           label_zh=o.label_zh, label_en=o.label_en, help=o.help, help_zh=o.help_zh,
-                           choice_names=tuple((str(v), zh, en) for v, zh, en in o.choice_names))
+        return OptionField(name, kind, form_value(o.default), tuple(str(c) for c in o.choices or ()), **_table_words(o))
     return None
 
 
