@@ -217,6 +217,162 @@ def test_no_pung_of_the_missing_suit(sichuan):
     assert action_filter(SeatState(1, "claim", tuple(c), {"dingque": "p"}, 10), acts) == [Action(ActionKind.PASS)]
 
 
+# ------------------------------------------------------------------------------- 换三张 exchange
+def test_exchange_direction_follows_the_dice():
+    """SC §3: two dice rolled once every seat has picked; total mod 3 = 1 to the next seat (下家),
+    2 to the previous (上家), 0 across (对家) -- each direction 12 rolls of 36."""
+    from majiang.rules.base import exchange_offset
+
+    assert [exchange_offset((1, t - 1)) for t in range(2, 8)] == [3, 2, 1, 3, 2, 1]
+    rolls = [exchange_offset((a, b)) for a in range(1, 7) for b in range(1, 7)]
+    assert sorted(rolls.count(k) for k in (1, 2, 3)) == [12, 12, 12]
+
+
+@pytest.mark.parametrize("hand, chosen", [
+    ("1112345m2p5p9p4466s", "2p5p9p"),    # fewest tiles with three or more: p (3)
+    ("12m3456789p11239s", "2s3s9s"),      # m has only two: s (5); 9s alone, then 2s (ties: lower face), then 3s
+    ("123456789m12345p", "1p2p3p"),       # p: 1p and 5p tie (worth 4; the lower first), then 2p, then 3p
+])
+def test_the_default_exchange_choice(sichuan, hand, chosen):
+    """SC §3: the bots' and a time-out's 换三张 -- the suit with the fewest tiles among those holding
+    three or more; in it, the tile of least worth (twice its copies plus its neighbours one and two
+    apart), three times."""
+    from majiang_sichuan import _exchange_choice
+
+    c = [0] * 34
+    for t in parse_compact(hand):
+        c[t] += 1
+    assert sorted(_exchange_choice(c)) == sorted(parse_compact(chosen))
+
+
+def _exchange_table(rules, exchange_dice):
+    m = parse_compact
+    hands = [m("1234567m1p2p3p1s2s9s5m"), m("111m22p3456789s1p"), m("123456789p123s"), m("99m999p4567s12s3s")]
+    wall = arrange_wall(rules, hands, dealer=0, seed=7)
+    return HandTable(rules, wall, dealer=0, prevalent_wind=27, exchange_dice=exchange_dice), hands
+
+
+def test_exchange_picks_three_of_one_suit_and_passes_them(sichuan):
+    """SC §3 换三张: each seat picks three tiles of one suit (only suits it holds three of), nobody sees
+    another's choice until all have picked, then the tiles go where the dice say; 定缺 follows."""
+    rules = parse_spec("sichuan, exchange=true")
+    assert [d.name for d in rules.decisions] == ["huansanzhang", "dingque"]
+    assert [d.name for d in parse_spec("sichuan").decisions] == ["dingque"]  # off by default
+    t, hands = _exchange_table(rules, (3, 4))  # 7: to the next seat
+    before = [list(c) for c in t.concealed]
+    # seat 0 holds 8 m, 3 p, 3 s: any of them; seat 1 holds 3 m, 3 p (1p2p2p), 7 s
+    assert {a.tile for a in t.legal_actions(0)} == {0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 18, 19, 26}
+    t.apply(0, Action(ActionKind.DECIDE, 9))  # 1p: the rest must be dots
+    assert {a.tile for a in t.legal_actions(0)} == {10, 11}
+    with pytest.raises(Exception, match="cannot"):
+        t.apply(0, Action(ActionKind.DECIDE, 0))
+    t.apply(0, Action(ActionKind.DECIDE, 10))
+    t.apply(0, Action(ActionKind.DECIDE, 11))
+    assert 0 not in t.pending_seats() and t.events[-1]["type"] == "start_kyoku"  # hidden until all have picked
+    for s in (1, 2, 3):
+        while s in t.pending_seats():
+            t.apply(s, t.default_action(s))
+    ex = [e for e in t.events if e["type"] == "exchange"]
+    assert [(e["actor"], e["target"], e["dice"]) for e in ex] == [(s, (s + 1) % 4, [3, 4]) for s in range(4)]
+    assert ex[0]["pai"] == ["1p", "2p", "3p"]
+    gave = {e["actor"]: parse_compact("".join(e["pai"])) for e in ex}
+    for s in range(4):
+        assert len({x // 9 for x in gave[s]}) == 1 and len(gave[s]) == 3
+        want = list(before[s])
+        for x in gave[s]:
+            want[x] -= 1
+        for x in gave[(s - 1) % 4]:
+            want[x] += 1
+        assert t.concealed[s] == want  # tiles kept: the wall and the four hands still hold all 108
+    assert sum(map(sum, t.concealed)) + t.remaining == 108
+    assert t.exchanged[2] == (tuple(gave[2]), 3, tuple(gave[1]), 1)
+    assert t.phase.value == "decide" and t.decision.name == "dingque"  # 定缺 after the exchange
+    assert [e["type"] for e in t.events[-4:]] == ["exchange"] * 4
+
+
+def test_exchange_across_and_to_the_previous_seat(sichuan):
+    rules = parse_spec("sichuan, exchange=true")
+    for dice, off in (((3, 3), 2), ((1, 1), 3)):
+        t, _ = _exchange_table(rules, dice)
+        while t.decision is not None and t.decision.name == "huansanzhang":
+            s = t.pending_seats()[0]
+            t.apply(s, t.default_action(s))
+        assert [(e["actor"], e["target"]) for e in t.events if e["type"] == "exchange"] == \
+            [(s, (s + off) % 4) for s in range(4)]
+
+
+def test_each_seat_sees_only_the_tiles_it_gave_and_got(sichuan):
+    from majiang.protocols.jsonl import HIDDEN, seat_event
+
+    rules = parse_spec("sichuan, exchange=true")
+    t, _ = _exchange_table(rules, (3, 4))
+    while t.decision is not None and t.decision.name == "huansanzhang":
+        s = t.pending_seats()[0]
+        t.apply(s, t.default_action(s))
+    ev = next(e for e in t.events if e["type"] == "exchange" and e["actor"] == 0)  # 0 -> 1
+    assert seat_event(ev, 0)["pai"] == ev["pai"] and seat_event(ev, 1)["pai"] == ev["pai"]
+    assert seat_event(ev, 2)["pai"] == [HIDDEN] * 3 == seat_event(ev, 3)["pai"]
+    assert seat_event(ev, 2)["target"] == 1  # who passed to whom is public
+
+
+def test_a_match_with_the_exchange_replays_and_a_changed_record_is_refused(sichuan):
+    from majiang.records.jsonl import RecordError
+
+    rules = parse_spec("sichuan, exchange=true")
+    m = _play(rules, 2, hands=3)
+    lines = record_lines(m)
+    assert record_lines(replay(lines)) == lines
+    assert record_lines(replay(lines, from_seed=True)) == lines
+    types = [json.loads(x)["type"] for x in lines]
+    assert types.count("exchange") == 4 * 3 and types.count("decide") == 4 * 3
+    i = types.index("exchange")
+    ev = json.loads(lines[i])
+    for bad in ({**ev, "target": (ev["target"] + 1) % 4}, {**ev, "pai": ["1z", "1z", "1z"]}, {**ev, "pai": "1m"}):
+        changed = lines[:i] + [json.dumps(bad, separators=(",", ":"), ensure_ascii=False)] + lines[i + 1:]
+        with pytest.raises(RecordError):
+            replay(changed)
+
+
+def test_the_web_state_offers_the_exchange_as_tiles(sichuan):
+    from majiang.web.room_clock import auto_action
+    from majiang.web.state import seat_state
+
+    rules = parse_spec("sichuan, exchange=true")
+    m = Match(rules, seed=1, max_hands=1)
+    st0 = seat_state(m, 0, deadlines={}, now=0.0)
+    assert st0["phase"] == "decide" and all(a["exchange"] and a["kind"] == "decide" for a in st0["legal"])
+    assert {a["tile"] for a in st0["legal"]} <= set(st0["hand"])
+    assert st0["exchange"] == {"name_zh": "换三张", "name_en": "Exchange three", "count": 3, "picked": []}
+    first = st0["legal"][0]["tile"]
+    m.apply(0, Action(ActionKind.DECIDE, first))
+    assert seat_state(m, 0, deadlines={}, now=0.0)["exchange"]["picked"] == [first]
+    assert seat_state(m, 1, deadlines={}, now=0.0)["exchange"]["picked"] == []  # nobody sees another's pick
+    assert seat_state(m, None, deadlines={}, now=0.0)["exchange"] is None
+    while m.table.decision.name == "huansanzhang":
+        s = m.pending_seats()[0]
+        m.apply(s, auto_action(m, s))
+    ex = seat_state(m, 0, deadlines={}, now=0.0)["exchange"]
+    gave, to, got, frm = m.table.exchanged[0]
+    assert (ex["gave"], ex["to"], ex["got"], ex["from"]) == (list(gave), to, list(got), frm)
+    assert first in ex["gave"] and (ex["direction_zh"], ex["direction_en"]) in \
+        {("下家", "next seat"), ("对家", "opposite seat"), ("上家", "previous seat")}
+    assert seat_state(m, 0, deadlines={}, now=0.0)["legal"][0]["label"].startswith("定缺")
+
+
+def test_the_aec_environment_plays_with_the_exchange(sichuan):
+    pytest.importorskip("numpy")
+    pytest.importorskip("pettingzoo")
+    from majiang.rl.aec import MajiangAEC
+
+    env = MajiangAEC(parse_spec("sichuan, exchange=true"))
+    env.reset(seed=4)
+    for agent in env.agent_iter():
+        obs, rew, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(obs["action_mask"].nonzero()[0][0]))
+    m = env.table.match
+    assert m.finished and sum(m.scores) == 0 and [e["type"] for e in m.events].count("exchange") == 4
+
+
 # ------------------------------------------------------------------------------ 血战到底 flow
 def _play(rules, seed, hands=6):
     m = Match(rules, seed=seed, max_hands=hands)

@@ -193,8 +193,11 @@ class Match:
         self._wall_keys.add(tuple(wall))
         self.walls_used.append(list(wall))
         start = len(self.events)
+        # an exchange (换三张) rolls its own dice once every seat has chosen: a stream of its own, so
+        # rule sets without one draw exactly what they drew before
+        xd = roll_dice(rng_for(self.seed, "hand", k, "exchange"), 2) if self.rules.has_exchange else None
         self.table = HandTable(self.rules, wall, self.dealer, EAST + self.round % 4, dice, self.streak,
-                               emit=self.events.append)
+                               emit=self.events.append, exchange_dice=xd)
         self.table.hold_windows = self.hold_windows
         self.events[start]["hand"] = k  # tag start_kyoku with the hand's number in the match
         self._settle_if_over()

@@ -449,12 +449,29 @@ class RuleSet:
 
     @property
     def decisions(self) -> tuple[Any, ...]:
-        """The rule set's pre-play :class:`~majiang.rules.base.Decision` s (``()`` for most; Sichuan 定缺)."""
+        """The rule set's pre-play :class:`~majiang.rules.base.Decision` s in the order they are asked
+        (``()`` for most; Sichuan 换三张 when its option is on, then 定缺). A definition may declare them
+        as a function of the rule set (its options), checked here."""
         v = self._cache.get("decisions")
         if v is None:
+            from majiang.rules.base import Decision
+
             d = self.definition
-            v = self._cache["decisions"] = tuple(d.decisions) if d is not None else ()
+            decs = d.decisions if d is not None else ()
+            if callable(decs):
+                decs = decs(self)
+                for dec in decs:
+                    if not isinstance(dec, Decision):
+                        raise RuleSetError(f"rule set {self.name!r}: decisions must be Decision values, got {dec!r}")
+            v = self._cache["decisions"] = tuple(decs)
         return v
+
+    @property
+    def has_exchange(self) -> bool:
+        """True if a pre-play decision is an :class:`~majiang.rules.base.Exchange` (换三张)."""
+        from majiang.rules.base import Exchange
+
+        return any(isinstance(d, Exchange) for d in self.decisions)
 
     @property
     def action_filter(self) -> Any:

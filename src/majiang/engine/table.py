@@ -60,7 +60,9 @@ Flow (RULES.md §1.4, §3.1, §4.2; seeds 000, 001, 003):
    so a seat that cannot claim cannot tell from the table's pace whether another seat could.
 11. **Hooks of a rule set** (issue 30, docs/rulesets.md "Hooks"): the tile set (``rules.tiles``);
    pre-play decisions (:attr:`Phase.DECIDE` after the deal: every seat answers each
-   :class:`~majiang.rules.base.Decision`, hidden until all have, then one ``decide`` event per seat);
+   :class:`~majiang.rules.base.Decision`, hidden until all have, then one ``decide`` event per seat;
+   an :class:`~majiang.rules.base.Exchange` (换三张) takes its tiles out pick by pick and, once all
+   have picked, passes them as the exchange dice say, one ``exchange`` event per seat);
    a legal-action filter over the per-seat state they leave (:attr:`HandTable.decided`); with
    ``rules.win_limit`` above 1 (血战到底) a winner leaves the play (:attr:`HandTable.out`) and the
    next seat in play after him draws, each win settled when it happens, until ``win_limit`` seats have
@@ -108,9 +110,9 @@ from majiang.engine.actions import (
     chow_consumed,
 )
 from majiang.engine.ruleset import RuleSet, Scorer, ScoreResult, WinContext, WinSettle
-from majiang.rules.base import KongSettle, Ledger, Payment, SeatState, WallEndSettle
 from majiang.errors import MajiangError, TileCountError
 from majiang.hand import Hand, Meld, MeldKind, xianggong
+from majiang.rules.base import Exchange, KongSettle, Ledger, Payment, SeatState, WallEndSettle, exchange_offset
 from majiang.tiles import EAST, NUM_KINDS, NUM_TILES, WHITE, WILD, format_compact, from_counts, is_flower
 
 
@@ -208,7 +210,8 @@ class HandTable:
 
     def __init__(self, rules: RuleSet, wall: Sequence[int], dealer: int = 0, prevalent_wind: int = EAST,
                  dice: Sequence[int] = (1, 1), dealer_streak: int = 0,
-                 emit: Callable[[dict], None] | None = None, scorer: Scorer | None = None) -> None:
+                 emit: Callable[[dict], None] | None = None, scorer: Scorer | None = None,
+                 exchange_dice: Sequence[int] | None = None) -> None:
         if sorted(wall) != list(rules.tile_set):
             raise MajiangError(f"the wall must hold exactly the rule set's {len(rules.tile_set)} tiles "
                                f"(got {len(wall)} tiles, or a wrong mix)")
@@ -271,6 +274,11 @@ class HandTable:
         self.decisions = rules.decisions
         self.decided: tuple[dict, ...] = tuple({} for _ in range(4)) if self.decisions else ()
         self._dec_k = 0
+        # an Exchange (换三张): the dice that pick its direction (Match rolls them; else the hand's),
+        # the faces each seat has picked so far, and per seat (gave, target, got, source) once done
+        self.exchange_dice = tuple(exchange_dice) if exchange_dice is not None else self.dice
+        self._picked: list[list[int]] = [[] for _ in range(4)]
+        self.exchanged: list[tuple[tuple[int, ...], int, tuple[int, ...], int] | None] = [None] * 4
         s_ = self.settlement
         self._settle_kong = getattr(s_, "settle_kong", None)
         self._settle_wall_end = getattr(s_, "settle_wall_end", None)
@@ -469,17 +477,21 @@ class HandTable:
         self._dec_k = k
         self.phase = Phase.DECIDE
         self.answers = {(self.dealer + i) % 4: None for i in range(4)}
+        self._picked = [[] for _ in range(4)]
         self._legal_cache.clear()
 
     def _close_decision(self) -> None:
-        """Every seat has chosen: keep and reveal the values (turn order from the dealer), then the next
-        decision or the dealer's first turn."""
+        """Every seat has chosen: keep and reveal the values (turn order from the dealer), or pass an
+        exchange's tiles; then the next decision or the dealer's first turn."""
         dec = self.decisions[self._dec_k]
-        for s, a in self.answers.items():
-            assert a is not None and a.tile is not None
-            v = dec.values[a.tile]
-            self.decided[s][dec.name] = v
-            self._emit({"type": "decide", "actor": s, "name": dec.name, "value": v})
+        if isinstance(dec, Exchange):
+            self._pass_tiles(dec)
+        else:
+            for s, a in self.answers.items():
+                assert a is not None and a.tile is not None
+                v = dec.values[a.tile]
+                self.decided[s][dec.name] = v
+                self._emit({"type": "decide", "actor": s, "name": dec.name, "value": v})
         self.answers = {}
         self._legal_cache.clear()
         if self._dec_k + 1 < len(self.decisions):
@@ -487,6 +499,32 @@ class HandTable:
         else:
             self.phase = Phase.TURN
             self.current = self.dealer
+
+    def _pass_tiles(self, dec: Exchange) -> None:
+        """Move every seat's picked tiles to the seat the exchange dice name (one ``exchange`` event per
+        seat, in turn order from the dealer). The dealer's drawn tile, if he passed it, becomes the
+        highest tile he got."""
+        off = exchange_offset(self.exchange_dice)
+        order = list(self.answers)
+        for s in order:
+            r = (s + off) % 4
+            gave = tuple(sorted(self._picked[s]))
+            got = tuple(sorted(self._picked[(s - off) % 4]))
+            self.exchanged[s] = (gave, r, got, (s - off) % 4)
+            self._emit({"type": "exchange", "name": dec.name, "actor": s, "target": r,
+                        "pai": [tile_str(t) for t in gave], "dice": list(self.exchange_dice)})
+        for s in order:
+            for t in self.exchanged[s][2]:  # type: ignore[index]
+                self.concealed[s][t] += 1
+            self._touch(s)
+        d = self.dealer
+        if self.last_draw[d] is not None and not self.concealed[d][self.last_draw[d]]:  # type: ignore[index]
+            self.last_draw[d] = max(self.exchanged[d][2])  # type: ignore[index]
+        self._picked = [[] for _ in range(4)]
+
+    def exchange_picked(self, seat: int) -> tuple[int, ...]:
+        """The faces ``seat`` has picked so far for the exchange being answered (换三张), sorted."""
+        return tuple(sorted(self._picked[seat]))
 
     @property
     def decision(self):
@@ -501,6 +539,17 @@ class HandTable:
             return None
         dec = self.decisions[self._dec_k]
         counts = tuple(self.concealed[seat])
+        if isinstance(dec, Exchange):  # the next face of the whole choice from the dealt hand
+            picked = self._picked[seat]
+            offered = dec.picks(counts, tuple(picked))
+            held = list(counts)
+            for t in picked:
+                held[t] += 1
+            plan = list(dec.default(tuple(held)))
+            for t in picked:
+                if t in plan:
+                    plan.remove(t)
+            return _DECIDES[next((t for t in plan if t in offered), offered[0])]
         i = dec.default(counts)
         offered = dec.choices(counts)
         return _DECIDES[i if i in offered else offered[0]]
@@ -841,7 +890,10 @@ class HandTable:
         wf = self.wild_face
         acts: list[Action] = []
         if self.phase is Phase.DECIDE:
-            return [_DECIDES[i] for i in self.decisions[self._dec_k].choices(tuple(c))]
+            dec = self.decisions[self._dec_k]
+            if isinstance(dec, Exchange):
+                return [_DECIDES[t] for t in dec.picks(c, tuple(self._picked[seat]))]
+            return [_DECIDES[i] for i in dec.choices(tuple(c))]
         if self.phase is Phase.TURN:
             if self.ready[seat]:  # frozen (報聽): a self-drawn win or the drawn tile's discard
                 lt = self.last_draw[seat]
@@ -966,7 +1018,17 @@ class HandTable:
             self._legal_cache.clear()
             self._apply_turn(seat, action)
         elif self.phase is Phase.DECIDE:
-            self.answers[seat] = action
+            dec = self.decisions[self._dec_k]
+            if isinstance(dec, Exchange):  # one tile out of the hand; answered once all are picked
+                t = action.tile
+                assert t is not None
+                self.concealed[seat][t] -= 1
+                self._touch(seat)
+                self._picked[seat].append(t)
+                if len(self._picked[seat]) == dec.count:
+                    self.answers[seat] = action
+            else:
+                self.answers[seat] = action
             self._legal_cache.clear()
             if all(a is not None for a in self.answers.values()):
                 self._close_decision()

@@ -20,6 +20,7 @@ from majiang.engine.match import Match, PlayerView
 from majiang.engine.ruleset import resolve
 from majiang.engine.wall import derive_seed
 from majiang.errors import MajiangError
+from majiang.protocols.jsonl import seat_event
 from majiang.tiles import CHINESE_NAMES, format_compact, parse_compact
 
 _WIND_NAMES = {27: "East", 28: "South", 29: "West", 30: "North"}
@@ -63,6 +64,12 @@ def _event_text(ev: dict, me: int) -> str | None:
         how = "self-drawn" if ev["target"] == ev["actor"] else f"on {_REL[(ev['target'] - me) % 4]}'s tile"
         return (f"[bold]{who} {verb('WIN', 'WINS')} {how} with {ev['pai']}: {escape(ev['hand'])}  "
                 f"({ev['value']}+{ev['bonus']})[/bold]")
+    if t == "exchange":  # 换三张: the tiles are shown to the giver and the taker only
+        to = _REL.get((ev["target"] - me) % 4, "?")
+        tiles = "".join(ev["pai"]) if "?" not in ev["pai"] else f"{len(ev['pai'])} tiles"
+        return f"{who} {verb('pass', 'passes')} {tiles} to {to} (换三张)"
+    if t == "decide":
+        return f"{who} {verb('choose', 'chooses')} {ev['name']} {ev['value']}"
     if t == "ryukyoku":
         return "[bold]Exhaustive draw (荒庄)[/bold]"
     if t == "end_kyoku":
@@ -103,7 +110,8 @@ def _show(console: Console, view: PlayerView, actions: Sequence[Action]) -> None
     if view.wild_face is not None:
         line += f"   wildcard {format_compact([view.wild_face])}"
     console.print(line)
-    console.print("  ".join(f"[cyan]{i}[/cyan]:{escape(str(a))}" for i, a in enumerate(actions)))
+    if not (actions and actions[0].kind is ActionKind.DECIDE):  # a decision's choices are named below
+        console.print("  ".join(f"[cyan]{i}[/cyan]:{escape(str(a))}" for i, a in enumerate(actions)))
 
 
 def _parse_choice(text: str, view: PlayerView, actions: Sequence[Action]) -> Action | None:
@@ -160,7 +168,7 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
             m.apply(s, m.default_action(s) if decide else bots[p].choose(m.view(s), acts))
             continue
         for ev in m.events[shown:]:
-            txt = _event_text(ev, me)
+            txt = _event_text(seat_event(ev, me), me)
             if txt:
                 con.print(txt)
         shown = len(m.events)
@@ -182,7 +190,7 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
             con.print("[red]Not one of the choices; type its number or a tile you may discard.[/red]")
         m.apply(s, choice)
     for ev in m.events[shown:]:
-        txt = _event_text(ev, me)
+        txt = _event_text(seat_event(ev, me), me)
         if txt:
             con.print(txt)
     return m

@@ -76,8 +76,8 @@ def rules_json(rules: RuleSet) -> dict:
 
 
 def seat_event(ev: dict, seat: int, rules: RuleSet | None = None) -> dict:
-    """An event of our record as ``seat`` may see it (others' dealt tiles, draws and concealed
-    kongs hidden); with ``rules``, ``start_game`` carries them (:func:`rules_json`)."""
+    """An event of our record as ``seat`` may see it (others' dealt tiles, draws, concealed kongs
+    and the tiles of an exchange it neither gave nor got hidden); with ``rules``, ``start_game`` carries them (:func:`rules_json`)."""
     t = ev.get("type")
     if t == "start_game" and rules is not None:
         return {**ev, "rules": rules_json(rules)}
@@ -92,6 +92,10 @@ def seat_event(ev: dict, seat: int, rules: RuleSet | None = None) -> dict:
     if t == "ankan" and ev.get("actor") != seat:
         ev = dict(ev)
         ev["consumed"] = [HIDDEN] * len(ev.get("consumed", []))
+        return ev
+    if t == "exchange" and seat not in (ev.get("actor"), ev.get("target")):  # 换三张: giver and taker only
+        ev = dict(ev)
+        ev["pai"] = [HIDDEN] * len(ev.get("pai", []))
         return ev
     return ev
 

@@ -73,6 +73,7 @@ from majiang.engine.actions import PASS, Action, ActionKind, Phase, XiangGongErr
 from majiang.engine.match import Match
 from majiang.engine.ruleset import RuleSet
 from majiang.errors import MajiangError
+from majiang.rules.base import Exchange
 from majiang.tiles import WHITE, format_compact, parse_compact
 
 FORMAT = "majiang-record"
@@ -267,6 +268,30 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
                 m.charge(ev.get("actor"), ev.get("deltas", []), **fields)
             except MajiangError as e:
                 raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+            check_new(start)
+            continue
+        if t.phase is Phase.DECIDE and isinstance(t.decision, Exchange):  # 换三张: each seat's recorded tiles
+            dec = t.decision
+            passed: dict[int, list[int]] = {}
+            k = j
+            while k < len(events) and events[k].get("type") == "exchange" and events[k].get("name") == dec.name:
+                pai = events[k].get("pai")
+                try:
+                    if not isinstance(pai, list) or not all(isinstance(x, str) for x in pai):
+                        raise MajiangError("pai is not a list of tiles")
+                    passed[events[k].get("actor")] = parse_compact("".join(pai))
+                except MajiangError:
+                    raise RecordError(f"line {k + 2}: not tiles: {dumps(events[k])}", line=k + 2) from None
+                k += 1
+            while t.decision is dec and m.table is t:
+                s = m.pending_seats()[0]
+                if not passed.get(s):
+                    raise RecordError(f"line {j + 2}: seat {s} is to pass tiles ({dec.name}), the record has "
+                                      f"{dumps(ev)}", line=j + 2)
+                try:
+                    m.apply(s, Action(ActionKind.DECIDE, passed[s].pop(0)))
+                except MajiangError as e:
+                    raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
             check_new(start)
             continue
         if t.phase is Phase.DECIDE:  # a rule set's pre-play decision (issue 30): the recorded values

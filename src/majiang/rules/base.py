@@ -542,7 +542,7 @@ class RuleSetDef:
     bot_tuning: BotTuning = DEFAULT_TUNING
     score_command: ScoreCommand | None = None
     # hooks of issue 30 (docs/rulesets.md "Hooks"): pre-play decisions and the legal-action filter
-    decisions: tuple[Decision, ...] = ()
+    decisions: tuple[Decision, ...] | Callable[[Any], tuple[Decision, ...]] = ()
     action_filter: ActionFilter | None = None
     # the lobby (issue 31): a line for players and the options shown first
     summary_zh: str = ""
@@ -564,7 +564,7 @@ class RuleSetDef:
             if n not in TABLE_OPTIONS:
                 raise RuleSetError(f"rule set {self.name!r}: unknown table option {n!r}; known: "
                                    f"{', '.join(TABLE_OPTIONS)}")
-        for dec in self.decisions:
+        for dec in () if callable(self.decisions) else self.decisions:
             if not isinstance(dec, Decision):
                 raise RuleSetError(f"rule set {self.name!r}: decisions must be Decision values, got {dec!r}")
         offered = {o.name for o in self.options} | set(self.table_options)
@@ -691,6 +691,72 @@ class Decision:
     def choices(self, counts: Any) -> tuple[int, ...]:
         """The indices offered to a seat holding ``counts``."""
         return tuple(range(len(self.values))) if self.offered is None else tuple(self.offered(counts))
+
+
+_FACE_NAMES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
+_FACE_ZH = tuple(f"{'一二三四五六七八九'[n]}{s}" for s in "万筒条" for n in range(9)) + \
+    ("东", "南", "西", "北", "白", "发", "中")
+
+EXCHANGE_DIRECTIONS = {1: ("下家", "next seat"), 2: ("对家", "opposite seat"), 3: ("上家", "previous seat")}
+"""Where an :class:`Exchange` sends a seat's tiles: the seat ``offset`` places after it in turn
+order (1: 下家, the next to play; 2: 对家; 3: 上家)."""
+
+
+def exchange_offset(dice: tuple[int, ...]) -> int:
+    """The exchange direction from the dice rolled once every seat has chosen (Sichuan 换三张: one of
+    three directions at random, [MJSC] ``state_swap_tiles.go``): total mod 3 = 1 to the next seat
+    (下家), 2 to the previous (上家), 0 across (对家). Two dice give 12 of 36 rolls to each."""
+    return {1: 1, 2: 3, 0: 2}[sum(dice) % 3]
+
+
+@dataclass(frozen=True)
+class Exchange(Decision):
+    """Tiles every seat passes to another after the deal, before the other decisions (Sichuan 换三张:
+    three tiles of one suit, to the next seat, across or to the previous seat as the dice say;
+    plugins/majiang-sichuan/RULES.md §3, docs/rulesets.md "Hooks").
+
+    An exchange is a :class:`Decision` whose values are the 34 tile faces (``values[i]`` names face
+    ``i``, ``"1m"``..``"7z"``), picked :attr:`count` times: each ``Action(ActionKind.DECIDE, face)``
+    takes one tile out of the seat's hand (so the index is the tile, as in every other action). The
+    table offers the faces the seat still holds -- with :attr:`same_suit`, only of the first pick's
+    suit, and for the first pick only suits of which it holds at least :attr:`count`. Once every seat
+    has picked, two dice pick the direction (:func:`exchange_offset`) and one ``exchange`` event per
+    seat (``actor``, ``target``, ``pai``, ``dice``) moves the tiles; a seat sees only the tiles it
+    gave and got. :attr:`Decision.default` is ``default(counts) -> faces``: the whole choice of a
+    seat holding ``counts`` (the bots' and a time-out's), used pick by pick.
+
+    Build one with :meth:`of`.
+    """
+
+    count: int = 3
+    same_suit: bool = True
+
+    @classmethod
+    def of(cls, name: str, label_zh: str, label_en: str, default: Callable[[Any], tuple[int, ...]], *,
+           count: int = 3, same_suit: bool = True) -> Exchange:
+        """An exchange of ``count`` tiles (of one suit with ``same_suit``), bots choosing ``default``."""
+        return cls(name, label_zh, label_en, _FACE_NAMES, default,  # type: ignore[arg-type]
+                   tuple(zip(_FACE_ZH, _FACE_NAMES)), count=count, same_suit=same_suit)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.values != _FACE_NAMES:
+            raise RuleSetError(f"exchange {self.name!r}: its values are the 34 faces; build it with Exchange.of")
+        if not 1 <= self.count <= 13:
+            raise RuleSetError(f"exchange {self.name!r}: count must be 1-13, got {self.count!r}")
+
+    def picks(self, counts: Any, picked: tuple[int, ...]) -> tuple[int, ...]:
+        """The faces a seat holding ``counts`` (without the tiles it has ``picked`` so far) may pick next."""
+        if len(picked) >= self.count:
+            return ()
+        if self.same_suit:
+            if picked:
+                s = picked[0] // 9
+                return tuple(t for t in range(9 * s, 9 * s + 9) if counts[t]) if s < 3 else \
+                    tuple(t for t in range(27, 34) if counts[t])
+            groups = [range(0, 9), range(9, 18), range(18, 27), range(27, 34)]
+            return tuple(t for g in groups if sum(counts[t] for t in g) >= self.count for t in g if counts[t])
+        return tuple(t for t in range(34) if counts[t])
 
 
 @dataclass(frozen=True, slots=True)

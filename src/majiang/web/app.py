@@ -28,9 +28,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from starlette.middleware.sessions import SessionMiddleware
 
-from majiang.engine import PRESET_NAMES, RuleSet, RuleSetError, parse_spec
+from majiang.engine import RuleSet, RuleSetError, parse_spec
 from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
+from majiang.rules import registry
 from majiang.web import auth, guard
 from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
                            session_factory)
@@ -426,7 +427,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with Session() as db:
             games = db.scalars(select(Game).options(selectinload(Game.seats))
                                .order_by(Game.id.desc()).limit(10)).all()
-        return page(request, "lobby.html", rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
+        return page(request, "lobby.html", rooms=lobby.open_tables(), presets=registry.names(), games=games,
                     min_turn=int(settings.min_turn_time), option_names=", ".join(sorted(RuleSet.option_names())))
 
     @app.get("/api/tables")
@@ -441,7 +442,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         with Session() as db:
             games = db.scalars(select(Game).options(selectinload(Game.seats))
                                .order_by(Game.id.desc()).limit(10)).all()
-        return page(request, "lobby.html", status, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=games,
+        return page(request, "lobby.html", status, rooms=lobby.open_tables(), presets=registry.names(), games=games,
                     min_turn=int(settings.min_turn_time), error=err,
                     option_names=", ".join(sorted(RuleSet.option_names())))
 
@@ -485,8 +486,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return back("/login")
         form = await request.form()
         preset = str(form.get("preset", ""))
-        if preset not in PRESET_NAMES:
-            return lobby_error(request, f"unknown rule set; choose one of {', '.join(PRESET_NAMES)}")
+        if preset not in registry.names():
+            return lobby_error(request, f"unknown rule set; choose one of {', '.join(registry.names())}")
         ids = store.quick_tables(preset)
         for rid in ids:  # already waiting at one: back there
             r = lobby.get(rid)
@@ -521,8 +522,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         options = rulesform.options_text(preset, form, str(form.get("options", "")).strip()[:300])
         err = None
         rules = None
-        if preset not in PRESET_NAMES:
-            err = f"unknown rule set; choose one of {', '.join(PRESET_NAMES)}"
+        if preset not in registry.names():
+            err = f"unknown rule set; choose one of {', '.join(registry.names())}"
         else:
             try:
                 rules = parse_spec(preset + ("," + options if options else ""))
@@ -562,7 +563,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def table_page(request: Request, rid: str):
         room = _room_or_404(rid)
         if room is None:
-            return page(request, "lobby.html", 404, rooms=lobby.open_tables(), presets=PRESET_NAMES, games=[],
+            return page(request, "lobby.html", 404, rooms=lobby.open_tables(), presets=registry.names(), games=[],
                         min_turn=int(settings.min_turn_time), error="no such table", option_names="")
         user = current_user(request)
         return page(request, "table.html", room=room, user=user, my_place=room.place_of(user.id if user else None),
@@ -977,13 +978,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/leaderboard", response_class=HTMLResponse)
     async def leaderboard(request: Request, rules: str = "mcr"):
-        if rules not in PRESET_NAMES:
+        if rules not in registry.names():
             rules = "mcr"
         with Session() as db:
             rows = db.execute(select(Rating, User).join(User, User.id == Rating.user_id)
                               .where(Rating.ruleset == rules)
                               .order_by((Rating.mu - 3 * Rating.sigma).desc()).limit(100)).all()
-        return page(request, "board.html", rows=rows, rules=rules, presets=PRESET_NAMES)
+        return page(request, "board.html", rows=rows, rules=rules, presets=registry.names())
 
     @app.get("/api/leaderboard")
     async def api_leaderboard(rules: str = "mcr"):

@@ -23,8 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from majiang.engine import PRESET_NAMES, RuleSet
+from majiang.engine import RuleSet
 from majiang.engine import ruleset as _rs
+from majiang.rules import registry
 from majiang.rules.base import TABLE_OPTIONS
 
 #: RuleSet fields the form never offers: the preset's name and the seat count are fixed by the table.
@@ -146,14 +147,24 @@ def preset_fields(preset: str) -> list[OptionField]:
 
 
 def all_preset_fields() -> dict[str, list[OptionField]]:
-    return {p: preset_fields(p) for p in PRESET_NAMES}
+    """The controls of every rule set the registry knows now (a plug-in found after start included)."""
+    return _fields_of(tuple(registry.names()))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8)
+def _fields_of(names: tuple[str, ...]) -> dict[str, list[OptionField]]:
+    return {p: preset_fields(p) for p in names}
+
+
 def choice_names(lang: str) -> dict[tuple[str, str], str]:
     """``{(option, value): name}`` of every choice the rule sets declare, in ``lang``."""
+    return _choice_names(lang, tuple(registry.names()))
+
+
+@lru_cache(maxsize=16)
+def _choice_names(lang: str, names: tuple[str, ...]) -> dict[tuple[str, str], str]:
     return {(f.name, v): (zh if lang == "zh" else en)
-            for fields in all_preset_fields().values() for f in fields for v, zh, en in f.choice_names}
+            for fields in _fields_of(names).values() for f in fields for v, zh, en in f.choice_names}
 
 
 def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> str:
@@ -162,7 +173,7 @@ def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> s
     wins). A switch not posted is off only when the form says it carried the switches
     (``opt._form=1``): an unchecked checkbox is not sent. An unknown preset gives ``free_text`` back
     unchanged (the caller reports it)."""
-    if preset not in PRESET_NAMES or form.get("opt._form") is None:
+    if preset not in registry.names() or form.get("opt._form") is None:
         return free_text
     parts = [p for p in (s.strip() for s in free_text.split(",")) if p]
     given = {p.partition("=")[0].strip() for p in parts}
@@ -186,7 +197,7 @@ def options_text(preset: str, form: Mapping[str, Any], free_text: str = "") -> s
 
 
 def _field(preset: str, name: str) -> OptionField | None:
-    for f in preset_fields(preset) if preset in PRESET_NAMES else _registry_fields(preset) or ():
+    for f in preset_fields(preset) if preset in registry.names() else _registry_fields(preset) or ():
         if f.name == name:
             return f
     o = TABLE_OPTIONS.get(name)

@@ -19,6 +19,7 @@ from majiang.engine import Action, ActionKind, Match, PlayerView, RuleSet
 from majiang.engine.actions import Phase
 from majiang.errors import MajiangError
 from majiang.hand import Meld, MeldKind
+from majiang.rules.base import EXCHANGE_DIRECTIONS, Exchange
 from majiang.tiles import NUM_KINDS, WHITE, format_chinese
 from majiang.web.explain import explain_win
 from majiang.web.i18n import pattern_names
@@ -28,7 +29,13 @@ KINDS = {k.value: k for k in ActionKind}
 
 
 def action_json(a: Action, decision: Any = None) -> dict[str, Any]:
-    return {"kind": a.kind.value, "tile": a.tile, "low": a.low, "label": action_label(a, decision)}
+    out = {"kind": a.kind.value, "tile": a.tile, "low": a.low, "label": action_label(a, decision)}
+    if a.kind is ActionKind.DECIDE and isinstance(decision, Exchange):  # 换三张: ``tile`` is the face passed
+        out["exchange"] = True
+    elif a.kind is ActionKind.DECIDE and decision is not None and a.tile is not None:  # 定缺 万 / Missing suit: characters
+        zh, en = decision.value_labels[a.tile] if decision.value_labels else (decision.values[a.tile],) * 2
+        out["label_zh"], out["label_en"] = f"{decision.label_zh} {zh}", f"{decision.label_en}: {en}"
+    return out
 
 
 def action_label(a: Action, decision: Any = None) -> str:
@@ -179,7 +186,28 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
         # issue 30: the pre-play decisions once revealed ({"dingque": "m"} per seat), the seats that
         # have won and left the play (血战到底); empty for rule sets without them
         "decided": [dict(d) for d in v.decided], "out": list(v.out),
+        "exchange": exchange_json(t, seat),
     }
+
+
+def exchange_json(t: Any, seat: int | None) -> dict[str, Any] | None:
+    """The seat's own exchange (换三张), ``None`` without one or for a spectator: while the seats
+    pick, ``{"name_zh", "name_en", "count", "picked": [faces]}``; once passed, also ``gave``, ``to``,
+    ``got``, ``from`` (seats) and ``direction_zh``/``direction_en``. Never another seat's tiles
+    beyond those it passed to this seat."""
+    if seat is None or not getattr(t, "decisions", ()):
+        return None
+    ex = next((d for d in t.decisions if isinstance(d, Exchange)), None)
+    if ex is None:
+        return None
+    out: dict[str, Any] = {"name_zh": ex.label_zh, "name_en": ex.label_en, "count": ex.count,
+                           "picked": list(t.exchange_picked(seat))}
+    done = t.exchanged[seat]
+    if done is not None:
+        gave, to, got, frm = done
+        zh, en = EXCHANGE_DIRECTIONS[(to - seat) % 4]
+        out.update(gave=list(gave), to=to, got=list(got), **{"from": frm}, direction_zh=zh, direction_en=en)
+    return out
 
 
 def pattern_json(pid: str, points: int, count: int) -> dict[str, Any]:

@@ -38,10 +38,19 @@ export function drawActions(st, live) {
   let html = "";
   if (live.claim_tile !== null && live.claim_tile !== undefined && claims.length && live.discarder !== null && live.discarder !== undefined)
     html += `<span class="claim-from">${tileSVG(live.claim_tile)}<span>${esc(t("act.from", {name: st.names[live.discarder]}))}</span></span>`;
+  const ex = live.exchange;
   html += claims.map(([a, idx]) => `<button class="act act-${a.kind}" data-kind="${a.kind}" data-idx="${idx}">` +
-    (a.kind === "decide" ? `<span class="an">${esc(a.label)}</span>`  // a rule set's decision (定缺): its label
+    (a.exchange ? `<span class="an">${esc(t("act.exchange"))}</span>${tilesSVG([a.tile])}`  // 换三张: the tile to pass
+      : a.kind === "decide" ? `<span class="an">${esc(a.label_zh ? (lang === "zh" ? a.label_zh : a.label_en) : a.label)}</span>`  // 定缺: its label
       : `<span class="an">${actionName(a.kind)}</span>${tilesSVG(actionTiles(a))}`) +
-    `<kbd>${KEYS[a.kind] || ""}</kbd></button>`).join("");
+    (KEYS[a.kind] ? `<kbd>${KEYS[a.kind]}</kbd>` : "") + `</button>`).join("");
+  if (acts.some(a => a.exchange))
+    html += `<span class="hint">${esc(t("hand.hint_exchange", {n: ex.count - ex.picked.length}))}${ex.picked.length ? " · " + esc(t("hand.exchange_picked")) + " " + tilesSVG(ex.picked) : ""}</span>`;
+  else if (ex && ex.picked && ex.picked.length && !ex.gave)
+    html += `<span class="hint">${esc(t("hand.exchange_wait"))} ${tilesSVG(ex.picked)}</span>`;
+  if (ex && ex.gave && st.seat !== null && st.seat !== undefined && !((live.rivers || [])[st.seat] || []).length)
+    html += `<span class="hint exchange-done">${esc(t("hand.exchange_gave", {to: st.names[ex.to] || "",
+      dir: lang === "zh" ? ex.direction_zh : ex.direction_en}))} ${tilesSVG(ex.gave)} · ${esc(t("hand.exchange_got", {from: st.names[ex.from] || ""}))} ${tilesSVG(ex.got)}</span>`;
   if (canDiscard) html += `<span class="hint">${t(matchMedia("(pointer: coarse)").matches ? "hand.hint_discard_touch" : "hand.hint_discard")}</span>`;
   setHTML(document.getElementById("actions"), html);
 }
@@ -53,12 +62,17 @@ export function whyNot(st, live, k) {
   return t("hand.why_other");
 }
 
-export function handClick(ev, st, live, {discard, message, redraw}) {
+export function handClick(ev, st, live, {discard, act, message, redraw}) {
   const svg = ev.target.closest("svg[data-i]");
   if (!svg || st.seat === null || st.seat === undefined) return;
   const i = svg.dataset.i === "d" ? "d" : Number(svg.dataset.i);
   const k = i === "d" ? live.last_draw : hand.order[i];
   const legal = live.legal || [];
+  const pick = legal.find(a => a.exchange && a.tile === k);  // 换三张: tap a tile to pass it
+  if (legal.some(a => a.exchange)) {
+    if (pick && act) act(pick); else if (!pick) message(t("hand.why_exchange"), true);
+    return;
+  }
   const myTurn = legal.some(a => a.kind === "discard");
   if (myTurn) {
     const ok = legal.some(a => a.kind === "discard" && a.tile === k);

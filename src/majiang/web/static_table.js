@@ -170,7 +170,7 @@ document.getElementById("me").addEventListener("click", ev => {
   if (ev.target.id === "take-back") { conn.back(); return; }
   const b = ev.target.closest("button.act");
   if (b) { const a = S.live.legal[Number(b.dataset.idx)]; if (a) conn.action(a); return; }
-  handClick(ev, S.st, S.live, {discard: k => conn.action({kind: "discard", tile: k}), message: setMsg, redraw});
+  handClick(ev, S.st, S.live, {discard: k => conn.action({kind: "discard", tile: k}), act: a => conn.action(a), message: setMsg, redraw});
 });
 document.getElementById("me").addEventListener("change", ev => {
   if (ev.target.id === "auto-win") conn.autoWin(ev.target.checked);

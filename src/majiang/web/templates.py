@@ -12,7 +12,7 @@ from typing import Any
 
 from jinja2 import DictLoader, Environment, select_autoescape
 
-from majiang.engine import PRESET_NAMES
+from majiang.rules import registry
 from majiang.web import avatars, i18n, rulesform
 
 BASE = """<!doctype html>
@@ -225,7 +225,6 @@ TEMPLATES = {"base.html": BASE, "auth.html": AUTH, "lobby.html": LOBBY, "table.h
              "player.html": PLAYER, "game.html": GAME, "board.html": BOARD}
 
 env = Environment(loader=DictLoader(TEMPLATES), autoescape=select_autoescape(default=True, default_for_string=True))
-env.globals["preset_fields"] = rulesform.all_preset_fields()
 env.globals["avatar_svg"] = avatars.svg
 env.globals["rules_summary"] = rulesform.summary
 
@@ -280,7 +279,7 @@ def lang_context(lang: str) -> dict[str, Any]:
 
     return {"_": _, "_n": lambda key, n, **kw: i18n.tn(lang, key, n, **kw), "lang": lang, "html_lang": i18n.HTML_LANG[lang],
             "preset_name": preset_name, "person": lambda name: i18n.person_name(name, lang), "option_value": option_value, "default_text": default_text,
-            "texts": i18n.texts(lang), "presets": PRESET_NAMES}
+            "texts": i18n.texts(lang), "presets": registry.names(), "preset_fields": rulesform.all_preset_fields()}
 
 
 def render(template: str, lang: str, **ctx: Any) -> str:

@@ -26,6 +26,7 @@ from majiang.analysis import ShapeRules, decompositions, waits
 from majiang.hand import Hand
 from majiang.rules.base import (
     Decision,
+    Exchange,
     KongSettle,
     Ledger,
     Option,
@@ -70,6 +71,36 @@ def _fewest_suit(counts: Sequence[int]) -> int:
 DINGQUE = Decision("dingque", "定缺", "Missing suit", ("m", "p", "s"), _fewest_suit,
                    value_labels=(("万", "characters"), ("筒", "dots"), ("条", "bamboo")))
 """定缺 (RULES.md §3): all seats at once, hidden until all have chosen."""
+
+
+# ------------------------------------------------------------------------------------------ 换三张
+def _exchange_choice(counts: Sequence[int]) -> tuple[int, ...]:
+    """The bots' and a time-out's 换三张 (RULES.md §3): three tiles of the suit with the fewest tiles
+    among those holding at least three (ties: m before p before s), the least connected first -- a
+    tile's worth is twice its copies plus its neighbours one and two apart (ties: the lower face)."""
+    n = [sum(counts[9 * i:9 * i + 9]) for i in range(3)]
+    suit = min((i for i in range(3) if n[i] >= 3), key=lambda i: (n[i], i))
+    c = list(counts[9 * suit:9 * suit + 9])
+    out = []
+    for _ in range(3):
+        def worth(r: int) -> tuple[int, int]:
+            near = sum(c[r + d] for d in (-2, -1, 1, 2) if 0 <= r + d < 9)
+            return 2 * c[r] + near, r
+
+        r = min((r for r in range(9) if c[r]), key=worth)
+        c[r] -= 1
+        out.append(9 * suit + r)
+    return tuple(out)
+
+
+EXCHANGE = Exchange.of("huansanzhang", "换三张", "Exchange three", _exchange_choice, count=3, same_suit=True)
+"""换三张 (RULES.md §3, option ``exchange``): three tiles of one suit, before 定缺."""
+
+
+def _decisions(rules) -> tuple[Decision, ...]:
+    """换三张 when the ``exchange`` option is on, then 定缺 (RULES.md §3)."""
+    return (EXCHANGE, DINGQUE) if rules.rule_option("exchange") else (DINGQUE,)
+
 
 _MELDS = frozenset({"pung", "exposed-kong", "concealed-kong", "added-kong"})
 
@@ -327,9 +358,12 @@ RULESET = RuleSetDef(
         Option("base", "int", 1, "底分", "Base", "Points of a 0-fan win (RULES.md §5).", minimum=1),
         Option("refund_kongs", "bool", True, "退税", "Kong money refunded",
                "At the wall's end a seat not ready pays back its kong money (RULES.md §6)."),
+        Option("exchange", "bool", False, "换三张", "Exchange three",
+               "Before 定缺 each player passes three tiles of one suit; the dice say to whom (RULES.md §3).",
+               help_zh="定缺之前每家选三张同花色的牌交给别家，交给谁由骰子决定。"),
     ),
     table_options=("rounds",),
     patterns=PATTERNS,
-    decisions=(DINGQUE,),
+    decisions=_decisions,
     action_filter=action_filter,
 )
