@@ -12,7 +12,8 @@ from web_helpers import ScriptedClient, create_table, expected_waits, fill_bots,
 LIVE_KEYS = {"phase", "dealer", "dealer_streak", "prevalent_wind", "hand", "last_draw", "hand_counts", "melds",
              "hidden_kongs", "flowers", "rivers", "wall_live", "claim_tile", "discarder", "wild_face", "indicator",
              "hand_number", "round", "turn", "legal", "time_left", "waits", "auto_win", "auto_play", "dice", "bao",
-             "decided", "out", "reserve_left"}  # issue 30: revealed pre-play decisions, seats that have won and left
+             "decided", "out", "reserve_left",  # issue 30: revealed pre-play decisions, seats that have won and left
+             "exchange"}  # issue 30: the seat's own 换三张 (None without one), tested in test_web_sichuan_browser.py
 
 
 def _game(client, gid):
