@@ -497,10 +497,12 @@ def _honor_used(c: tuple[int, ...]) -> int:
 
 SUIT_INFO = LazyTable(lambda c: _suit_info(c))
 """Suit key → (used id, knitted 147/258/369 faces present (3 numbers), terminals present, terminal held
-twice or more, pairs with quads as two, odd leftovers, pairs without, singles): what the shanten needs."""
+twice or more, pairs with quads as two, odd leftovers, pairs without, singles, knit code, the used id
+left once the knitted faces of class 147 / 258 / 369 are taken out (3 numbers), and the pair and
+terminal counts packed (:func:`_packed`)): what the shanten needs."""
 HONOR_INFO = LazyTable(lambda c: _honor_info(c))
 """Honour key → (used id, faces present, a face held twice or more, pairs with quads as two, odd leftovers,
-pairs without, singles)."""
+pairs without, singles, those counts packed (:func:`_packed`))."""
 
 
 def _pair_stats(c: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -515,7 +517,30 @@ def suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
 def _suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
     uid = USED[c]
     knit = tuple(sum(1 for x in (j, j + 3, j + 6) if c[x]) for j in range(3))
-    return (uid, *knit, (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), *_pair_stats(c))
+    rest = []  # the used id of the suit once one of each knitted face of a class is taken out
+    for j in range(3):
+        r = list(c)
+        for x in (j, j + 3, j + 6):
+            if r[x]:
+                r[x] -= 1
+        rest.append(USED[tuple(r)])
+    term, term2, stats = (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), _pair_stats(c)
+    return (uid, *knit, term, term2, *stats, 16 * knit[0] + 4 * knit[1] + knit[2], *rest,
+            _packed(*stats, term, term2))
+
+
+def _knit_pair(key: tuple[int, int]) -> tuple[int, int, int]:
+    ka, kb = key
+    a = (ka >> 4, (ka >> 2) & 3, ka & 3)
+    b = (kb >> 4, (kb >> 2) & 3, kb & 3)
+    return tuple(max(a[i] + b[j] for i in range(3) for j in range(3) if len({i, j, r}) == 3)  # type: ignore[return-value]
+                 for r in range(3))
+
+
+KNIT_PAIR = LazyTable(_knit_pair)
+"""(knit code of characters, of dots) → for each class (147, 258, 369) the bamboo take, the most
+knitted faces the other two suits give in the other two classes (a knit code is the last field of a
+:data:`SUIT_INFO` record, 16·147 + 4·258 + 369 faces present; at most 64 × 64 entries)."""
 
 
 def honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
@@ -525,13 +550,21 @@ def honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
 
 def _honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
     uid = HONOR_USED[c]
-    return (uid, 7 - c.count(0), int(max(c) >= 2), *_pair_stats(c))
+    faces, twice, stats = 7 - c.count(0), int(max(c) >= 2), _pair_stats(c)
+    return (uid, faces, twice, *stats, _packed(*stats, faces, twice))
+
+
+def _packed(pairs: int, odd: int, pairs_n: int, singles: int, orphans: int, orphan_pair: int) -> int:
+    """The seven-pairs and thirteen-orphans counts of a group in one int, five bits each, so that the
+    four groups' records add up field by field (each sum stays below 32 for a hand of 14 tiles or
+    fewer; the shanten reads them with shifts)."""
+    return pairs | odd << 5 | pairs_n << 10 | singles << 15 | orphans << 20 | orphan_pair << 25
 
 
 def clear_caches() -> None:
     """Empty every table (for benchmarks that measure cold starts)."""
     for d in (NEED_CAP, NEED_FREE, HONOR_NEED_CAP, HONOR_NEED_FREE, USED, HONOR_USED, _BLOCK_NEED, _BLOCK_USED,
-              ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO, _BLOCK_ID,
+              ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO, KNIT_PAIR, _BLOCK_ID,
               COMBINED, BEST, _VECTOR_ID):
         d.clear()
     del VECTORS[1:]

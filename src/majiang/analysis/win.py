@@ -27,6 +27,7 @@ from majiang.analysis.tables import (
     NEED_FREE,
     ADDS_CAP,
     HONOR_INFO,
+    KNIT_PAIR,
     SUIT_INFO,
     ADDS_FREE,
     BEST,
@@ -368,29 +369,29 @@ def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, 
                 best = max(top - used, -1)
     if not (rules.honors_and_knitted and small) and not rules.knitted_straight:
         return best
-    knitted = [a[1 + p[0]] + b[1 + p[1]] + c[1 + p[2]] for p in _ARRANGEMENT_INV]
+    ab = KNIT_PAIR[(a[10], b[10])]
+    kmax = max(ab[0] + c[1], ab[1] + c[2], ab[2] + c[3])  # the best of the six arrangements
     if rules.honors_and_knitted and small:
-        used = h[1] + max(knitted)
+        used = h[1] + kmax
         if used > 14:
             used = 14
         if top - used < best:
             best = max(top - used, -1)
     if rules.knitted_straight:
         n_rest = total // 3 - 3
-        kmax = max(knitted)
         if top - kmax - (3 * n_rest + 2) >= best:  # bound: the rest fully used
             return best
+        knitted = [a[1 + p[0]] + b[1 + p[1]] + c[1 + p[2]] for p in _ARRANGEMENT_INV]
         ab = COMBINED[(a[0], b[0])]
         ch = COMBINED[(c[0], h[0])]
         rest_bound = BEST[(ab, ch, n_rest)]  # the rest is part of the hand
-        for arr, k in zip(sh.KNITTED_ARRANGEMENTS, knitted):
+        hu = h[0]
+        for p, k in zip(_ARRANGEMENT_INV, knitted):
             if top - k - rest_bound >= best:
                 continue
-            rest = list(counts)
-            for t in arr:
-                if rest[t]:
-                    rest[t] -= 1
-            best = min(best, max(top - k - _standard_used(rest, n_rest), -1))
+            # the rest: each suit without one of each of its class's knitted faces (SUIT_INFO's last fields)
+            used = BEST[(COMBINED[(a[11 + p[0]], b[11 + p[1]])], COMBINED[(c[11 + p[2]], hu)], n_rest)]
+            best = min(best, max(top - k - used, -1))
     return best
 
 
@@ -419,13 +420,93 @@ def shanten_knitted_straight(counts: Sequence[int], wilds: int = 0) -> int:
     return _specials(counts, wilds, total, ShapeRules(standard=False, knitted_straight=True), 99)
 
 
+_PLANS: dict[int, tuple] = {}
+"""id(rules) → (rules, plain, standard, seven_pairs, quad_as_two_pairs, thirteen_orphans,
+honors_and_knitted, knitted_straight, any_special): the switches :func:`shanten` reads, looked up
+once a call (``plain``: no shape beyond those four specials, no wildcard shape)."""
+
+
+def _plan(rules: ShapeRules) -> tuple:
+    if len(_PLANS) > 64:  # ShapeRules made per call (the per-shape functions) must not pile up
+        _PLANS.clear()
+    p = _PLANS[id(rules)] = (rules, not (rules.wilds_win or rules.eight_pairs or rules.unconnected),
+                             rules.standard, rules.seven_pairs, rules.quad_as_two_pairs, rules.thirteen_orphans,
+                             rules.honors_and_knitted, rules.knitted_straight, rules.any_special)
+    return p
+
+
 def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> int:
     """The least shanten over the shapes ``rules`` allows (see the per-shape functions).
 
     A complete 3k+2 hand (by :func:`is_winning` under ``rules``) is -1. Raises
     :class:`TileCountError` for a size 3k or a count outside 0-4.
     """
-    return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
+    # The hot path (no wildcards, no shape beyond standard / seven pairs / thirteen orphans /
+    # knitted): :func:`shanten_with_infos` and :func:`_specials` in one body, the knitted shapes'
+    # best arrangement from KNIT_PAIR; anything else goes the general way.
+    if wilds or len(counts) != NUM_KINDS:
+        return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
+    total = sum(counts)
+    p = _PLANS.get(id(rules))
+    if p is None or p[0] is not rules:
+        p = _plan(rules)
+    if not total % 3 or not p[1]:
+        return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)
+    a = SUIT_INFO[tuple(counts[0:9])]
+    b = SUIT_INFO[tuple(counts[9:18])]
+    c = SUIT_INFO[tuple(counts[18:27])]
+    h = HONOR_INFO[tuple(counts[27:34])]
+    n = total // 3
+    top = 3 * n + 1  # shanten = max(top - used, -1)
+    ab = COMBINED[(a[0], b[0])]
+    ch = COMBINED[(c[0], h[0])]
+    if p[2]:
+        best = top - BEST[(ab, ch, n)]
+        if best <= -1 or not p[8]:
+            return -1 if best < -1 else best
+    else:
+        best = 99
+    if total != 13 and total != 14:
+        return _specials(counts, 0, total, rules, best, (a, b, c, h)) if p[7] else best
+    q = a[14] + b[14] + c[14] + h[7]  # the four groups' pair and terminal counts, five bits each
+    if p[3]:
+        if p[4]:
+            pairs, odd = q & 31, q >> 5 & 31
+        else:
+            pairs, odd = q >> 10 & 31, q >> 15 & 31
+        if pairs > 7:
+            pairs = 7
+        used = top - 2 * pairs - (odd if odd < 7 - pairs else 7 - pairs)
+        if used < best:
+            best = used if used > -1 else -1
+    if p[5]:
+        used = top - (q >> 20 & 31) - (1 if q >> 25 else 0)
+        if used < best:
+            best = used if used > -1 else -1
+    if p[6] or p[7]:
+        kp = KNIT_PAIR[(a[10], b[10])]
+        k0, k1, k2 = kp[0] + c[1], kp[1] + c[2], kp[2] + c[3]
+        kmax = k0 if k0 >= k1 and k0 >= k2 else (k1 if k1 >= k2 else k2)
+        if p[6]:
+            used = h[1] + kmax
+            used = top - (used if used < 14 else 14)
+            if used < best:
+                best = used if used > -1 else -1
+        # the knitted straight: its knitted tiles, then n - 3 sets and a pair from the rest, which
+        # use at most what the whole hand's n - 3 sets and pair use (the bound tried first)
+        if p[7] and top - kmax - (3 * n - 7) < best and top - kmax - BEST[(ab, ch, n - 3)] < best:
+            # each arrangement; the rest is each suit without one of each knitted face of its class
+            # (the used ids in SUIT_INFO[11:14])
+            hu, m = h[0], n - 3
+            rb = top - BEST[(ab, ch, m)]
+            for i, j, k in _ARRANGEMENT_INV:
+                kn = a[1 + i] + b[1 + j] + c[1 + k]
+                if rb - kn >= best:
+                    continue
+                used = top - kn - BEST[(COMBINED[(a[11 + i], b[11 + j])], COMBINED[(c[11 + k], hu)], m)]
+                if used < best:
+                    best = used if used > -1 else -1
+    return best
 
 
 def shanten_with_infos(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules,
