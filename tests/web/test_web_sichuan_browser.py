@@ -114,6 +114,7 @@ def test_exchange_three_by_tapping_the_hand(server, browser, lang, size):
         me = next(s for s in range(4) if room.is_human(s))
         before = list(m.table.concealed[me])
         picked = []
+        n0 = page.locator("#hand svg.tile").count()
         for i in range(3):
             k = page.get_attribute("#actions button.act-decide svg.tile", "data-tile")
             page.locator(f'#hand svg.tile[data-tile="{k}"]').first.click()
@@ -123,7 +124,7 @@ def test_exchange_three_by_tapping_the_hand(server, browser, lang, size):
                 assert time.monotonic() < end, "the tap did not pick the tile"
                 time.sleep(0.05)
             if i < 2:  # the next state (one tile fewer offered) is drawn before the next tap
-                page.wait_for_function(f"() => document.querySelectorAll('#hand svg.tile').length <= {13 - i}")
+                page.wait_for_function(f"() => document.querySelectorAll('#hand svg.tile').length === {n0 - i - 1}")
         page.wait_for_selector("#actions .exchange-done")
         done = page.inner_text("#actions .exchange-done")
         gave, to, got, frm = m.table.exchanged[me]
