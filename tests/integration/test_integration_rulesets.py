@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import ast
 import json
-import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from plugin_site import installed
 
 from majiang.cli import main
 from majiang.engine import Match, RuleSet, RuleSetError, parse_spec, run_match
@@ -139,20 +139,11 @@ def test_old_records_replay_unchanged(path):
 
 # ------------------------------------------------------------------------- the example plug-in
 @pytest.fixture()
-def example_installed(tmp_path, monkeypatch):
+def example_installed(tmp_path):
     """Install tests/plugins/majiang_example as pip would: its package and a dist-info with the entry
     point on sys.path (the importlib.metadata discovery is the real one)."""
-    info = tmp_path / "majiang_example-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: majiang-example\nVersion: 0.1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text('[majiang.rulesets]\nexample = majiang_example:RULESET\n', encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.syspath_prepend(str(PLUGIN / "src"))
-    registry.reload()
-    yield
-    sys.modules.pop("majiang_example", None)
-    monkeypatch.undo()
-    registry.reload()
+    with installed(tmp_path, PLUGIN / "src", "majiang-example", "majiang_example", "example"):
+        yield
 
 
 def test_example_is_found_and_listed(example_installed):

@@ -17,6 +17,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from plugin_site import installed
+
 from majiang.cli import main
 from majiang.engine import Action, ActionKind, HandTable, Match, RuleSetError, parse_spec, run_match
 from majiang.engine.wall import arrange_wall
@@ -32,21 +34,12 @@ PLUGIN = ROOT / "plugins" / "majiang-sichuan"
 
 
 @pytest.fixture()
-def sichuan(tmp_path, monkeypatch):
+def sichuan(tmp_path):
     """Install plugins/majiang-sichuan as pip would; yields its module."""
-    info = tmp_path / "majiang_sichuan-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: majiang-sichuan\nVersion: 0.1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[majiang.rulesets]\nsichuan = majiang_sichuan:RULESET\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.syspath_prepend(str(PLUGIN / "src"))
-    registry.reload()
-    import majiang_sichuan
+    with installed(tmp_path, PLUGIN / "src", "majiang-sichuan", "majiang_sichuan", "sichuan"):
+        import majiang_sichuan
 
-    yield majiang_sichuan
-    sys.modules.pop("majiang_sichuan", None)
-    monkeypatch.undo()
-    registry.reload()
+        yield majiang_sichuan
 
 
 # ------------------------------------------------------------------------ plug-in validation

@@ -7,8 +7,6 @@ Skips when /usr/bin/chromium or the ``playwright`` package is absent (CI install
 from __future__ import annotations
 
 import os
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -22,30 +20,16 @@ if not Path(CHROMIUM).exists():
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def server(database_url):
-    import uvicorn
+    from web_helpers import served
 
     from majiang.web.app import Settings, create_app
 
     app = create_app(Settings(database_url=database_url, secret_key="b" * 40, claim_pause=0.05,
                               bot_delay=0.02))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    end = time.monotonic() + 10
-    while not srv.started and time.monotonic() < end:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    th.join(10)
+    with served(app) as base:
+        yield base, app
 
 
 def _mcr_table_with_bots(browser, base: str, user: str, bot_kind: str | None = None):

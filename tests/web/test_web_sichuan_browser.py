@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import socket
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -34,38 +31,17 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """The plug-in installed as pip would (a dist-info with its entry point), then a server."""
-    import uvicorn
+    from plugin_site import installed
+    from web_helpers import served
 
-    from majiang.rules import registry
     from majiang.web.app import Settings, create_app
 
-    mp = pytest.MonkeyPatch()
-    site = tmp_path_factory.mktemp("site")
-    info = site / "majiang_sichuan-0.1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: majiang-sichuan\nVersion: 0.1.0\n", encoding="utf-8")
-    (info / "entry_points.txt").write_text("[majiang.rulesets]\nsichuan = majiang_sichuan:RULESET\n", encoding="utf-8")
-    mp.syspath_prepend(str(site))
-    mp.syspath_prepend(str(PLUGIN / "src"))
-    registry.reload()
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('sc') / 'web.sqlite3'}"
-    app = create_app(Settings(database_url=url, secret_key="s" * 40, bot_delay=0.01, login_attempts=1000,
-                              claim_pause=0.05))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    end = time.monotonic() + 10
-    while not srv.started and time.monotonic() < end:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    th.join(10)
-    mp.undo()
-    sys.modules.pop("majiang_sichuan", None)
-    registry.reload()
+    with installed(tmp_path_factory.mktemp("site"), PLUGIN / "src", "majiang-sichuan", "majiang_sichuan", "sichuan"):
+        url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('sc') / 'web.sqlite3'}"
+        app = create_app(Settings(database_url=url, secret_key="s" * 40, bot_delay=0.01, login_attempts=1000,
+                                  claim_pause=0.05))
+        with served(app) as base:
+            yield base, app
 
 
 @pytest.fixture(scope="module")

@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import os
 import re
-import socket
 import statistics
-import threading
 import time
 from pathlib import Path
 
@@ -42,31 +40,17 @@ RUNS = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    import uvicorn
+    from web_helpers import served
 
     from majiang.web.app import Settings, create_app
 
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path_factory.mktemp('ui') / 'web.sqlite3'}"
     app = create_app(Settings(database_url=url, secret_key="u" * 40, bot_delay=0.01, login_attempts=1000,
                               claim_pause=0.05))
-    port = _free_port()
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    end = time.monotonic() + 10
-    while not srv.started and time.monotonic() < end:
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}", app
-    srv.should_exit = True
-    th.join(10)
+    with served(app) as base:
+        yield base, app
 
 
 @pytest.fixture(scope="module")

@@ -225,9 +225,6 @@ def test_the_replay_in_a_browser_speaks_to_players(database_url):
     included): a finished game's replay at its first step and at its end (the result panel) in Chinese
     has none of the developer words or traditional characters, in English no "1 points"."""
     import os
-    import socket
-    import threading
-    import time
 
     import httpx
     import pytest
@@ -236,23 +233,13 @@ def test_the_replay_in_a_browser_speaks_to_players(database_url):
     if not os.path.exists(chromium):
         pytest.skip(f"{chromium} is absent")
     sync_api = pytest.importorskip("playwright.sync_api")
-    import uvicorn
+    from web_helpers import served
 
     from majiang.web.app import Settings, create_app
 
     app = create_app(Settings(database_url=database_url, secret_key="w" * 40, claim_pause=0.02, bot_delay=0.0,
                               min_turn_time=0.05))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    th = threading.Thread(target=srv.run, daemon=True)
-    th.start()
-    end = time.monotonic() + 10
-    while not srv.started and time.monotonic() < end:
-        time.sleep(0.02)
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with served(app) as base:
         with httpx.Client(base_url=base) as c:
             assert c.post("/signup", data={"username": "replayer", "password": "correct horse"}).status_code == 303
             r = c.post("/tables", data={"preset": "taiwan", "max_hands": "1", "turn_time": "0.05", "sit": "1"})
@@ -281,9 +268,6 @@ def test_the_replay_in_a_browser_speaks_to_players(database_url):
                     page.close()
             finally:
                 browser.close()
-    finally:
-        srv.should_exit = True
-        th.join(10)
 
 
 def test_settlement_lines_name_no_zero_terms():

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
+from collections.abc import Iterator
 
 from fastapi.testclient import TestClient
 
@@ -197,3 +200,26 @@ def until_closed(ws, timeout: float = 5.0) -> tuple[list[dict], int | None, str,
     th.start()
     th.join(timeout)
     return out["messages"], out["code"], out["reason"], time.monotonic() - t0
+
+
+@contextlib.contextmanager
+def served(app, **config) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
+    """Serve ``app`` with uvicorn on a free loopback port in a thread (for browsers and plain HTTP
+    clients); yields its base URL and stops it on leaving. ``config``: more ``uvicorn.Config`` fields."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", **config))
+    th = threading.Thread(target=srv.run, daemon=True)
+    th.start()
+    end = time.monotonic() + 10
+    while not srv.started and time.monotonic() < end:
+        time.sleep(0.02)
+    assert srv.started, "the test server did not start in 10 s"
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        srv.should_exit = True
+        th.join(10)
