@@ -267,6 +267,10 @@ class RuleSet:
         if self.wild_mode == "fixed" and not (isinstance(self.wild_tile, int) and 0 <= self.wild_tile < 34):
             raise bad(f"wild_mode 'fixed' needs wild_tile 0-33, got {self.wild_tile!r}")
         if _shape(self.shapes) is None:
+            if registry.find(self.name) is None and self.name not in ("custom", ""):  # a plug-in's record, say
+                raise bad(f"this rule set is not installed (its shapes {self.shapes!r} are its own); known rule "
+                          f"sets: {', '.join(registry.names())}; a plug-in's rule set is known once its package is "
+                          "installed (docs/rulesets.md)")
             raise bad(f"shapes must be one of {shape_names()}, got {self.shapes!r}")
         if self.multiple_winners not in MULTI_WIN:
             raise bad(f"multiple_winners must be one of {MULTI_WIN}, got {self.multiple_winners!r}")

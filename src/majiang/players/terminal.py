@@ -21,6 +21,7 @@ from majiang.engine.ruleset import resolve
 from majiang.engine.wall import derive_seed
 from majiang.errors import MajiangError
 from majiang.protocols.jsonl import seat_event
+from majiang.rules.base import Decision, Exchange
 from majiang.tiles import CHINESE_NAMES, format_compact, parse_compact
 
 _WIND_NAMES = {27: "East", 28: "South", 29: "West", 30: "North"}
@@ -67,7 +68,8 @@ def _event_text(ev: dict, me: int) -> str | None:
     if t == "exchange":  # 换三张: the tiles are shown to the giver and the taker only
         to = _REL.get((ev["target"] - me) % 4, "?")
         tiles = "".join(ev["pai"]) if "?" not in ev["pai"] else f"{len(ev['pai'])} tiles"
-        return f"{who} {verb('pass', 'passes')} {tiles} to {to} (换三张)"
+        dice = "+".join(map(str, ev.get("dice", ())))
+        return f"{who} {verb('pass', 'passes')} {tiles} to {to} (换三张, dice {dice})"
     if t == "decide":
         return f"{who} {verb('choose', 'chooses')} {ev['name']} {ev['value']}"
     if t == "ryukyoku":
@@ -136,6 +138,23 @@ def _parse_choice(text: str, view: PlayerView, actions: Sequence[Action]) -> Act
     return None
 
 
+def _parse_decision(text: str, dec: Decision, actions: Sequence[Action], default: Action | None) -> Action | None:
+    """A pre-play decision typed in: a number, a value's name (定缺: ``m``, ``万``), a tile for an
+    exchange (``5m``), or Enter for the rule set's default (what a bot would choose)."""
+    text = text.strip()
+    if text == "":
+        return default
+    if text.isdigit():
+        i = int(text)
+        return actions[i] if 0 <= i < len(actions) else None
+    labels = dec.value_labels or ()
+    for a in actions:
+        i = a.tile
+        if i is not None and (text == dec.values[i] or (labels and text in labels[i])):
+            return a
+    return None
+
+
 def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: int | None = None,
                   console: Console | None = None, input_fn: Callable[[str], str] | None = None) -> Match:
     """Play one match in the terminal: you are player 0, three bots (``bot``) the others.
@@ -174,20 +193,28 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
         shown = len(m.events)
         view = m.view(s)
         _show(con, view, acts)
-        if acts[0].kind is ActionKind.DECIDE and m.table is not None and m.table.decision is not None:
-            dec = m.table.decision  # name each choice (定缺: 0 万 characters, 1 筒 dots, 2 条 bamboo)
+        dec = m.table.decision if m.table is not None and acts[0].kind is ActionKind.DECIDE else None
+        if dec is not None:  # name each choice (定缺: 0 万 characters, 1 筒 dots, 2 条 bamboo)
             labels = dec.value_labels or tuple((v, v) for v in dec.values)
-            con.print(f"{dec.label_zh} {dec.label_en}: " + "  ".join(
+            what = f"{dec.label_zh} {dec.label_en}"
+            if isinstance(dec, Exchange):  # 换三张: which pick of how many, and of one suit
+                n = len(m.table.exchange_picked(s)) + 1
+                what += f" -- pick {n} of {dec.count}" + (", all of one suit" if dec.same_suit else "")
+            con.print(f"{what}: " + "  ".join(
                 f"[cyan]{i}[/cyan]:{labels[a.tile][0]} {labels[a.tile][1]}" for i, a in enumerate(acts)))
+            con.print("Type a number, " + ("a tile (e.g. 5m)" if isinstance(dec, Exchange) else "a value (e.g. "
+                      f"{dec.values[acts[0].tile]})") + ", or Enter for the usual choice.")
         while True:
             raw = ask("> ")
             if raw.strip().lower() in ("q", "quit", "exit"):
                 con.print("Bye.")
                 return m
-            choice = _parse_choice(raw, view, acts)
+            choice = _parse_decision(raw, dec, acts, m.default_action(s)) if dec is not None else \
+                _parse_choice(raw, view, acts)
             if choice is not None:
                 break
-            con.print("[red]Not one of the choices; type its number or a tile you may discard.[/red]")
+            con.print("[red]Not one of the choices; type its number" +
+                      (" or one of the values shown.[/red]" if dec is not None else " or a tile you may discard.[/red]"))
         m.apply(s, choice)
     for ev in m.events[shown:]:
         txt = _event_text(seat_event(ev, me), me)

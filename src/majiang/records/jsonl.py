@@ -273,8 +273,10 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
         if t.phase is Phase.DECIDE and isinstance(t.decision, Exchange):  # 换三张: each seat's recorded tiles
             dec = t.decision
             passed: dict[int, list[int]] = {}
+            at: dict[int, int] = {}  # the record line of each seat's exchange
             k = j
             while k < len(events) and events[k].get("type") == "exchange" and events[k].get("name") == dec.name:
+                at[events[k].get("actor")] = k + 2
                 pai = events[k].get("pai")
                 try:
                     if not isinstance(pai, list) or not all(isinstance(x, str) for x in pai):
@@ -285,13 +287,20 @@ def replay(record: Iterable[str], *, from_seed: bool = False, partial: bool = Fa
                 k += 1
             while t.decision is dec and m.table is t:
                 s = m.pending_seats()[0]
+                line = at.get(s, j + 2)
                 if not passed.get(s):
-                    raise RecordError(f"line {j + 2}: seat {s} is to pass tiles ({dec.name}), the record has "
-                                      f"{dumps(ev)}", line=j + 2)
+                    got = f"{dumps(events[line - 2])}" if s in at else "no exchange of that seat"
+                    raise RecordError(f"line {line}: seat {s} is to pass {dec.count} tiles ({dec.name}), the record "
+                                      f"has {got}", line=line)
+                tile = passed[s].pop(0)
+                legal = [a.tile for a in m.legal_actions(s) if a.tile is not None]
+                if tile not in legal:
+                    raise RecordError(f"line {line}: seat {s} cannot pass {format_compact([tile])} ({dec.name}); "
+                                      f"it may pass {format_compact(legal)}", line=line)
                 try:
-                    m.apply(s, Action(ActionKind.DECIDE, passed[s].pop(0)))
+                    m.apply(s, Action(ActionKind.DECIDE, tile))
                 except MajiangError as e:
-                    raise RecordError(f"line {j + 2}: {e}", line=j + 2) from None
+                    raise RecordError(f"line {line}: {e}", line=line) from None
             check_new(start)
             continue
         if t.phase is Phase.DECIDE:  # a rule set's pre-play decision (issue 30): the recorded values

@@ -295,8 +295,8 @@ class Option:
               "int": lambda v: isinstance(v, int) and not isinstance(v, bool),
               "str": lambda v: isinstance(v, str)}[self.type](value)
         if not ok:
-            raise RuleSetError(f"rule option {self.name}={value!r}: expected {'an' if self.type == 'int' else 'a'} "
-                               f"{self.type}{' or null' if self.nullable else ''}")
+            kind = {"bool": "a bool (true or false)", "int": "an int", "str": "a str"}[self.type]
+            raise RuleSetError(f"rule option {self.name}={value!r}: expected {kind}{' or null' if self.nullable else ''}")
         if self.choices is not None and value not in self.choices:
             raise RuleSetError(f"rule option {self.name}={value!r}: choose one of {', '.join(map(str, self.choices))}")
         if self.type == "int" and ((self.minimum is not None and value < self.minimum)

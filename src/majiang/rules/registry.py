@@ -258,7 +258,8 @@ def get(name: str) -> RuleSetDef:
     if d is None:
         reg = _reg()
         known = ", ".join(list(reg.defs) + [f"{a} (= {c})" for a, c in reg.aliases.items()])
-        raise RuleSetError(f"unknown rule set {name!r}; known: {known}")
+        raise RuleSetError(f"unknown rule set {name!r}; known: {known} (a rule set of a plug-in is known once "
+                           "its package is installed, e.g. pip install -e plugins/majiang-sichuan; docs/rulesets.md)")
     return d
 
 

@@ -193,7 +193,7 @@ def seat_state(match: Match, seat: int | None, *, deadlines: dict[int, float], n
 def exchange_json(t: Any, seat: int | None) -> dict[str, Any] | None:
     """The seat's own exchange (换三张), ``None`` without one or for a spectator: while the seats
     pick, ``{"name_zh", "name_en", "count", "picked": [faces]}``; once passed, also ``gave``, ``to``,
-    ``got``, ``from`` (seats) and ``direction_zh``/``direction_en``. Never another seat's tiles
+    ``got``, ``from`` (seats), ``direction_zh``/``direction_en`` and the exchange's ``dice``. Never another seat's tiles
     beyond those it passed to this seat."""
     if seat is None or not getattr(t, "decisions", ()):
         return None
@@ -206,7 +206,8 @@ def exchange_json(t: Any, seat: int | None) -> dict[str, Any] | None:
     if done is not None:
         gave, to, got, frm = done
         zh, en = EXCHANGE_DIRECTIONS[(to - seat) % 4]
-        out.update(gave=list(gave), to=to, got=list(got), **{"from": frm}, direction_zh=zh, direction_en=en)
+        out.update(gave=list(gave), to=to, got=list(got), **{"from": frm}, direction_zh=zh, direction_en=en,
+                   dice=list(t.exchange_dice))
     return out
 
 

@@ -50,7 +50,7 @@ export function drawActions(st, live) {
     html += `<span class="hint">${esc(t("hand.exchange_wait"))} ${tilesSVG(ex.picked)}</span>`;
   if (ex && ex.gave && st.seat !== null && st.seat !== undefined && !((live.rivers || [])[st.seat] || []).length)
     html += `<span class="hint exchange-done">${esc(t("hand.exchange_gave", {to: st.names[ex.to] || "",
-      dir: lang === "zh" ? ex.direction_zh : ex.direction_en}))} ${tilesSVG(ex.gave)} · ${esc(t("hand.exchange_got", {from: st.names[ex.from] || ""}))} ${tilesSVG(ex.got)}</span>`;
+      dir: lang === "zh" ? ex.direction_zh : ex.direction_en, dice: (ex.dice || []).join("+")}))} ${tilesSVG(ex.gave)} · ${esc(t("hand.exchange_got", {from: st.names[ex.from] || ""}))} ${tilesSVG(ex.got)}</span>`;
   if (canDiscard) html += `<span class="hint">${t(matchMedia("(pointer: coarse)").matches ? "hand.hint_discard_touch" : "hand.hint_discard")}</span>`;
   setHTML(document.getElementById("actions"), html);
 }
