@@ -352,6 +352,35 @@ def test_the_web_state_offers_the_exchange_as_tiles(sichuan):
     assert seat_state(m, 0, deadlines={}, now=0.0)["legal"][0]["label"].startswith("定缺")
 
 
+def test_the_terminal_game_hides_the_exchanges_of_others(sichuan):
+    """``majiang play``: the person picks by tile name and Enter (the usual choice); he reads the tiles
+    he gave and got, and only a count for the other seats' exchanges (SC §3)."""
+    import io
+
+    from rich.console import Console
+
+    from majiang.players.terminal import play_terminal
+
+    out = io.StringIO()
+    answers = iter(["", "", "", "m", "q"])
+    m = play_terminal("sichuan,exchange=true", 5, console=Console(file=out, width=200), input_fn=lambda _: next(answers))
+    text = out.getvalue()
+    me = m.seat_of_player[0]
+    ex = [e for e in m.events if e["type"] == "exchange"]
+    assert len(ex) == 4 and "pick 1 of 3, all of one suit" in text and "pick 3 of 3" in text
+    for e in ex:
+        tiles = "".join(e["pai"])
+        shown = f"{tiles} to" in text
+        assert shown == (me in (e["actor"], e["target"])), (e, text)
+        assert f"dice {e['dice'][0]}+{e['dice'][1]}" in text
+    mine = next(e for e in ex if e["actor"] == me)
+    dealt = [0] * 34
+    for t in parse_compact("".join(next(e for e in m.events if e["type"] == "start_kyoku")["tehais"][me])):
+        dealt[t] += 1
+    assert parse_compact("".join(mine["pai"])) == sorted(sichuan._exchange_choice(dealt))  # Enter: the usual choice
+    assert m.table.decided[me]["dingque"] == "m"  # typed by its name
+
+
 def test_the_aec_environment_plays_with_the_exchange(sichuan):
     pytest.importorskip("numpy")
     pytest.importorskip("pettingzoo")
