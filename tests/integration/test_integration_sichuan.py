@@ -381,6 +381,21 @@ def test_the_terminal_game_hides_the_exchanges_of_others(sichuan):
     assert m.table.decided[me]["dingque"] == "m"  # typed by its name
 
 
+def test_a_dataset_from_a_sichuan_record(sichuan, tmp_path):
+    """``majiang dataset --from records`` on a 血战 record with 换三张 and 定缺: those pre-play choices are
+    not samples (the action layout has no index for them); every other decision is, its action in
+    its mask (it failed on the decision before)."""
+    np = pytest.importorskip("numpy")
+    from majiang.rl.dataset import record_samples
+
+    m = _play(parse_spec("sichuan, exchange=true"), 4, hands=1)
+    (path := tmp_path / "sc.jsonl").write_text("\n".join(record_lines(m)) + "\n", encoding="utf-8")
+    a, _ = record_samples(path)
+    n = len(a["action"])
+    plays = sum(e["type"] in ("dahai", "pon", "daiminkan", "ankan", "kakan", "hora") for e in m.events)
+    assert plays <= n and np.all(a["action_mask"][np.arange(n), a["action"]] == 1)
+
+
 def test_the_aec_environment_plays_with_the_exchange(sichuan):
     pytest.importorskip("numpy")
     pytest.importorskip("pettingzoo")

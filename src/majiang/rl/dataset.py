@@ -103,8 +103,10 @@ class _Game:
         self.hand: list[int] = []
 
     def decide(self, view: Any, actions: Sequence[Action], action: Action, hand: int) -> None:
-        """One decision: kept when the seat had a choice or did not pass (module doc)."""
-        if len(actions) < 2 and action.kind is ActionKind.PASS:
+        """One decision: kept when the seat had a choice or did not pass (module doc). A rule set's
+        pre-play decision (Sichuan 定缺, 换三张) is not a sample: the action layout has no index for it
+        (the environments answer it with the rule set's default, docs/rl.md)."""
+        if (len(actions) < 2 and action.kind is ActionKind.PASS) or action.kind is ActionKind.DECIDE:
             return
         wf = white_face_of(self.encoder.rules, view.wild_face)
         mask = np.zeros(ACTION_SIZE, dtype=np.int8)

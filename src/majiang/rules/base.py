@@ -755,7 +755,9 @@ class Exchange(Decision):
                 return tuple(t for t in range(9 * s, 9 * s + 9) if counts[t]) if s < 3 else \
                     tuple(t for t in range(27, 34) if counts[t])
             groups = [range(0, 9), range(9, 18), range(18, 27), range(27, 34)]
-            return tuple(t for g in groups if sum(counts[t] for t in g) >= self.count for t in g if counts[t])
+            out = tuple(t for g in groups if sum(counts[t] for t in g) >= self.count for t in g if counts[t])
+            if out:
+                return out  # (a hand of 3k+1 tiles, k >= 3, always has such a suit)
         return tuple(t for t in range(34) if counts[t])
 
 
