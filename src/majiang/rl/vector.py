@@ -60,6 +60,7 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, PASS_INDEX, ActionIndexError, describe_index
 from majiang.rl.aec import _spaces
 from majiang.rl.batched import BatchedCore, unsupported
+from majiang.rl.batched_learner import BatchedLearner, bot_names
 from majiang.rl.core import EpisodeSeeds, Shaping, Table
 from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
@@ -124,11 +125,19 @@ class VectorEnv(gym.vector.VectorEnv):
                 raise MajiangError("reward_scale must not be 0")
             enc = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
             self.core: BatchedCore | None = BatchedCore(n, self.rules, enc, reward_scale)
+            self.bots: BatchedLearner | None = None
+            if self.learner:
+                names = bot_names(opponents)
+                assert names is not None
+                if not 0 <= seat < 4:
+                    raise MajiangError(f"seat must be 0-3, got {seat}")
+                self.bots = BatchedLearner(self.core, names, seat)
             self.tables: list[Table] = []
             self._row_seeds = [EpisodeSeeds() for _ in range(n)]
             shape = enc.shape
         else:
             self.core = None
+            self.bots = None
             self.tables = [Table(self.rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
                                  score_scale=score_scale, analysis=analysis, shaping=shaping) for _ in range(n)]
             shape = self.tables[0].encoder.shape
@@ -187,6 +196,8 @@ class VectorEnv(gym.vector.VectorEnv):
         self._started = True
         if self.core is not None:
             self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
+            if self.bots is not None:
+                self._deal_learner(np.ones(self.n, dtype=bool))
         else:
             for i, s in enumerate(seeds):
                 self._reset_one(i, s)
@@ -264,10 +275,29 @@ class VectorEnv(gym.vector.VectorEnv):
         self._seat[:] = core.seat
         return {"observation": obs, "action_mask": mask}
 
+    def _deal_learner(self, rows: np.ndarray) -> None:
+        """The bots play the newly dealt ``rows`` (bool) up to the learner's first decision; a hand
+        that ends before it is skipped (the row's next game dealt), as :meth:`LearnerDriver.reset`."""
+        core, bots = self.core, self.bots
+        assert core is not None and bots is not None
+        while rows.any():
+            bots.new_hands(np.flatnonzero(rows).tolist())
+            rows = bots.advance(rows, np.zeros(self.n, dtype=np.float64))
+            again = np.flatnonzero(rows).tolist()
+            if again:
+                core.reset_rows(again, [self._game_seed(i, None) for i in again])
+
     def _step_batched(self, acts: np.ndarray, term: np.ndarray, final: np.ndarray):
         core = self.core
         assert core is not None
-        rew = core.step(acts)
+        if self.bots is not None:  # the learner's actions, then the bots until the learner is awaited
+            r = core.step(acts)
+            rew = r[:, self.bots.seat].copy()
+            done = core.done.copy()
+            done |= self.bots.advance(~done, rew)
+            core.done[:] = done
+        else:
+            rew = core.step(acts)
         ended = np.flatnonzero(core.done)
         records: list | None = [None] * self.n if self.records else None
         if ended.size:
@@ -277,6 +307,8 @@ class VectorEnv(gym.vector.VectorEnv):
                 for i in ended.tolist():
                     records[i] = core.replay(i)
             core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
+            if self.bots is not None:
+                self._deal_learner(term.copy())
         return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term)
 
     def record(self, i: int) -> Match | None:

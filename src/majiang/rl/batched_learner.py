@@ -1,0 +1,198 @@
+"""One learning seat on the batched core: the other seats' bots (``random``, ``efficiency``) play all rows at once.
+
+:class:`BatchedLearner` runs :class:`~majiang.rl.VectorEnv`'s learner mode on a
+:class:`~majiang.rl.batched.BatchedCore`. After the learner's actions (one per row, every row
+awaiting it) the core keeps stepping the rows whose awaited seat is a bot, the rows waiting for the
+learner left unchanged (``BatchedCore.step(skip=True)``), until every row awaits the learner again
+or its hand ended. The bots' masks come from the compiled mask loop alone (no observations).
+
+* ``efficiency``: :class:`~majiang.rl.fast_bots.FastEfficiencyBot`'s own decision code
+  (``_best_discard``, ``_shanten``, ``_discard_shanten``) on the row's arrays: the concealed counts,
+  the tiles the seat sees (rivers, visible melds, its own concealed kongs: ``PlayerView.visible_counts``)
+  and the legal indices in the engine's action order (kongs by tile; exposed kong, pung, chows by
+  low). The same choices as the bot at a table (tests/rl/test_rl_batched_learner.py).
+* ``random``: the first win offered, else a uniform choice among the mask's indices, drawn from a
+  counter-based hash of ``derive_seed(game_seed, "bot", seat)`` and the hand's step count -- not
+  :class:`~majiang.players.RandomBot`'s ``random.Random`` stream (the same distribution and rule,
+  other draws).
+
+Rule sets without wildcards and with numba only (:attr:`BatchedCore.can_skip`); the rest use the
+per-table path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from majiang.engine import derive_seed
+from majiang.rl import batched as B
+from majiang.rl.actions import (
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    EXPOSED_KONG_BASE,
+    PUNG_BASE,
+    chow_of_index,
+)
+from majiang.rl.fast_bots import FastEfficiencyBot
+
+BOTS = {"random": "random", "efficiency": "efficiency", "eff": "efficiency"}
+"""Bot names the batched learner plays (lower-cased) → the bot."""
+
+_M64 = (1 << 64) - 1
+_CHOWS = [(i, *chow_of_index(i)) for i in range(CHOW_BASE, PUNG_BASE)]  # (index, played, low)
+_CHOW_BY_LOW = sorted(_CHOWS, key=lambda x: (x[1], x[2]))  # the engine's order: tile, then low
+_COLS = B._COL.tolist()
+
+
+def bot_names(opponents: object) -> list[str] | None:
+    """The three opponents' bot names (next, opposite, previous seat by number) when every one is
+    a name :class:`BatchedLearner` plays, else None."""
+    if isinstance(opponents, str):
+        opp: list = [opponents] * 3
+    elif isinstance(opponents, Sequence) and len(opponents) == 3:
+        opp = list(opponents)
+    else:
+        return None
+    if not all(isinstance(o, str) and o.strip().lower() in BOTS for o in opp):
+        return None
+    return [BOTS[o.strip().lower()] for o in opp]
+
+
+class _View:
+    """What the bot's discard code reads of a ``PlayerView``: the visible counts, no wildcard."""
+
+    __slots__ = ("_vis",)
+    wild_face = None
+
+    def __init__(self, vis: list[int]) -> None:
+        self._vis = vis
+
+    def visible_counts(self) -> list[int]:
+        return list(self._vis)
+
+
+def _mix(x: np.ndarray) -> np.ndarray:
+    """splitmix64's finaliser on uint64 (wraps)."""
+    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return x ^ (x >> np.uint64(31))
+
+
+class BatchedLearner:
+    """The bots of ``core``'s rows (see the module doc). ``names``: three bot names (seats other
+    than ``seat`` in number order)."""
+
+    def __init__(self, core: B.BatchedCore, names: list[str], seat: int) -> None:
+        self.core = core
+        self.seat = seat
+        others = [s for s in range(4) if s != seat]
+        self.kind = ["" for _ in range(4)]
+        for s, nm in zip(others, names):
+            self.kind[s] = nm
+        self._eff_seat = np.array([k == "efficiency" for k in self.kind])
+        self.bot = FastEfficiencyBot(core.rules) if "efficiency" in names else None
+        self.keys = np.zeros((core.n, 4), dtype=np.uint64)  # the random bots' per-row keys
+
+    def new_hands(self, rows: Sequence[int]) -> None:
+        """Rows just dealt: the random bots' keys from their game seeds."""
+        gs = self.core.game_seed
+        for i in rows:
+            g = int(gs[i])
+            for s in range(4):
+                self.keys[i, s] = derive_seed(g, "bot", s) & _M64
+
+    def advance(self, live: np.ndarray, rewards: np.ndarray) -> np.ndarray:
+        """Step the bots on the ``live`` rows until each awaits the learner or its hand ended;
+        the learner's rewards are added to ``rewards``. Returns the rows whose hand ended (bool)."""
+        core = self.core
+        n = core.n
+        ended = np.zeros(n, dtype=bool)
+        live = live.copy()
+        acts = np.empty(n, dtype=np.int64)
+        while True:
+            core.fill_masks()
+            bots = live & (core.seat != self.seat)
+            if not bots.any():
+                return ended
+            acts.fill(-1)
+            rows = bots.nonzero()[0]
+            self._choose(rows, acts)
+            r = core.step(acts, skip=True)
+            rewards[rows] += r[rows, self.seat]
+            d = core.done & bots
+            if d.any():
+                ended |= d
+                live &= ~d
+
+    def _choose(self, rows: np.ndarray, acts: np.ndarray) -> None:
+        core = self.core
+        seats = core.seat[rows]
+        eff = self._eff_seat[seats]
+        rr = rows[~eff]
+        if rr.size:  # random: the first win, else a uniform masked choice
+            m = core.mask[rr]
+            s = core.seat[rr]
+            cnt = m.sum(1, dtype=np.int64)
+            h = _mix(self.keys[rr, s] ^ (core._log_n[rr].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+            k = ((h >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53)) * cnt).astype(np.int64)
+            pick = (np.cumsum(m, axis=1, dtype=np.int64) > k[:, None]).argmax(1)
+            acts[rr] = np.where(m[:, 1] != 0, 1, pick)
+        for i, s in zip(rows[eff].tolist(), seats[eff].tolist()):
+            acts[i] = self._efficiency(i, s)
+
+    def _efficiency(self, i: int, s: int) -> int:
+        """:meth:`EfficiencyBot.choose` on row ``i``'s seat ``s`` (the index it picks)."""
+        core = self.core
+        m = core.mask[i]
+        if m[1]:
+            return 1
+        ph = int(core.phase[i])
+        if ph == B.ROB:
+            return 0
+        bot = self.bot
+        assert bot is not None
+        counts = core.hand[i, s].tolist()
+        view = _View((core.vis[i] + core.ckong[i, s]).tolist())
+        cols = _COLS
+        if ph == B.TURN:
+            allowed = [t for t in range(34) if m[DISCARD_BASE + cols[t]]]
+            best, tile = bot._best_discard(counts, view, allowed)
+            for base, take in ((CONCEALED_KONG_BASE, 4), (ADDED_KONG_BASE, 1)):
+                for t in range(34):
+                    if m[base + cols[t]]:
+                        c = list(counts)
+                        c[t] -= take
+                        if bot._shanten(c, view) <= best:
+                            return base + cols[t]
+            return DISCARD_BASE + cols[tile]
+        t = int(core.claim_tile[i])
+        best_i, best_s = 0, bot._shanten(counts, view)
+        cands = []
+        if m[EXPOSED_KONG_BASE + cols[t]]:
+            cands.append((EXPOSED_KONG_BASE + cols[t], (t, t, t), False))
+        if m[PUNG_BASE + cols[t]]:
+            cands.append((PUNG_BASE + cols[t], (t, t), True))
+        for idx, played, low in _CHOW_BY_LOW:
+            if m[idx]:
+                cands.append((idx, tuple(x for x in range(low, low + 3) if x != played), True))
+        for idx, used, discard in cands:
+            c = list(counts)
+            for x in used:
+                c[x] -= 1
+            if discard:
+                allowed = [x for x in range(34) if c[x]]
+                if not allowed:
+                    continue
+                sh = min(x for x, _ in bot._discard_shanten(c, view, allowed))
+            else:
+                sh = bot._shanten(c, view)
+            if sh < best_s:
+                best_i, best_s = idx, sh
+        return best_i
+
+
+__all__ = ["BOTS", "BatchedLearner", "bot_names"]
