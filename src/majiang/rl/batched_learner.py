@@ -37,7 +37,8 @@ from majiang.rl.actions import (
     PUNG_BASE,
     chow_of_index,
 )
-from majiang.rl.fast_bots import FastEfficiencyBot
+from majiang.rl import kernels
+from majiang.rl.fast_bots import _ORPHAN_FIRST, FastEfficiencyBot, kernel_flags
 
 BOTS = {"random": "random", "efficiency": "efficiency", "eff": "efficiency"}
 """Bot names the batched learner plays (lower-cased) → the bot."""
@@ -46,6 +47,11 @@ _M64 = (1 << 64) - 1
 _CHOWS = [(i, *chow_of_index(i)) for i in range(CHOW_BASE, PUNG_BASE)]  # (index, played, low)
 _CHOW_BY_LOW = sorted(_CHOWS, key=lambda x: (x[1], x[2]))  # the engine's order: tile, then low
 _COLS = B._COL.tolist()
+_TILES = B._TILES
+_ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
+_CHOWS_OF: list[list[tuple[int, tuple[int, int]]]] = [[] for _ in range(34)]  # by discard: (index, tiles used)
+for _i, _played, _low in _CHOW_BY_LOW:
+    _CHOWS_OF[_played].append((_i, tuple(x for x in range(_low, _low + 3) if x != _played)))
 
 
 def bot_names(opponents: object) -> list[str] | None:
@@ -95,6 +101,7 @@ class BatchedLearner:
             self.kind[s] = nm
         self._eff_seat = np.array([k == "efficiency" for k in self.kind])
         self.bot = FastEfficiencyBot(core.rules) if "efficiency" in names else None
+        self._plain = kernel_flags(self.bot.shapes)[0] if self.bot is not None else None
         self.keys = np.zeros((core.n, 4), dtype=np.uint64)  # the random bots' per-row keys
 
     def new_hands(self, rows: Sequence[int]) -> None:
@@ -141,8 +148,134 @@ class BatchedLearner:
             k = ((h >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53)) * cnt).astype(np.int64)
             pick = (np.cumsum(m, axis=1, dtype=np.int64) > k[:, None]).argmax(1)
             acts[rr] = np.where(m[:, 1] != 0, 1, pick)
-        for i, s in zip(rows[eff].tolist(), seats[eff].tolist()):
-            acts[i] = self._efficiency(i, s)
+        er = rows[eff]
+        if er.size:
+            left = self._efficiency_rows(er, seats[eff], acts) if self._plain is not None else er
+            for i in left.tolist():
+                acts[i] = self._efficiency(i, int(core.seat[i]))
+
+    def _efficiency_rows(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """The efficiency bots' choices from the analysis kernel, for all ``rows`` at once: wins,
+        turn discards and claims as :class:`FastEfficiencyBot` makes them. Returns the rows left to
+        :meth:`_efficiency` (kongs on the turn, hands the kernel leaves alone, no kernel candidate)."""
+        core = self.core
+        m = core.mask[rows]
+        win = m[:, 1] != 0
+        acts[rows[win]] = 1
+        ph = core.phase[rows]
+        rob = (ph == B.ROB) & ~win
+        acts[rows[rob]] = 0
+        left = [rows[:0]]
+        turn = (ph == B.TURN) & ~win
+        if turn.any():
+            kong = (m[:, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34].any(1)
+                    | m[:, ADDED_KONG_BASE:ADDED_KONG_BASE + 34].any(1))
+            left.append(rows[turn & kong])
+            t = turn & ~kong
+            if t.any():
+                left.append(self._turns(rows[t], seats[t], m[t], acts))
+        claim = (ph == B.CLAIM) & ~win
+        if claim.any():
+            left.append(self._claims(rows[claim], seats[claim], m[claim], acts))
+        return np.concatenate(left)
+
+    def _analyse(self, counts: np.ndarray, turn: bool, unseen: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+        """The kernel's planes ``(k, 5, 34)`` of ``counts`` ``(k, 34)`` and the rows it left alone."""
+        k = counts.shape[0]
+        out = np.zeros((k, 5, 34), dtype=np.float32)
+        if unseen is None:
+            unseen = np.zeros((k, 34), dtype=np.int8)
+        skipped = kernels.analyse_rows(counts, np.full(k, turn), unseen, out, 0, self._plain)
+        return out, skipped
+
+    def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``."""
+        core = self.core
+        k = rows.size
+        ar = np.arange(k)
+        counts = core.hand[rows, seats].astype(np.int64)
+        visible = core.vis[rows].astype(np.int64) + core.ckong[rows, seats]
+        unseen = np.maximum(4 - counts - visible, 0)
+        out, skipped = self._analyse(counts, True, unseen)
+        cands = (m[:, DISCARD_BASE:DISCARD_BASE + 34] != 0) & (out[:, 1] != 0.0)  # layout columns
+        ok = cands.any(1) & ~skipped
+        now = np.rint(out[:, 0, 0] * 8.0).astype(np.int64)
+        after = counts.copy()
+        t0 = _TILES[cands.argmax(1)]
+        after[ar, t0] -= 1
+        out2, skipped2 = self._analyse(after, False)
+        ok &= ~skipped2
+        best = np.rint(out2[:, 0, 0] * 8.0).astype(np.int64)
+        useful = np.rint(out[:, 2] * 34.0).astype(np.int64)  # layout columns
+        fix = now < best  # the discarded tile's own copies counted with it unseen (fast_bots' module doc)
+        if fix.any():
+            c, v, u = counts[:, _TILES], visible[:, _TILES], unseen[:, _TILES]
+            useful[fix] += np.maximum(0, 5 - c[fix] - v[fix]) - u[fix]
+        key = np.where(cands, (1000 - useful) * 100 + _ORPHAN_KEY[None, :], 1 << 40)
+        col = key.argmin(1)
+        acts[rows[ok]] = DISCARD_BASE + col[ok]
+        return rows[~ok]
+
+    def _claims(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows``: the hand's shanten now, each
+        offered claim's after it (after the best discard for a pung or chow), the first strictly lower."""
+        core = self.core
+        counts = core.hand[rows, seats].astype(np.int64)
+        tiles = core.claim_tile[rows]
+        variants = [counts]  # the hands now, then one per offered claim
+        owner, index, discard = [np.arange(rows.size)], [np.zeros(rows.size, dtype=np.int64)], \
+            [np.zeros(rows.size, dtype=bool)]
+        for j in range(rows.size):
+            t = int(tiles[j])
+            mj = m[j]
+            c0 = _COLS[t]
+            opts = []
+            if mj[EXPOSED_KONG_BASE + c0]:
+                opts.append((EXPOSED_KONG_BASE + c0, (t, t, t), False))
+            if mj[PUNG_BASE + c0]:
+                opts.append((PUNG_BASE + c0, (t, t), True))
+            for idx in _CHOWS_OF[t]:
+                if mj[idx[0]]:
+                    opts.append((idx[0], idx[1], True))
+            for idx, used, disc in opts:
+                c = counts[j].copy()
+                for x in used:
+                    c[x] -= 1
+                variants.append(c[None, :])
+                owner.append(np.array([j]))
+                index.append(np.array([idx]))
+                discard.append(np.array([disc]))
+        hands = np.concatenate(variants)
+        own, idx, disc = np.concatenate(owner), np.concatenate(index), np.concatenate(discard)
+        sh = np.zeros(hands.shape[0], dtype=np.int64)
+        bad = np.zeros(hands.shape[0], dtype=bool)
+        nd = ~disc
+        if nd.any():
+            out, sk = self._analyse(hands[nd], False)
+            sh[nd] = np.rint(out[:, 0, 0] * 8.0).astype(np.int64)
+            bad[nd] = sk
+        if disc.any():  # the lowest shanten after a discard: the kernel's best discard, then that hand
+            hd = hands[disc]
+            out, sk = self._analyse(hd, True)
+            best = out[:, 1] != 0.0
+            after = hd.copy()
+            after[np.arange(hd.shape[0]), _TILES[best.argmax(1)]] -= 1
+            out2, sk2 = self._analyse(after, False)
+            sh[disc] = np.rint(out2[:, 0, 0] * 8.0).astype(np.int64)
+            bad[disc] = sk | sk2 | ~best.any(1) | (hd.sum(1) == 0)
+        left = np.zeros(rows.size, dtype=bool)
+        left[own[bad]] = True
+        now = sh[:rows.size]
+        choice = np.zeros(rows.size, dtype=np.int64)
+        low = now.copy()
+        for v in range(rows.size, hands.shape[0]):  # in the engine's order: the first strictly lower
+            j = own[v]
+            if sh[v] < low[j]:
+                low[j] = sh[v]
+                choice[j] = idx[v]
+        acts[rows[~left]] = choice[~left]
+        return rows[left]
 
     def _efficiency(self, i: int, s: int) -> int:
         """:meth:`EfficiencyBot.choose` on row ``i``'s seat ``s`` (the index it picks)."""
