@@ -67,6 +67,8 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
     while checked < 250:
         obs, *_ = env.step(_masked(rng, obs["action_mask"]))
     assert B.TURN in phases and B.CLAIM in phases
+    compiled, python = env.bots.decided
+    assert compiled > 10 * python  # most decisions from the kernel path, not the bot's own code
 
 
 @pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])

@@ -81,11 +81,38 @@ class _View:
         return list(self._vis)
 
 
-def _mix(x: np.ndarray) -> np.ndarray:
-    """splitmix64's finaliser on uint64 (wraps)."""
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
+def _random_pick(rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, keys: np.ndarray, log_n: np.ndarray,
+                 acts: np.ndarray) -> None:
+    """The random bots' choices on ``rows`` (compiled): the win if offered, else the ``k``-th legal
+    index, ``k`` uniform from splitmix64 of the seat's key and the hand's step count."""
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        if mask[i, 1]:
+            acts[i] = 1
+            continue
+        x = keys[i, seats[q]] ^ (np.uint64(log_n[i]) * np.uint64(0x9E3779B97F4A7C15))
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+        cnt = 0
+        for j in range(mask.shape[1]):
+            cnt += mask[i, j]
+        k = np.int64(np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cnt)
+        for j in range(mask.shape[1]):
+            if mask[i, j]:
+                if k == 0:
+                    acts[i] = j
+                    break
+                k -= 1
+
+
+_KERNELS = ("_random_pick",)
+_STATE: list[bool] = []
+
+
+def available() -> bool:
+    """True when the compiled random choice is there (numba)."""
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
 
 
 class BatchedLearner:
@@ -103,6 +130,9 @@ class BatchedLearner:
         self.bot = FastEfficiencyBot(core.rules) if "efficiency" in names else None
         self._plain = kernel_flags(self.bot.shapes)[0] if self.bot is not None else None
         self.keys = np.zeros((core.n, 4), dtype=np.uint64)  # the random bots' per-row keys
+        self.decided = [0, 0]
+        """Efficiency decisions made from the kernel, and by the bot's own code (kongs, rare hands)."""
+        available()
 
     def new_hands(self, rows: Sequence[int]) -> None:
         """Rows just dealt: the random bots' keys from their game seeds."""
@@ -141,16 +171,12 @@ class BatchedLearner:
         eff = self._eff_seat[seats]
         rr = rows[~eff]
         if rr.size:  # random: the first win, else a uniform masked choice
-            m = core.mask[rr]
-            s = core.seat[rr]
-            cnt = m.sum(1, dtype=np.int64)
-            h = _mix(self.keys[rr, s] ^ (core._log_n[rr].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
-            k = ((h >> np.uint64(11)).astype(np.float64) * (1.0 / (1 << 53)) * cnt).astype(np.int64)
-            pick = (np.cumsum(m, axis=1, dtype=np.int64) > k[:, None]).argmax(1)
-            acts[rr] = np.where(m[:, 1] != 0, 1, pick)
+            _random_pick(rr, seats[~eff], core.mask, self.keys, core._log_n, acts)
         er = rows[eff]
         if er.size:
             left = self._efficiency_rows(er, seats[eff], acts) if self._plain is not None else er
+            self.decided[0] += er.size - left.size
+            self.decided[1] += left.size
             for i in left.tolist():
                 acts[i] = self._efficiency(i, int(core.seat[i]))
 
