@@ -216,30 +216,36 @@ class BatchedLearner:
         return out, skipped
 
     def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``."""
+        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``:
+        the allowed discards leaving the lowest shanten; where several do, the most useful copies
+        (the analysis kernel's planes), honours and terminals first, then the lowest tile."""
         core = self.core
         k = rows.size
-        ar = np.arange(k)
         counts = core.hand[rows, seats].astype(np.int64)
-        visible = core.vis[rows].astype(np.int64) + core.ckong[rows, seats]
-        unseen = np.maximum(4 - counts - visible, 0)
-        out, skipped = self._analyse(counts, True, unseen)
-        cands = (m[:, DISCARD_BASE:DISCARD_BASE + 34] != 0) & (out[:, 1] != 0.0)  # layout columns
-        ok = cands.any(1) & ~skipped
-        now = np.rint(out[:, 0, 0] * 8.0).astype(np.int64)
-        after = counts.copy()
-        t0 = _TILES[cands.argmax(1)]
-        after[ar, t0] -= 1
-        out2, skipped2 = self._analyse(after, False)
-        ok &= ~skipped2
-        best = np.rint(out2[:, 0, 0] * 8.0).astype(np.int64)
-        useful = np.rint(out[:, 2] * 34.0).astype(np.int64)  # layout columns
-        fix = now < best  # the discarded tile's own copies counted with it unseen (fast_bots' module doc)
-        if fix.any():
-            c, v, u = counts[:, _TILES], visible[:, _TILES], unseen[:, _TILES]
-            useful[fix] += np.maximum(0, 5 - c[fix] - v[fix]) - u[fix]
-        key = np.where(cands, (1000 - useful) * 100 + _ORPHAN_KEY[None, :], 1 << 40)
-        col = key.argmin(1)
+        res = kernels.shanten_rows(counts, np.ones(k, dtype=bool), self._plain)
+        allowed = m[:, DISCARD_BASE:DISCARD_BASE + 34] != 0  # layout columns
+        cands = allowed & (((res[:, 3:4] >> _TILES[None, :]) & 1) != 0)
+        nc = cands.sum(1)
+        ok = (nc > 0) & (res[:, 2] == 0)
+        col = cands.argmax(1)
+        tie = ok & (nc > 1)
+        if tie.any():  # the useful copies decide: the analysis kernel's planes (FastEfficiencyBot's)
+            tr = tie.nonzero()[0]
+            c = counts[tr]
+            visible = core.vis[rows[tr]].astype(np.int64) + core.ckong[rows[tr], seats[tr]]
+            unseen = np.maximum(4 - c - visible, 0)
+            out, skipped = self._analyse(c, True, unseen)
+            tc = cands[tr]
+            flagged = allowed[tr] & (out[:, 1] != 0.0)
+            bad = skipped | (flagged != tc).any(1)  # the planes and the shanten loop disagree: the bot decides
+            useful = np.rint(out[:, 2] * 34.0).astype(np.int64)
+            fix = res[tr, 0] < res[tr, 1]  # the discarded tile's own copies counted unseen (fast_bots' doc)
+            if fix.any():
+                cc, vv, uu = c[:, _TILES], visible[:, _TILES], unseen[:, _TILES]
+                useful[fix] += np.maximum(0, 5 - cc[fix] - vv[fix]) - uu[fix]
+            key = np.where(tc, (1000 - useful) * 100 + _ORPHAN_KEY[None, :], 1 << 40)
+            col[tr] = key.argmin(1)
+            ok[tr[bad]] = False
         acts[rows[ok]] = DISCARD_BASE + col[ok]
         return rows[~ok]
 
@@ -274,22 +280,9 @@ class BatchedLearner:
                 discard.append(np.array([disc]))
         hands = np.concatenate(variants)
         own, idx, disc = np.concatenate(owner), np.concatenate(index), np.concatenate(discard)
-        sh = np.zeros(hands.shape[0], dtype=np.int64)
-        bad = np.zeros(hands.shape[0], dtype=bool)
-        nd = ~disc
-        if nd.any():
-            out, sk = self._analyse(hands[nd], False)
-            sh[nd] = np.rint(out[:, 0, 0] * 8.0).astype(np.int64)
-            bad[nd] = sk
-        if disc.any():  # the lowest shanten after a discard: the kernel's best discard, then that hand
-            hd = hands[disc]
-            out, sk = self._analyse(hd, True)
-            best = out[:, 1] != 0.0
-            after = hd.copy()
-            after[np.arange(hd.shape[0]), _TILES[best.argmax(1)]] -= 1
-            out2, sk2 = self._analyse(after, False)
-            sh[disc] = np.rint(out2[:, 0, 0] * 8.0).astype(np.int64)
-            bad[disc] = sk | sk2 | ~best.any(1) | (hd.sum(1) == 0)
+        res = kernels.shanten_rows(hands, disc, self._plain)  # a pung's or chow's: after the best discard
+        sh = np.where(disc, res[:, 1], res[:, 0])
+        bad = res[:, 2] != 0
         left = np.zeros(rows.size, dtype=bool)
         left[own[bad]] = True
         now = sh[:rows.size]

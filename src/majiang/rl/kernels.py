@@ -118,7 +118,7 @@ from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
-            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild")
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild", "_shanten_rows")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1459,6 +1459,99 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
           *flags, su, hu, skipped)
     return skipped.view(bool)
+
+
+def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+                  su: np.ndarray, hu: np.ndarray, res: np.ndarray) -> None:
+    """The ``shanten`` plane's number of each row and, on a 3k+2 hand with ``turn``, the lowest
+    shanten after a discard, the planes themselves left out: ``res[row]`` = (shanten, after the
+    best discard or 99, 1 if the row was left alone as :func:`_rows` leaves it). The same code as
+    :func:`_rows` (the efficiency bots of ``majiang.rl.batched_learner``); ``res[row, 3]``: the
+    bits ``1 << tile`` of the discards that leave that lowest shanten."""
+    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    special = sev + orph + eight > 0 or wwin == 1
+    for row in range(counts.shape[0]):
+        cnt = counts[row]
+        res[row, 1] = 99
+        res[row, 2] = 0
+        res[row, 3] = 0
+        total = 0
+        bad = False
+        for t in range(34):
+            v = cnt[t]
+            if v < 0 or v > 4:
+                bad = True
+            total += v
+        if bad or total > MAX_TILES or total % 3 == 0:
+            res[row, 2] = 1
+            continue
+        _load_all(cnt, keys, W, su, hu)
+        top = (total + 1) // 3 if total % 3 == 1 else total // 3
+        ist = total % 3 == 2 and turn[row]
+        _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
+        if ist or total % 3 == 1:
+            _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
+            _comb(W, _V + 1, _pair(2, 3), _O, top)
+            _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
+            _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
+        _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
+        if ist:
+            for g in range(3):
+                for h in range(g + 1, 4):
+                    if (g, h) != (0, 1) and (g, h) != (2, 3):
+                        _comb(W, _V + g, _V + h, _pair(g, h), top)
+        n = total // 3
+        now = _std(W, _V + 3, W, _O + 3, n)
+        if special:
+            for i in range(6):
+                st[i] = 0
+            for t in range(34):
+                _face(st, cnt[t], orphan[t], 1)
+            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+            if sp < now:
+                now = sp
+        res[row, 0] = now
+        if not ist:
+            continue
+        n1 = (total - 1) // 3
+        best = 99
+        bits = np.int64(0)
+        for x in range(34):
+            if cnt[x] == 0:
+                continue
+            g = group[x]
+            s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
+            if special:
+                _change(st, cnt[x], -1, orphan[x])
+                sx = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+                _change(st, cnt[x] - 1, 1, orphan[x])
+                if sx < s:
+                    s = sx
+            if s < best:
+                best = s
+                bits = np.int64(0)
+            if s == best:
+                bits |= np.int64(1) << x
+        res[row, 1] = best
+        res[row, 3] = bits
+
+
+def shanten_rows(counts: np.ndarray, turn: np.ndarray, flags: tuple[int, int, int, int, int]) -> np.ndarray:
+    """``(n, 4)``: each hand's shanten as the ``shanten`` plane gives it, the lowest shanten after
+    a discard (3k+2 hands where ``turn``; else 99), 1 where the row was left alone (a count
+    outside 0-4, more than :data:`MAX_TILES` tiles, 3k tiles), and the bits ``1 << tile`` of the
+    discards leaving that lowest shanten (the ``discard_best`` plane's tiles). ``counts``: ``(n, 34)`` without
+    wildcards; ``flags``: :func:`shape_flags`."""
+    if not available():
+        raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
+    c = np.clip(counts, -1, 5).astype(_I8)
+    res = np.zeros((len(c), 4), dtype=np.int64)
+    su, hu = _Tables.get()
+    _shanten_rows(c, np.ascontiguousarray(turn, dtype=_I8), *flags, su, hu, res)
+    return res
 
 
 def _one(both: np.ndarray, turn: int, out: np.ndarray, s0: int, sev: int, quad2: int, orph: int, eight: int,
