@@ -74,10 +74,10 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
 @pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])
 def test_learner_rows_agree_with_the_per_table_path(preset: str, seat: int) -> None:
     """Against efficiency bots the batched learner plays exactly the per-table learner's games:
-    observations, masks, rewards, ends, final scores, over several hands a row."""
+    observations, masks, rewards, ends, final scores and records, over several hands a row."""
     n = 4
-    a = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat)
-    b = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat, batched=False)
+    a = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat, records=True)
+    b = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat, batched=False, records=True)
     assert a.batched and not b.batched
     oa, ia = a.reset(seed=5)
     ob, ib = b.reset(seed=5)
@@ -92,6 +92,8 @@ def test_learner_rows_agree_with_the_per_table_path(preset: str, seat: int) -> N
         assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
         assert (ia["seat"] == seat).all() and (ib["seat"] == seat).all()
         assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        for i in np.flatnonzero(ta).tolist():  # the ended games' records, event for event
+            assert [str(e) for e in ia["final_records"][i].events] == [str(e) for e in ib["final_records"][i].events]
         ends += int(ta.sum())
     assert ends >= 8
 
