@@ -28,7 +28,8 @@ a minimum score (a flower that may win stops the compiled draw, and the engine s
 ``HandTable._flower_win``); without wildcards, shapes among standard / seven pairs / thirteen orphans
 / knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); wildcards by
 indicator with the shapes and penalties of ``wenzhou``, ``wenzhou-w16`` and ``seed000`` (below); one
-hand per episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself
+hand per episode, self-play (or a learner against the bots ``random`` and ``efficiency`` without
+wildcards: :mod:`majiang.rl.batched_learner`), no shaping. Other set-ups use the per-table path. A deal that itself
 ends the hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as
 the per-table :class:`~majiang.rl.core.Table` does.
 

@@ -6,7 +6,9 @@ Two modes:
   environment's ``agent_selection``); ``step(actions)`` takes one index per table for that seat.
   Rewards are ``(n, 4)`` (every seat's settlement), ``info["seat"]`` says whose observation each row is.
 * **learner** (``opponents="efficiency"`` ...): each table is a :class:`~majiang.rl.SingleAgentEnv`
-  (``seat`` learns, bots play the rest); rewards are ``(n,)``.
+  (``seat`` learns, bots play the rest); rewards are ``(n,)``. On the batched core for the bots
+  ``random`` and ``efficiency`` (:mod:`majiang.rl.batched_learner`; ``random`` from its own seeded
+  hash, not :class:`~majiang.players.RandomBot`'s stream).
 
 A Gymnasium vector environment (:class:`gymnasium.vector.VectorEnv`): ``observation_space`` and
 ``action_space`` are the batched ``single_observation_space`` (the ``Dict`` of
@@ -35,7 +37,8 @@ Two engines behind the same interface (``batched=``):
   the engine per row. Chosen automatically (``batched=None``) when it supports the set-up
   (:func:`majiang.rl.batched.supports`: every preset -- ``mcr``, ``shandong``, ``taiwan``, the
   wildcard sets ``wenzhou``, ``wenzhou-w16``, ``seed000`` -- and their options but 报听, 宝牌 and
-  flower wins under a minimum score; self-play; one hand per episode; no shaping). It plays exactly
+  flower wins under a minimum score; self-play, or a learner against ``random``/``efficiency`` bots
+  without wildcards; one hand per episode; no shaping). It plays exactly
   the per-table game (tests/rl/test_rl_batched.py).
 * the **per-table path**: one :class:`~majiang.rl.core.Table` per row (every preset and option).
   ``batched=False`` forces it; ``batched=True`` raises :class:`~majiang.errors.MajiangError` when the
