@@ -179,3 +179,53 @@ def test_skipped_rows_stay_unchanged_and_minus_one_is_refused_otherwise() -> Non
     core.step(acts, skip=True)
     assert np.array_equal(core.hand[1], before[0][1]) and core.phase[1] == before[1][1]
     assert core._log_n[1] == before[2][1] and core._log_n[0] == before[2][0] + 1
+
+
+@pytest.mark.parametrize("preset", ["mcr", "taiwan"])
+def test_shanten_rows_is_the_analysis_shanten(preset: str) -> None:
+    """kernels.shanten_rows against majiang.analysis.shanten (the bot's shapes) on random hands:
+    the hand's shanten, the lowest after a discard and the discards that reach it."""
+    import dataclasses
+    import random
+
+    from majiang.analysis import shanten
+    from majiang.rl import kernels
+    from majiang.rl.fast_bots import kernel_flags
+
+    rules = resolve(preset)
+    shapes = dataclasses.replace(rules.shape_rules, honors_and_knitted=False, knitted_straight=False)
+    flags = kernel_flags(shapes)[0]
+    rng = random.Random(5)
+    hands = []
+    for k in range(400):
+        size = rng.choice([rules.hand_size + 1, rules.hand_size, 5, 8, 11, 4, 7])
+        c = [0] * 34
+        pool = [t for t in range(34) for _ in range(4)]
+        if k % 3 == 0:  # pairs and runs in one suit: near-complete hands
+            pool = [t for t in range(9) for _ in range(4)] + [27, 27, 27, 28, 28, 28]
+        for t in rng.sample(pool, size):
+            c[t] += 1
+        hands.append(c)
+    for done in ({0: 3, 9: 3, 18: 3, 27: 3, 28: 2}, {0: 3, 1: 2}, {4: 2}, {1: 1, 2: 1, 3: 1, 33: 2}):
+        hands.append([done.get(t, 0) for t in range(34)])  # complete hands
+    if rules.hand_size == 16:
+        hands.append([3 if t in (0, 9, 18, 27, 28) else 2 if t == 29 else 0 for t in range(34)])
+    res = kernels.shanten_rows(np.array(hands), np.ones(len(hands), dtype=bool), flags)
+    lows = 0
+    for c, (now, best, bad, bits) in zip(hands, res.tolist()):
+        assert bad == 0
+        assert now == shanten(c, 0, shapes)
+        if sum(c) % 3 == 2:
+            after = {}
+            for t in range(34):
+                if c[t]:
+                    c[t] -= 1
+                    after[t] = shanten(c, 0, shapes)
+                    c[t] += 1
+            low = min(after.values())
+            assert best == low
+            assert bits == sum(1 << t for t, v in after.items() if v == low)
+            lows += now < best
+        else:
+            assert best == 99 and bits == 0
+    assert lows > 0  # complete hands among them (the shanten after a discard is then higher)
