@@ -22,7 +22,7 @@ per-table path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -134,7 +134,7 @@ class BatchedLearner:
         """Efficiency decisions made from the kernel, and by the bot's own code (kongs, rare hands)."""
         available()
 
-    def new_hands(self, rows: Sequence[int]) -> None:
+    def new_hands(self, rows: Iterable[int]) -> None:
         """Rows just dealt: the random bots' keys from their game seeds."""
         gs = self.core.game_seed
         for i in rows:
@@ -142,28 +142,28 @@ class BatchedLearner:
             for s in range(4):
                 self.keys[i, s] = derive_seed(g, "bot", s) & _M64
 
-    def advance(self, live: np.ndarray, rewards: np.ndarray) -> np.ndarray:
-        """Step the bots on the ``live`` rows until each awaits the learner or its hand ended;
-        the learner's rewards are added to ``rewards``. Returns the rows whose hand ended (bool)."""
+    def advance(self, live: np.ndarray, rewards: np.ndarray, counted: np.ndarray,
+                ended: Callable[[np.ndarray], None]) -> None:
+        """Step the bots on the ``live`` rows (bool) until each awaits the learner. The learner's
+        rewards are added to ``rewards`` on the ``counted`` rows; rows whose hand ends are passed to
+        ``ended`` (bool), which deals them a new hand (and may uncount them): they play on."""
         core = self.core
         n = core.n
-        ended = np.zeros(n, dtype=bool)
-        live = live.copy()
         acts = np.empty(n, dtype=np.int64)
         while True:
             core.fill_masks()
             bots = live & (core.seat != self.seat)
             if not bots.any():
-                return ended
+                return
             acts.fill(-1)
             rows = bots.nonzero()[0]
             self._choose(rows, acts)
             r = core.step(acts, skip=True)
-            rewards[rows] += r[rows, self.seat]
+            c = rows[counted[rows]]
+            rewards[c] += r[c, self.seat]
             d = core.done & bots
             if d.any():
-                ended |= d
-                live &= ~d
+                ended(d)
 
     def _choose(self, rows: np.ndarray, acts: np.ndarray) -> None:
         core = self.core

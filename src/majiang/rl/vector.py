@@ -200,7 +200,7 @@ class VectorEnv(gym.vector.VectorEnv):
         if self.core is not None:
             self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
             if self.bots is not None:
-                self._deal_learner(np.ones(self.n, dtype=bool))
+                self._deal_learner()
         else:
             for i, s in enumerate(seeds):
                 self._reset_one(i, s)
@@ -278,31 +278,56 @@ class VectorEnv(gym.vector.VectorEnv):
         self._seat[:] = core.seat
         return {"observation": obs, "action_mask": mask}
 
-    def _deal_learner(self, rows: np.ndarray) -> None:
-        """The bots play the newly dealt ``rows`` (bool) up to the learner's first decision; a hand
-        that ends before it is skipped (the row's next game dealt), as :meth:`LearnerDriver.reset`."""
+    def _learner_ends(self, counted: np.ndarray, term: np.ndarray, final: np.ndarray, records: list | None):
+        """The callback of :meth:`BatchedLearner.advance` for rows whose hand ended (bool): a counted
+        row's hand is the step's episode end (``term``, ``final``, ``records``), its next game is dealt
+        and no longer counted; a row not counted (a new hand that ended before the learner's first
+        decision) is dealt its next game, as :meth:`LearnerDriver.reset` skips it."""
         core, bots = self.core, self.bots
         assert core is not None and bots is not None
-        while rows.any():
-            bots.new_hands(np.flatnonzero(rows).tolist())
-            rows = bots.advance(rows, np.zeros(self.n, dtype=np.float64))
-            again = np.flatnonzero(rows).tolist()
-            if again:
-                core.reset_rows(again, [self._game_seed(i, None) for i in again])
+
+        def ended(d: np.ndarray) -> None:
+            e = d & counted
+            if e.any():
+                rows = np.flatnonzero(e)
+                term[rows] = True
+                final[rows] = core.deltas[rows]  # one hand per episode: the match scores are its deltas
+                if records is not None:
+                    for i in rows.tolist():
+                        records[i] = core.replay(i)
+                counted[rows] = False
+            again = np.flatnonzero(d).tolist()
+            core.reset_rows(again, [self._game_seed(i, None) for i in again])
+            bots.new_hands(again)
+
+        return ended
+
+    def _deal_learner(self) -> None:
+        """After a reset: the bots play every row up to the learner's first decision."""
+        bots = self.bots
+        assert bots is not None
+        bots.new_hands(range(self.n))
+        counted = np.zeros(self.n, dtype=bool)
+        sink = np.zeros(self.n, dtype=np.float64)
+        ends = self._learner_ends(counted, np.zeros(self.n, dtype=bool), np.zeros((self.n, 4)), None)
+        bots.advance(np.ones(self.n, dtype=bool), sink, counted, ends)
 
     def _step_batched(self, acts: np.ndarray, term: np.ndarray, final: np.ndarray):
         core = self.core
         assert core is not None
+        records: list | None = [None] * self.n if self.records else None
         if self.bots is not None:  # the learner's actions, then the bots until the learner is awaited
             r = core.step(acts)
             rew = r[:, self.bots.seat].copy()
-            done = core.done.copy()
-            done |= self.bots.advance(~done, rew)
-            core.done[:] = done
-        else:
-            rew = core.step(acts)
+            counted = np.ones(self.n, dtype=bool)
+            ended = self._learner_ends(counted, term, final, records)
+            d = core.done.copy()
+            if d.any():
+                ended(d)
+            self.bots.advance(np.ones(self.n, dtype=bool), rew, counted, ended)
+            return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term)
+        rew = core.step(acts)
         ended = np.flatnonzero(core.done)
-        records: list | None = [None] * self.n if self.records else None
         if ended.size:
             term[ended] = True
             final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas
@@ -310,8 +335,6 @@ class VectorEnv(gym.vector.VectorEnv):
                 for i in ended.tolist():
                     records[i] = core.replay(i)
             core.reset_rows(ended.tolist(), [self._game_seed(i, None) for i in ended.tolist()])
-            if self.bots is not None:
-                self._deal_learner(term.copy())
         return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term)
 
     def record(self, i: int) -> Match | None:
