@@ -216,38 +216,11 @@ class BatchedLearner:
         return out, skipped
 
     def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``:
-        the allowed discards leaving the lowest shanten; where several do, the most useful copies
-        (the analysis kernel's planes), honours and terminals first, then the lowest tile."""
+        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in
+        one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left."""
         core = self.core
-        k = rows.size
-        counts = core.hand[rows, seats].astype(np.int64)
-        res = kernels.shanten_rows(counts, np.ones(k, dtype=bool), self._plain)
-        allowed = m[:, DISCARD_BASE:DISCARD_BASE + 34] != 0  # layout columns
-        cands = allowed & (((res[:, 3:4] >> _TILES[None, :]) & 1) != 0)
-        nc = cands.sum(1)
-        ok = (nc > 0) & (res[:, 2] == 0)
-        col = cands.argmax(1)
-        tie = ok & (nc > 1)
-        if tie.any():  # the useful copies decide: the analysis kernel's planes (FastEfficiencyBot's)
-            tr = tie.nonzero()[0]
-            c = counts[tr]
-            visible = core.vis[rows[tr]].astype(np.int64) + core.ckong[rows[tr], seats[tr]]
-            unseen = np.maximum(4 - c - visible, 0)
-            out, skipped = self._analyse(c, True, unseen)
-            tc = cands[tr]
-            flagged = allowed[tr] & (out[:, 1] != 0.0)
-            bad = skipped | (flagged != tc).any(1)  # the planes and the shanten loop disagree: the bot decides
-            useful = np.rint(out[:, 2] * 34.0).astype(np.int64)
-            fix = res[tr, 0] < res[tr, 1]  # the discarded tile's own copies counted unseen (fast_bots' doc)
-            if fix.any():
-                cc, vv, uu = c[:, _TILES], visible[:, _TILES], unseen[:, _TILES]
-                useful[fix] += np.maximum(0, 5 - cc[fix] - vv[fix]) - uu[fix]
-            key = np.where(tc, (1000 - useful) * 100 + _ORPHAN_KEY[None, :], 1 << 40)
-            col[tr] = key.argmin(1)
-            ok[tr[bad]] = False
-        acts[rows[ok]] = DISCARD_BASE + col[ok]
-        return rows[~ok]
+        return kernels.efficiency_turns(core.hand, core.vis, core.ckong, rows, seats, core.mask, DISCARD_BASE, _TILES,
+                                        _ORPHAN_KEY, self._plain, acts)
 
     def _claims(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows``: the hand's shanten now, each
