@@ -49,10 +49,6 @@ _CHOW_BY_LOW = sorted(_CHOWS, key=lambda x: (x[1], x[2]))  # the engine's order:
 _COLS = B._COL.tolist()
 _TILES = B._TILES
 _ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
-_CHOWS_OF: list[list[tuple[int, tuple[int, int]]]] = [[] for _ in range(34)]  # by discard: (index, tiles used)
-for _i, _played, _low in _CHOW_BY_LOW:
-    _CHOWS_OF[_played].append((_i, tuple(x for x in range(_low, _low + 3) if x != _played)))
-
 
 def bot_names(opponents: object) -> list[str] | None:
     """The three opponents' bot names (next, opposite, previous seat by number) when every one is
@@ -205,16 +201,6 @@ class BatchedLearner:
             left.append(self._claims(rows[claim], seats[claim], m[claim], acts))
         return np.concatenate(left)
 
-    def _analyse(self, counts: np.ndarray, turn: bool, unseen: np.ndarray | None = None
-                 ) -> tuple[np.ndarray, np.ndarray]:
-        """The kernel's planes ``(k, 5, 34)`` of ``counts`` ``(k, 34)`` and the rows it left alone."""
-        k = counts.shape[0]
-        out = np.zeros((k, 5, 34), dtype=np.float32)
-        if unseen is None:
-            unseen = np.zeros((k, 34), dtype=np.int8)
-        skipped = kernels.analyse_rows(counts, np.full(k, turn), unseen, out, 0, self._plain)
-        return out, skipped
-
     def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in
         one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left."""
@@ -223,51 +209,14 @@ class BatchedLearner:
                                         _ORPHAN_KEY, self._plain, acts)
 
     def _claims(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows``: the hand's shanten now, each
-        offered claim's after it (after the best discard for a pung or chow), the first strictly lower."""
+        """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows`` in one compiled loop
+        (:func:`majiang.rl.kernels.efficiency_claims`): the hand's shanten now, each offered claim's
+        after it (after the best discard for a pung or chow), the first strictly lower; returns the
+        rows left."""
         core = self.core
-        counts = core.hand[rows, seats].astype(np.int64)
-        tiles = core.claim_tile[rows]
-        variants = [counts]  # the hands now, then one per offered claim
-        owner, index, discard = [np.arange(rows.size)], [np.zeros(rows.size, dtype=np.int64)], \
-            [np.zeros(rows.size, dtype=bool)]
-        for j in range(rows.size):
-            t = int(tiles[j])
-            mj = m[j]
-            c0 = _COLS[t]
-            opts = []
-            if mj[EXPOSED_KONG_BASE + c0]:
-                opts.append((EXPOSED_KONG_BASE + c0, (t, t, t), False))
-            if mj[PUNG_BASE + c0]:
-                opts.append((PUNG_BASE + c0, (t, t), True))
-            for idx in _CHOWS_OF[t]:
-                if mj[idx[0]]:
-                    opts.append((idx[0], idx[1], True))
-            for idx, used, disc in opts:
-                c = counts[j].copy()
-                for x in used:
-                    c[x] -= 1
-                variants.append(c[None, :])
-                owner.append(np.array([j]))
-                index.append(np.array([idx]))
-                discard.append(np.array([disc]))
-        hands = np.concatenate(variants)
-        own, idx, disc = np.concatenate(owner), np.concatenate(index), np.concatenate(discard)
-        res = kernels.shanten_rows(hands, disc, self._plain)  # a pung's or chow's: after the best discard
-        sh = np.where(disc, res[:, 1], res[:, 0])
-        bad = res[:, 2] != 0
-        left = np.zeros(rows.size, dtype=bool)
-        left[own[bad]] = True
-        now = sh[:rows.size]
-        choice = np.zeros(rows.size, dtype=np.int64)
-        low = now.copy()
-        for v in range(rows.size, hands.shape[0]):  # in the engine's order: the first strictly lower
-            j = own[v]
-            if sh[v] < low[j]:
-                low[j] = sh[v]
-                choice[j] = idx[v]
-        acts[rows[~left]] = choice[~left]
-        return rows[left]
+        return kernels.efficiency_claims(core.hand, rows, seats, core.mask, core.claim_tile, B._COL, EXPOSED_KONG_BASE,
+                                         PUNG_BASE, B._CHOW_IDX, self._plain, acts)
+
 
     def _efficiency(self, i: int, s: int) -> int:
         """:meth:`EfficiencyBot.choose` on row ``i``'s seat ``s`` (the index it picks)."""

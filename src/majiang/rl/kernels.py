@@ -118,8 +118,8 @@ from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
-            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild", "_shanten_one", "_shanten_rows",
-            "_efficiency_turns")
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
+            "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1626,6 +1626,83 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
             left[q] = 1
             continue
         acts[i] = dbase + best_j
+
+
+def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, claim_tile: np.ndarray,
+                       col_of: np.ndarray, ekong_base: int, pung_base: int, chow_idx: np.ndarray, sev: int,
+                       quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
+                       acts: np.ndarray, left: np.ndarray) -> None:
+    """The efficiency bot's claim answer on each row (``EfficiencyBot.choose``): the hand's shanten
+    now, then each offered claim in the engine's order (exposed kong: the shanten after it; pung,
+    chows by low: the lowest after a discard), the first strictly lower, else pass (0). ``chow_idx``:
+    ``[t, j]`` the index of the chow low ``t - 2 + j`` on discard ``t`` (-1: none). ``left[q]`` = 1
+    where a hand was left alone (the bot's own code decides)."""
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    res = np.zeros(4, dtype=np.int64)
+    cnt = np.zeros(34, dtype=np.int8)
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        s = seats[q]
+        for t in range(34):
+            cnt[t] = hand[i, s, t]
+        _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+        if res[2] != 0:
+            left[q] = 1
+            continue
+        best = res[0]
+        choice = 0
+        bad = False
+        t = claim_tile[i]
+        c = col_of[t]
+        if mask[i, ekong_base + c]:
+            cnt[t] -= 3
+            _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            cnt[t] += 3
+            bad = bad or res[2] != 0
+            if res[0] < best:
+                best = res[0]
+                choice = ekong_base + c
+        if mask[i, pung_base + c]:
+            cnt[t] -= 2
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            cnt[t] += 2
+            bad = bad or res[2] != 0
+            if res[1] < best:
+                best = res[1]
+                choice = pung_base + c
+        for j in range(3):
+            idx = chow_idx[t, j]
+            if idx < 0 or mask[i, idx] == 0:
+                continue
+            low = t - 2 + j
+            for x in range(low, low + 3):
+                if x != t:
+                    cnt[x] -= 1
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            for x in range(low, low + 3):
+                if x != t:
+                    cnt[x] += 1
+            bad = bad or res[2] != 0
+            if res[1] < best:
+                best = res[1]
+                choice = idx
+        if bad:
+            left[q] = 1
+            continue
+        acts[i] = choice
+
+
+def efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, claim_tile: np.ndarray,
+                      col_of: np.ndarray, ekong_base: int, pung_base: int, chow_idx: np.ndarray,
+                      flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
+    """:func:`_efficiency_claims` (see there); returns the rows (of ``rows``) left to the bot's own code."""
+    left = np.zeros(rows.shape[0], dtype=np.uint8)
+    su, hu = _Tables.get()
+    _efficiency_claims(hand, rows, seats, mask, claim_tile, col_of, ekong_base, pung_base, chow_idx, *flags, su, hu,
+                       acts, left)
+    return rows[left.view(bool)]
 
 
 def efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
