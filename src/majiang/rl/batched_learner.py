@@ -6,11 +6,13 @@ awaiting it) the core keeps stepping the rows whose awaited seat is a bot, the r
 learner left unchanged (``BatchedCore.step(skip=True)``), until every row awaits the learner again
 or its hand ended. The bots' masks come from the compiled mask loop alone (no observations).
 
-* ``efficiency``: :class:`~majiang.rl.fast_bots.FastEfficiencyBot`'s own decision code
-  (``_best_discard``, ``_shanten``, ``_discard_shanten``) on the row's arrays: the concealed counts,
-  the tiles the seat sees (rivers, visible melds, its own concealed kongs: ``PlayerView.visible_counts``)
-  and the legal indices in the engine's action order (kongs by tile; exposed kong, pung, chows by
-  low). The same choices as the bot at a table (tests/rl/test_rl_batched_learner.py).
+* ``efficiency``: :class:`~majiang.rl.fast_bots.FastEfficiencyBot`'s choices from the row's
+  arrays (the concealed counts; the tiles the seat sees: rivers, visible melds, its own concealed
+  kongs, as ``PlayerView.visible_counts``), every bot row at once in two compiled loops
+  (:func:`majiang.rl.kernels.efficiency_turns`, :func:`~majiang.rl.kernels.efficiency_claims`);
+  kongs on the turn and hands the kernels leave go through the bot's own methods
+  (:meth:`BatchedLearner._efficiency`). The same choices as the bot at a table
+  (tests/rl/test_rl_batched_learner.py).
 * ``random``: the first win offered, else a uniform choice among the mask's indices, drawn from a
   counter-based hash of ``derive_seed(game_seed, "bot", seat)`` and the hand's step count -- not
   :class:`~majiang.players.RandomBot`'s ``random.Random`` stream (the same distribution and rule,

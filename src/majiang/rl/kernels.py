@@ -1539,7 +1539,7 @@ def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, or
     shanten after a discard, the planes themselves left out: ``res[row]`` = (shanten, after the
     best discard or 99, 1 if the row was left alone as :func:`_rows` leaves it, the bits
     ``1 << tile`` of the discards that leave that lowest shanten). The same code as :func:`_rows`
-    (the efficiency bots of ``majiang.rl.batched_learner``)."""
+    (:func:`_shanten_one`, which the efficiency bots' loops below share)."""
     keys = np.zeros(4, dtype=np.int64)
     W = np.zeros((17, 12), dtype=np.int64)
     st = np.zeros(6, dtype=np.int64)
