@@ -20,9 +20,10 @@ Needs the ``rl`` extra (and ``bench`` for RLCard, ``ray`` for the Ray rows).
   for ``mcr``) with ``majiang-v1`` (analysis planes from the compiled kernel,
   :mod:`majiang.rl.kernels`), ``majiang-v1, analysis=False`` and ``botzone-v0``. A rule set the batched core does not support leaves those rows
   out.
-* ``vector n=64 learner vs efficiency``: ``VectorEnv(n, rules, opponents="efficiency")``: one learning
-  seat a table, its steps only counted (the opponents' decisions are inside each step), then its
-  ratio to the batched self-play row (issue 28's goal: within 2x; ``--no-learner`` leaves it out).
+* ``vector n=64 learner vs efficiency`` and ``vs random``: ``VectorEnv(n, rules, opponents=...)``: one
+  learning seat a table (the batched learner where the core supports the set-up), its steps only
+  counted (the opponents' decisions are inside each step), then each row's ratio to the batched
+  self-play row (issue 28's goal: within 2x; ``--no-learner`` leaves them out).
 * ``rlcard``: ``rlcard.make("mahjong")``, uniform choice among ``state["legal_actions"]``; each
   ``env.step`` builds RLCard's ``(6, 34, 4)`` observation and legal actions. RLCard's mahjong has no
   flowers, no fan scoring, a win is +1/-1.
@@ -176,7 +177,7 @@ def main() -> None:
     ap.add_argument("--no-rlcard", action="store_true")
     ap.add_argument("--no-selfplay", action="store_true")
     ap.add_argument("--no-ray", action="store_true")
-    ap.add_argument("--no-learner", action="store_true", help="leave out the learner-vs-efficiency row")
+    ap.add_argument("--no-learner", action="store_true", help="leave out the learner rows")
     a = ap.parse_args()
     import os
 
@@ -198,6 +199,7 @@ def main() -> None:
                                                                         observation="botzone-v0")
     if not a.no_learner:
         runners[f"vector n={a.n} learner vs efficiency"] = vector_runner(a.rules, a.n, a.seed, opponents="efficiency")
+        runners[f"vector n={a.n} learner vs random"] = vector_runner(a.rules, a.n, a.seed, opponents="random")
     have_rlcard = False
     if not a.no_rlcard:
         try:
@@ -214,10 +216,12 @@ def main() -> None:
     for k, (w, c) in res.items():
         ratio = f"{c / ref[1]:10.2f}x" if ref and k != "rlcard mahjong" else ""
         print(f"{k:40}{w:10.0f}{c:13.0f}{ratio}")
-    lk, sk = f"vector n={a.n} learner vs efficiency", f"vector n={a.n} batched majiang-v1"
-    if lk in res and sk in res:
-        print(f"learner vs efficiency: {res[sk][0] / res[lk][0]:.1f}x slower than batched self-play by wall "
-              f"({res[sk][1] / res[lk][1]:.1f}x by CPU); goal: within 2x")
+    sk = f"vector n={a.n} batched majiang-v1"
+    for bot in ("efficiency", "random"):
+        lk = f"vector n={a.n} learner vs {bot}"
+        if lk in res and sk in res:
+            print(f"learner vs {bot}: {res[sk][0] / res[lk][0]:.1f}x slower than batched self-play by wall "
+                  f"({res[sk][1] / res[lk][1]:.1f}x by CPU); goal: within 2x")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
     if not a.no_selfplay:
         selfplay_rows(a.rules, a.games, a.max_hands, not a.no_ray)

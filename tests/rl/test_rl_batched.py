@@ -44,7 +44,8 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert rl.VectorEnv(2, "taiwan").batched  # 16-tile hands, flower wins (no minimum score)
     assert not supports(resolve("taiwan,min_score=3"))  # a flower win below it lets play go on: the engine's
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
-    assert not rl.VectorEnv(2, "mcr", opponents="efficiency").batched
+    assert rl.VectorEnv(2, "mcr", opponents="efficiency").batched  # the batched learner (test_rl_batched_learner)
+    assert not rl.VectorEnv(2, "mcr", opponents="strong").batched
     assert rl.VectorEnv(2, "wenzhou").batched  # wildcards, 白板代, 被跟, 误打财神, 不搭
     assert supports(resolve("seed000")) and supports(resolve("wenzhou-w16"))
     assert not supports(resolve("mcr,declare_ready=true"))

@@ -127,9 +127,9 @@ def test_learner_envs_use_the_fast_bot():
         env = SingleAgentEnv(preset)
         env.reset(seed=5)
         assert all(type(b) is FastEfficiencyBot for b in env.driver.bots.values())
-        vec = VectorEnv(2, preset, opponents="efficiency")
+        vec = VectorEnv(2, preset, opponents="efficiency", batched=False)  # the per-table learner path
         vec.reset(seed=5)
-        assert all(type(b) is FastEfficiencyBot for d in vec.drivers for b in d.bots.values())
+        assert vec.drivers and all(type(b) is FastEfficiencyBot for d in vec.drivers for b in d.bots.values())
 
 
 @pytest.mark.parametrize("preset", ["mcr", "wenzhou"])

@@ -28,7 +28,8 @@ a minimum score (a flower that may win stops the compiled draw, and the engine s
 ``HandTable._flower_win``); without wildcards, shapes among standard / seven pairs / thirteen orphans
 / knitted (the ``mcr``, ``shandong`` and ``taiwan`` presets and their options); wildcards by
 indicator with the shapes and penalties of ``wenzhou``, ``wenzhou-w16`` and ``seed000`` (below); one
-hand per episode, self-play, no shaping. Other set-ups use the per-table path. A deal that itself
+hand per episode, self-play (or a learner against the bots ``random`` and ``efficiency`` without
+wildcards: :mod:`majiang.rl.batched_learner`), no shaping. Other set-ups use the per-table path. A deal that itself
 ends the hand (a flower win at the deal) is dealt again with :func:`majiang.rl.core.redeal_seed`, as
 the per-table :class:`~majiang.rl.core.Table` does.
 
@@ -331,7 +332,8 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
         (sh.wilds_win != 0 and not wild, "a win on wildcards alone"),
         (hands != 1, f"hands={hands} (one hand per episode only)"),
         (shaping is not None, "shaping"),
-        (opponents is not None, "opponents (learner mode)"),
+        (opponents is not None and not _learner_ok(rules, opponents),
+         "opponents other than the bots random and efficiency, or with wildcards or without numba"),
         (observation not in ("majiang-v1", "botzone-v0"), f"observation {observation!r}"),
         # a rule set's own hooks (issue 30): the engine plays them
         (rules.tiles != "mpsz", f"tile set {rules.tiles!r}"),
@@ -341,6 +343,13 @@ def unsupported(rules: RuleSet, *, hands: int | None = 1, shaping: object = None
          "payments at a kong or at the wall's end"),
     ) if bad]
     return why
+
+
+def _learner_ok(rules: RuleSet, opponents: object) -> bool:
+    """Whether :class:`~majiang.rl.batched_learner.BatchedLearner` plays these opponents."""
+    from majiang.rl.batched_learner import bot_names
+
+    return bot_names(opponents) is not None and rules.wild_mode == "none" and step_kernels.available()
 
 
 def supports(rules: RuleSet, *, hands: int | None = 1, shaping: object = None, opponents: object = None,
@@ -1336,15 +1345,23 @@ class BatchedCore:
                 self._penalty(rows[w], seats[w], r.wild_discard_penalty)
 
     # ------------------------------------------------------------------ stepping
-    def step(self, actions: np.ndarray) -> np.ndarray:
+    def step(self, actions: np.ndarray, skip: bool = False) -> np.ndarray:
         """Apply one layout index per row for :attr:`seat`. Every index is checked against
         :attr:`mask` first (an illegal one raises :class:`~majiang.rl.actions.ActionIndexError`
         naming the row, and no row changes). Returns rewards ``(n, 4)``; rows whose hand ended are
-        marked in :attr:`done`, their settlement in :attr:`deltas` (call :meth:`reset_row` next)."""
+        marked in :attr:`done`, their settlement in :attr:`deltas` (call :meth:`reset_row` next).
+        ``skip``: an index -1 leaves its row unchanged (the learner's rows while the bots play;
+        compiled step only, :attr:`can_skip`)."""
         acts = np.asarray(actions, dtype=np.int64).reshape(-1)
         n = self.n
         if acts.shape[0] != n:
             raise ActionIndexError(f"need {n} actions, got {acts.shape[0]}")
+        if skip:
+            if not self.can_skip:
+                raise MajiangError("skipping rows needs the compiled step (no wildcards, numba)")
+        elif (acts == -1).any():
+            i = int((acts == -1).nonzero()[0][0])
+            raise ActionIndexError(f"table {i}: action index -1 outside 0-{ACTION_SIZE - 1}")
         if self._jit_step:
             return self._step_compiled(acts)
         if self._wild_jit:
@@ -1564,7 +1581,29 @@ class BatchedCore:
                                                 robbing=False) is not None
         self._queued_draws()
 
+    @property
+    def can_skip(self) -> bool:
+        """Whether :meth:`step` may leave rows unchanged (``skip``): the compiled step of the rule
+        sets without wildcards."""
+        return self._jit_step
+
     # ------------------------------------------------------------------ masks and observations
+    def fill_masks(self) -> None:
+        """:meth:`fill` without the observations: :attr:`seat` and :attr:`mask` of every live row
+        (compiled step only, :attr:`can_skip`)."""
+        r = self.rules
+        n = self.n
+        mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
+        seat = np.zeros(n, dtype=np.int64)
+        step_kernels._masks(self.phase, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
+                            self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
+                            int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
+                            self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
+                            _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
+                            int(r.wild_discardable), int(r.wild_claimable))
+        self.seat = seat
+        self.mask = mask
+
     def fill(self) -> tuple[np.ndarray, np.ndarray]:
         """Compute :attr:`seat` (the seat to act on each live row) and return new arrays: the
         observations ``(n, C, 34)`` float32 and the masks ``(n, 269)`` int8 of those seats (the core

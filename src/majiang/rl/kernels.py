@@ -118,7 +118,8 @@ from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
-            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild")
+            "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
+            "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1459,6 +1460,275 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
           *flags, su, hu, skipped)
     return skipped.view(bool)
+
+
+def _shanten_one(cnt: np.ndarray, turn: int, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+                 su: np.ndarray, hu: np.ndarray, keys: np.ndarray, W: np.ndarray, st: np.ndarray,
+                 res: np.ndarray) -> None:
+    """:func:`_shanten_rows` for one hand ``cnt`` (34), into ``res`` (4); ``keys``, ``W``, ``st``:
+    scratch arrays."""
+    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    special = sev + orph + eight > 0 or wwin == 1
+    res[1] = 99
+    res[2] = 0
+    res[3] = 0
+    total = 0
+    bad = False
+    for t in range(34):
+        v = cnt[t]
+        if v < 0 or v > 4:
+            bad = True
+        total += v
+    if bad or total > MAX_TILES or total % 3 == 0:
+        res[2] = 1
+        return
+    _load_all(cnt, keys, W, su, hu)
+    top = (total + 1) // 3 if total % 3 == 1 else total // 3
+    ist = total % 3 == 2 and turn != 0
+    _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
+    if ist or total % 3 == 1:
+        _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
+        _comb(W, _V + 1, _pair(2, 3), _O, top)
+        _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
+        _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
+    _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
+    if ist:
+        for g in range(3):
+            for h in range(g + 1, 4):
+                if (g, h) != (0, 1) and (g, h) != (2, 3):
+                    _comb(W, _V + g, _V + h, _pair(g, h), top)
+    n = total // 3
+    now = _std(W, _V + 3, W, _O + 3, n)
+    if special:
+        for i in range(6):
+            st[i] = 0
+        for t in range(34):
+            _face(st, cnt[t], orphan[t], 1)
+        sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+        if sp < now:
+            now = sp
+    res[0] = now
+    if not ist:
+        return
+    n1 = (total - 1) // 3
+    best = 99
+    bits = np.int64(0)
+    for x in range(34):
+        if cnt[x] == 0:
+            continue
+        g = group[x]
+        s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
+        if special:
+            _change(st, cnt[x], -1, orphan[x])
+            sx = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+            _change(st, cnt[x] - 1, 1, orphan[x])
+            if sx < s:
+                s = sx
+        if s < best:
+            best = s
+            bits = np.int64(0)
+        if s == best:
+            bits |= np.int64(1) << x
+    res[1] = best
+    res[3] = bits
+
+
+def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+                  su: np.ndarray, hu: np.ndarray, res: np.ndarray) -> None:
+    """The ``shanten`` plane's number of each row and, on a 3k+2 hand with ``turn``, the lowest
+    shanten after a discard, the planes themselves left out: ``res[row]`` = (shanten, after the
+    best discard or 99, 1 if the row was left alone as :func:`_rows` leaves it, the bits
+    ``1 << tile`` of the discards that leave that lowest shanten). The same code as :func:`_rows`
+    (:func:`_shanten_one`, which the efficiency bots' loops below share)."""
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    for row in range(counts.shape[0]):
+        _shanten_one(counts[row], turn[row], sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res[row])
+
+
+def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
+                      mask: np.ndarray, dbase: int, tile_of_col: np.ndarray, orphan_key: np.ndarray, sev: int,
+                      quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
+                      acts: np.ndarray, left: np.ndarray) -> None:
+    """The efficiency bot's turn discard on each row ``rows[q]`` for seat ``seats[q]``
+    (``FastEfficiencyBot.kernel_discards`` and its tie-break): among the allowed discards (``mask``
+    from ``dbase``, layout columns) that leave the lowest shanten, the most useful unseen copies
+    (:func:`_rows`' planes, only where several tie), then ``orphan_key`` (honours and terminals
+    first, then the lowest tile). ``acts[rows[q]]`` gets the index; ``left[q]`` = 1 where the bot's
+    own code must decide (a hand left alone, no candidate, the planes and the shanten loop differ)."""
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    res = np.zeros(4, dtype=np.int64)
+    cnt = np.zeros(34, dtype=np.int8)
+    unseen = np.zeros(34, dtype=np.int64)
+    both = np.zeros((2, 34), dtype=np.int8)
+    out = np.zeros((1, 5, 34), dtype=np.float32)
+    tflag = np.ones(1, dtype=np.int8)
+    skipped = np.zeros(1, dtype=np.uint8)
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        s = seats[q]
+        for t in range(34):
+            cnt[t] = hand[i, s, t]
+        _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+        if res[2] != 0:
+            left[q] = 1
+            continue
+        bits = res[3]
+        ncand = 0
+        first = -1
+        for j in range(34):
+            if mask[i, dbase + j] != 0 and (bits >> tile_of_col[j]) & 1:
+                ncand += 1
+                if first < 0:
+                    first = j
+        if ncand == 0:
+            left[q] = 1
+            continue
+        if ncand == 1:
+            acts[i] = dbase + first
+            continue
+        for t in range(34):
+            u = 4 - np.int64(cnt[t]) - vis[i, t] - ckong[i, s, t]
+            unseen[t] = u if u > 0 else 0
+            both[0, t] = cnt[t]
+            both[1, t] = unseen[t]
+        out[:] = 0.0
+        skipped[0] = 0
+        _rows(both[0:1], tflag, both[1:2], out, 0, sev, quad2, orph, eight, wwin, su, hu, skipped)
+        if skipped[0]:
+            left[q] = 1
+            continue
+        fix = res[0] < res[1]
+        best_key = np.int64(1) << 40
+        best_j = -1
+        agree = True
+        for j in range(34):
+            t = tile_of_col[j]
+            allowed = mask[i, dbase + j] != 0
+            cand = allowed and ((bits >> t) & 1) == 1
+            flagged = allowed and out[0, 1, j] != 0.0
+            if cand != flagged:
+                agree = False
+                break
+            if cand:
+                u = np.int64(np.rint(out[0, 2, j] * 34.0))
+                if fix:  # the discarded tile's own copies counted unseen (fast_bots' module doc)
+                    a = 5 - np.int64(cnt[t]) - vis[i, t] - ckong[i, s, t]
+                    u += (a if a > 0 else 0) - unseen[t]
+                key = (1000 - u) * 100 + orphan_key[j]
+                if key < best_key:
+                    best_key = key
+                    best_j = j
+        if not agree:
+            left[q] = 1
+            continue
+        acts[i] = dbase + best_j
+
+
+def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, claim_tile: np.ndarray,
+                       col_of: np.ndarray, ekong_base: int, pung_base: int, chow_idx: np.ndarray, sev: int,
+                       quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
+                       acts: np.ndarray, left: np.ndarray) -> None:
+    """The efficiency bot's claim answer on each row (``EfficiencyBot.choose``): the hand's shanten
+    now, then each offered claim in the engine's order (exposed kong: the shanten after it; pung,
+    chows by low: the lowest after a discard), the first strictly lower, else pass (0). ``chow_idx``:
+    ``[t, j]`` the index of the chow low ``t - 2 + j`` on discard ``t`` (-1: none). ``left[q]`` = 1
+    where a hand was left alone (the bot's own code decides)."""
+    keys = np.zeros(4, dtype=np.int64)
+    W = np.zeros((17, 12), dtype=np.int64)
+    st = np.zeros(6, dtype=np.int64)
+    res = np.zeros(4, dtype=np.int64)
+    cnt = np.zeros(34, dtype=np.int8)
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        s = seats[q]
+        for t in range(34):
+            cnt[t] = hand[i, s, t]
+        _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+        if res[2] != 0:
+            left[q] = 1
+            continue
+        best = res[0]
+        choice = 0
+        bad = False
+        t = claim_tile[i]
+        c = col_of[t]
+        if mask[i, ekong_base + c]:
+            cnt[t] -= 3
+            _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            cnt[t] += 3
+            bad = bad or res[2] != 0
+            if res[0] < best:
+                best = res[0]
+                choice = ekong_base + c
+        if mask[i, pung_base + c]:
+            cnt[t] -= 2
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            cnt[t] += 2
+            bad = bad or res[2] != 0
+            if res[1] < best:
+                best = res[1]
+                choice = pung_base + c
+        for j in range(3):
+            idx = chow_idx[t, j]
+            if idx < 0 or mask[i, idx] == 0:
+                continue
+            low = t - 2 + j
+            for x in range(low, low + 3):
+                if x != t:
+                    cnt[x] -= 1
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            for x in range(low, low + 3):
+                if x != t:
+                    cnt[x] += 1
+            bad = bad or res[2] != 0
+            if res[1] < best:
+                best = res[1]
+                choice = idx
+        if bad:
+            left[q] = 1
+            continue
+        acts[i] = choice
+
+
+def efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, claim_tile: np.ndarray,
+                      col_of: np.ndarray, ekong_base: int, pung_base: int, chow_idx: np.ndarray,
+                      flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
+    """:func:`_efficiency_claims` (see there); returns the rows (of ``rows``) left to the bot's own code."""
+    left = np.zeros(rows.shape[0], dtype=np.uint8)
+    su, hu = _Tables.get()
+    _efficiency_claims(hand, rows, seats, mask, claim_tile, col_of, ekong_base, pung_base, chow_idx, *flags, su, hu,
+                       acts, left)
+    return rows[left.view(bool)]
+
+
+def efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
+                     mask: np.ndarray, dbase: int, tile_of_col: np.ndarray, orphan_key: np.ndarray,
+                     flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
+    """:func:`_efficiency_turns` (the batched learner's efficiency bots; see there); returns the
+    rows (of ``rows``) left to the bot's own code."""
+    left = np.zeros(rows.shape[0], dtype=np.uint8)
+    su, hu = _Tables.get()
+    _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, tile_of_col, orphan_key, *flags, su, hu, acts, left)
+    return rows[left.view(bool)]
+
+
+def shanten_rows(counts: np.ndarray, turn: np.ndarray, flags: tuple[int, int, int, int, int]) -> np.ndarray:
+    """``(n, 4)``: each hand's shanten as the ``shanten`` plane gives it, the lowest shanten after
+    a discard (3k+2 hands where ``turn``; else 99), 1 where the row was left alone (a count
+    outside 0-4, more than :data:`MAX_TILES` tiles, 3k tiles), and the bits ``1 << tile`` of the
+    discards leaving that lowest shanten (the ``discard_best`` plane's tiles). ``counts``: ``(n, 34)`` without
+    wildcards; ``flags``: :func:`shape_flags`."""
+    if not available():
+        raise MajiangError("the analysis kernel needs numba (pip install 'majiang[rl]')")
+    c = np.clip(counts, -1, 5).astype(_I8)
+    res = np.zeros((len(c), 4), dtype=np.int64)
+    su, hu = _Tables.get()
+    _shanten_rows(c, np.ascontiguousarray(turn, dtype=_I8), *flags, su, hu, res)
+    return res
 
 
 def _one(both: np.ndarray, turn: int, out: np.ndarray, s0: int, sev: int, quad2: int, orph: int, eight: int,

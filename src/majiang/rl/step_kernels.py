@@ -465,12 +465,14 @@ def _acts_ok(acts: np.ndarray, mask: np.ndarray, log: np.ndarray, log_n: np.ndar
     2 not legal | 3 the log is full, row)."""
     n = acts.shape[0]
     for i in range(n):
+        if acts[i] == -1:  # a row left as it is (BatchedCore.step's ``skip``)
+            continue
         if acts[i] < 0 or acts[i] >= mask.shape[1]:
             err[0] = 1
             err[1] = i
             return False
     for i in range(n):
-        if mask[i, acts[i]] == 0:
+        if acts[i] != -1 and mask[i, acts[i]] == 0:
             err[0] = 2
             err[1] = i
             return False
@@ -518,6 +520,10 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
     busy = 0
     for i in range(n):
         a = acts[i]
+        if a == -1:  # skipped: unchanged
+            done[i] = False
+            status[i] = 0
+            continue
         s = seat[i]
         log[i, log_n[i]] = s * 1000 + a
         log_n[i] += 1

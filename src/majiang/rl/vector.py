@@ -6,7 +6,9 @@ Two modes:
   environment's ``agent_selection``); ``step(actions)`` takes one index per table for that seat.
   Rewards are ``(n, 4)`` (every seat's settlement), ``info["seat"]`` says whose observation each row is.
 * **learner** (``opponents="efficiency"`` ...): each table is a :class:`~majiang.rl.SingleAgentEnv`
-  (``seat`` learns, bots play the rest); rewards are ``(n,)``.
+  (``seat`` learns, bots play the rest); rewards are ``(n,)``. On the batched core for the bots
+  ``random`` and ``efficiency`` (:mod:`majiang.rl.batched_learner`; ``random`` from its own seeded
+  hash, not :class:`~majiang.players.RandomBot`'s stream).
 
 A Gymnasium vector environment (:class:`gymnasium.vector.VectorEnv`): ``observation_space`` and
 ``action_space`` are the batched ``single_observation_space`` (the ``Dict`` of
@@ -35,7 +37,8 @@ Two engines behind the same interface (``batched=``):
   the engine per row. Chosen automatically (``batched=None``) when it supports the set-up
   (:func:`majiang.rl.batched.supports`: every preset -- ``mcr``, ``shandong``, ``taiwan``, the
   wildcard sets ``wenzhou``, ``wenzhou-w16``, ``seed000`` -- and their options but 报听, 宝牌 and
-  flower wins under a minimum score; self-play; one hand per episode; no shaping). It plays exactly
+  flower wins under a minimum score; self-play, or a learner against ``random``/``efficiency`` bots
+  without wildcards; one hand per episode; no shaping). It plays exactly
   the per-table game (tests/rl/test_rl_batched.py).
 * the **per-table path**: one :class:`~majiang.rl.core.Table` per row (every preset and option).
   ``batched=False`` forces it; ``batched=True`` raises :class:`~majiang.errors.MajiangError` when the
@@ -60,6 +63,7 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import ACTION_SIZE, PASS_INDEX, ActionIndexError, describe_index
 from majiang.rl.aec import _spaces
 from majiang.rl.batched import BatchedCore, unsupported
+from majiang.rl.batched_learner import BatchedLearner, bot_names
 from majiang.rl.core import EpisodeSeeds, Shaping, Table
 from majiang.rl.observations import Encoder
 from majiang.rl.single import LearnerDriver
@@ -124,11 +128,19 @@ class VectorEnv(gym.vector.VectorEnv):
                 raise MajiangError("reward_scale must not be 0")
             enc = Encoder(self.rules, observation, oracle=oracle, analysis=analysis, score_scale=score_scale)
             self.core: BatchedCore | None = BatchedCore(n, self.rules, enc, reward_scale)
+            self.bots: BatchedLearner | None = None
+            if self.learner:
+                names = bot_names(opponents)
+                assert names is not None
+                if not 0 <= seat < 4:
+                    raise MajiangError(f"seat must be 0-3, got {seat}")
+                self.bots = BatchedLearner(self.core, names, seat)
             self.tables: list[Table] = []
             self._row_seeds = [EpisodeSeeds() for _ in range(n)]
             shape = enc.shape
         else:
             self.core = None
+            self.bots = None
             self.tables = [Table(self.rules, observation, oracle=oracle, hands=hands, reward_scale=reward_scale,
                                  score_scale=score_scale, analysis=analysis, shaping=shaping) for _ in range(n)]
             shape = self.tables[0].encoder.shape
@@ -187,6 +199,8 @@ class VectorEnv(gym.vector.VectorEnv):
         self._started = True
         if self.core is not None:
             self.core.reset_rows(list(range(self.n)), [self._game_seed(i, s) for i, s in enumerate(seeds)])
+            if self.bots is not None:
+                self._deal_learner()
         else:
             for i, s in enumerate(seeds):
                 self._reset_one(i, s)
@@ -264,12 +278,56 @@ class VectorEnv(gym.vector.VectorEnv):
         self._seat[:] = core.seat
         return {"observation": obs, "action_mask": mask}
 
+    def _learner_ends(self, counted: np.ndarray, term: np.ndarray, final: np.ndarray, records: list | None):
+        """The callback of :meth:`BatchedLearner.advance` for rows whose hand ended (bool): a counted
+        row's hand is the step's episode end (``term``, ``final``, ``records``), its next game is dealt
+        and no longer counted; a row not counted (a new hand that ended before the learner's first
+        decision) is dealt its next game, as :meth:`LearnerDriver.reset` skips it."""
+        core, bots = self.core, self.bots
+        assert core is not None and bots is not None
+
+        def ended(d: np.ndarray) -> None:
+            e = d & counted
+            if e.any():
+                rows = np.flatnonzero(e)
+                term[rows] = True
+                final[rows] = core.deltas[rows]  # one hand per episode: the match scores are its deltas
+                if records is not None:
+                    for i in rows.tolist():
+                        records[i] = core.replay(i)
+                counted[rows] = False
+            again = np.flatnonzero(d).tolist()
+            core.reset_rows(again, [self._game_seed(i, None) for i in again])
+            bots.new_hands(again)
+
+        return ended
+
+    def _deal_learner(self) -> None:
+        """After a reset: the bots play every row up to the learner's first decision."""
+        bots = self.bots
+        assert bots is not None
+        bots.new_hands(range(self.n))
+        counted = np.zeros(self.n, dtype=bool)
+        sink = np.zeros(self.n, dtype=np.float64)
+        ends = self._learner_ends(counted, np.zeros(self.n, dtype=bool), np.zeros((self.n, 4)), None)
+        bots.advance(np.ones(self.n, dtype=bool), sink, counted, ends)
+
     def _step_batched(self, acts: np.ndarray, term: np.ndarray, final: np.ndarray):
         core = self.core
         assert core is not None
+        records: list | None = [None] * self.n if self.records else None
+        if self.bots is not None:  # the learner's actions, then the bots until the learner is awaited
+            r = core.step(acts)
+            rew = r[:, self.bots.seat].copy()
+            counted = np.ones(self.n, dtype=bool)
+            ended = self._learner_ends(counted, term, final, records)
+            d = core.done.copy()
+            if d.any():
+                ended(d)
+            self.bots.advance(np.ones(self.n, dtype=bool), rew, counted, ended)
+            return self._batched_out(), rew, term, np.zeros(self.n, dtype=bool), self._info(final, records, term)
         rew = core.step(acts)
         ended = np.flatnonzero(core.done)
-        records: list | None = [None] * self.n if self.records else None
         if ended.size:
             term[ended] = True
             final[ended] = core.deltas[ended]  # one hand per episode: the match scores are its deltas

@@ -1,0 +1,274 @@
+"""One learning seat on the batched core: the other seats' bots (``random``, ``efficiency``) play all rows at once.
+
+:class:`BatchedLearner` runs :class:`~majiang.rl.VectorEnv`'s learner mode on a
+:class:`~majiang.rl.batched.BatchedCore`. After the learner's actions (one per row, every row
+awaiting it) the core keeps stepping the rows whose awaited seat is a bot, the rows waiting for the
+learner left unchanged (``BatchedCore.step(skip=True)``), until every row awaits the learner again
+or its hand ended. The bots' masks come from the compiled mask loop alone (no observations).
+
+* ``efficiency``: :class:`~majiang.rl.fast_bots.FastEfficiencyBot`'s choices from the row's
+  arrays (the concealed counts; the tiles the seat sees: rivers, visible melds, its own concealed
+  kongs, as ``PlayerView.visible_counts``), every bot row at once in two compiled loops
+  (:func:`majiang.rl.kernels.efficiency_turns`, :func:`~majiang.rl.kernels.efficiency_claims`);
+  kongs on the turn and hands the kernels leave go through the bot's own methods
+  (:meth:`BatchedLearner._efficiency`). The same choices as the bot at a table
+  (tests/rl/test_rl_batched_learner.py).
+* ``random``: the first win offered, else a uniform choice among the mask's indices, drawn from a
+  counter-based hash of ``derive_seed(game_seed, "bot", seat)`` and the hand's step count -- not
+  :class:`~majiang.players.RandomBot`'s ``random.Random`` stream (the same distribution and rule,
+  other draws).
+
+Rule sets without wildcards and with numba only (:attr:`BatchedCore.can_skip`); the rest use the
+per-table path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+import numpy as np
+
+from majiang.engine import derive_seed
+from majiang.rl import batched as B
+from majiang.rl.actions import (
+    ADDED_KONG_BASE,
+    CHOW_BASE,
+    CONCEALED_KONG_BASE,
+    DISCARD_BASE,
+    EXPOSED_KONG_BASE,
+    PUNG_BASE,
+    chow_of_index,
+)
+from majiang.rl import kernels
+from majiang.rl.fast_bots import _ORPHAN_FIRST, FastEfficiencyBot, kernel_flags
+
+BOTS = {"random": "random", "efficiency": "efficiency", "eff": "efficiency"}
+"""Bot names the batched learner plays (lower-cased) → the bot."""
+
+_M64 = (1 << 64) - 1
+_CHOWS = [(i, *chow_of_index(i)) for i in range(CHOW_BASE, PUNG_BASE)]  # (index, played, low)
+_CHOW_BY_LOW = sorted(_CHOWS, key=lambda x: (x[1], x[2]))  # the engine's order: tile, then low
+_COLS = B._COL.tolist()
+_TILES = B._TILES
+_ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
+
+def bot_names(opponents: object) -> list[str] | None:
+    """The three opponents' bot names (next, opposite, previous seat by number) when every one is
+    a name :class:`BatchedLearner` plays, else None."""
+    if isinstance(opponents, str):
+        opp: list = [opponents] * 3
+    elif isinstance(opponents, Sequence) and len(opponents) == 3:
+        opp = list(opponents)
+    else:
+        return None
+    if not all(isinstance(o, str) and o.strip().lower() in BOTS for o in opp):
+        return None
+    return [BOTS[o.strip().lower()] for o in opp]
+
+
+class _View:
+    """What the bot's discard code reads of a ``PlayerView``: the visible counts, no wildcard."""
+
+    __slots__ = ("_vis",)
+    wild_face = None
+
+    def __init__(self, vis: list[int]) -> None:
+        self._vis = vis
+
+    def visible_counts(self) -> list[int]:
+        return list(self._vis)
+
+
+def _random_pick(rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, keys: np.ndarray, log_n: np.ndarray,
+                 acts: np.ndarray) -> None:
+    """The random bots' choices on ``rows`` (compiled): the win if offered, else the ``k``-th legal
+    index, ``k`` uniform from splitmix64 of the seat's key and the hand's step count."""
+    for q in range(rows.shape[0]):
+        i = rows[q]
+        if mask[i, 1]:
+            acts[i] = 1
+            continue
+        x = keys[i, seats[q]] ^ (np.uint64(log_n[i]) * np.uint64(0x9E3779B97F4A7C15))
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+        cnt = 0
+        for j in range(mask.shape[1]):
+            cnt += mask[i, j]
+        k = np.int64(np.float64(x >> np.uint64(11)) * (1.0 / 9007199254740992.0) * cnt)
+        for j in range(mask.shape[1]):
+            if mask[i, j]:
+                if k == 0:
+                    acts[i] = j
+                    break
+                k -= 1
+
+
+_KERNELS = ("_random_pick",)
+_STATE: list[bool] = []
+
+
+def available() -> bool:
+    """True when the compiled random choice is there (numba)."""
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
+
+
+class BatchedLearner:
+    """The bots of ``core``'s rows (see the module doc). ``names``: three bot names (seats other
+    than ``seat`` in number order)."""
+
+    def __init__(self, core: B.BatchedCore, names: list[str], seat: int) -> None:
+        self.core = core
+        self.seat = seat
+        others = [s for s in range(4) if s != seat]
+        self.kind = ["" for _ in range(4)]
+        for s, nm in zip(others, names):
+            self.kind[s] = nm
+        self._eff_seat = np.array([k == "efficiency" for k in self.kind])
+        self.bot = FastEfficiencyBot(core.rules) if "efficiency" in names else None
+        self._plain = kernel_flags(self.bot.shapes)[0] if self.bot is not None else None
+        self.keys = np.zeros((core.n, 4), dtype=np.uint64)  # the random bots' per-row keys
+        self.decided = [0, 0]
+        """Efficiency decisions made from the kernel, and by the bot's own code (kongs, rare hands)."""
+        available()
+
+    def new_hands(self, rows: Iterable[int]) -> None:
+        """Rows just dealt: the random bots' keys from their game seeds."""
+        gs = self.core.game_seed
+        for i in rows:
+            g = int(gs[i])
+            for s in range(4):
+                self.keys[i, s] = derive_seed(g, "bot", s) & _M64
+
+    def advance(self, live: np.ndarray, rewards: np.ndarray, counted: np.ndarray,
+                ended: Callable[[np.ndarray], None]) -> None:
+        """Step the bots on the ``live`` rows (bool) until each awaits the learner. The learner's
+        rewards are added to ``rewards`` on the ``counted`` rows; rows whose hand ends are passed to
+        ``ended`` (bool), which deals them a new hand (and may uncount them): they play on."""
+        core = self.core
+        n = core.n
+        acts = np.empty(n, dtype=np.int64)
+        while True:
+            core.fill_masks()
+            bots = live & (core.seat != self.seat)
+            if not bots.any():
+                return
+            acts.fill(-1)
+            rows = bots.nonzero()[0]
+            self._choose(rows, acts)
+            r = core.step(acts, skip=True)
+            c = rows[counted[rows]]
+            rewards[c] += r[c, self.seat]
+            d = core.done & bots
+            if d.any():
+                ended(d)
+
+    def _choose(self, rows: np.ndarray, acts: np.ndarray) -> None:
+        core = self.core
+        seats = core.seat[rows]
+        eff = self._eff_seat[seats]
+        rr = rows[~eff]
+        if rr.size:  # random: the first win, else a uniform masked choice
+            _random_pick(rr, seats[~eff], core.mask, self.keys, core._log_n, acts)
+        er = rows[eff]
+        if er.size:
+            left = self._efficiency_rows(er, seats[eff], acts) if self._plain is not None else er
+            self.decided[0] += er.size - left.size
+            self.decided[1] += left.size
+            for i in left.tolist():
+                acts[i] = self._efficiency(i, int(core.seat[i]))
+
+    def _efficiency_rows(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """The efficiency bots' choices from the analysis kernel, for all ``rows`` at once: wins,
+        turn discards and claims as :class:`FastEfficiencyBot` makes them. Returns the rows left to
+        :meth:`_efficiency` (kongs on the turn, hands the kernel leaves alone, no kernel candidate)."""
+        core = self.core
+        m = core.mask[rows]
+        win = m[:, 1] != 0
+        acts[rows[win]] = 1
+        ph = core.phase[rows]
+        rob = (ph == B.ROB) & ~win
+        acts[rows[rob]] = 0
+        left = [rows[:0]]
+        turn = (ph == B.TURN) & ~win
+        if turn.any():
+            kong = (m[:, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34].any(1)
+                    | m[:, ADDED_KONG_BASE:ADDED_KONG_BASE + 34].any(1))
+            left.append(rows[turn & kong])
+            t = turn & ~kong
+            if t.any():
+                left.append(self._turns(rows[t], seats[t], m[t], acts))
+        claim = (ph == B.CLAIM) & ~win
+        if claim.any():
+            left.append(self._claims(rows[claim], seats[claim], m[claim], acts))
+        return np.concatenate(left)
+
+    def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in
+        one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left."""
+        core = self.core
+        return kernels.efficiency_turns(core.hand, core.vis, core.ckong, rows, seats, core.mask, DISCARD_BASE, _TILES,
+                                        _ORPHAN_KEY, self._plain, acts)
+
+    def _claims(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+        """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows`` in one compiled loop
+        (:func:`majiang.rl.kernels.efficiency_claims`): the hand's shanten now, each offered claim's
+        after it (after the best discard for a pung or chow), the first strictly lower; returns the
+        rows left."""
+        core = self.core
+        return kernels.efficiency_claims(core.hand, rows, seats, core.mask, core.claim_tile, B._COL, EXPOSED_KONG_BASE,
+                                         PUNG_BASE, B._CHOW_IDX, self._plain, acts)
+
+
+    def _efficiency(self, i: int, s: int) -> int:
+        """:meth:`EfficiencyBot.choose` on row ``i``'s seat ``s`` (the index it picks)."""
+        core = self.core
+        m = core.mask[i]
+        if m[1]:
+            return 1
+        ph = int(core.phase[i])
+        if ph == B.ROB:
+            return 0
+        bot = self.bot
+        assert bot is not None
+        counts = core.hand[i, s].tolist()
+        view = _View((core.vis[i] + core.ckong[i, s]).tolist())
+        cols = _COLS
+        if ph == B.TURN:
+            allowed = [t for t in range(34) if m[DISCARD_BASE + cols[t]]]
+            best, tile = bot._best_discard(counts, view, allowed)
+            for base, take in ((CONCEALED_KONG_BASE, 4), (ADDED_KONG_BASE, 1)):
+                for t in range(34):
+                    if m[base + cols[t]]:
+                        c = list(counts)
+                        c[t] -= take
+                        if bot._shanten(c, view) <= best:
+                            return base + cols[t]
+            return DISCARD_BASE + cols[tile]
+        t = int(core.claim_tile[i])
+        best_i, best_s = 0, bot._shanten(counts, view)
+        cands = []
+        if m[EXPOSED_KONG_BASE + cols[t]]:
+            cands.append((EXPOSED_KONG_BASE + cols[t], (t, t, t), False))
+        if m[PUNG_BASE + cols[t]]:
+            cands.append((PUNG_BASE + cols[t], (t, t), True))
+        for idx, played, low in _CHOW_BY_LOW:
+            if m[idx]:
+                cands.append((idx, tuple(x for x in range(low, low + 3) if x != played), True))
+        for idx, used, discard in cands:
+            c = list(counts)
+            for x in used:
+                c[x] -= 1
+            if discard:
+                allowed = [x for x in range(34) if c[x]]
+                if not allowed:
+                    continue
+                sh = min(x for x, _ in bot._discard_shanten(c, view, allowed))
+            else:
+                sh = bot._shanten(c, view)
+            if sh < best_s:
+                best_i, best_s = idx, sh
+        return best_i
+
+
+__all__ = ["BOTS", "BatchedLearner", "bot_names"]
