@@ -1591,18 +1591,21 @@ class BatchedCore:
     def fill_masks(self) -> None:
         """:meth:`fill` without the observations: :attr:`seat` and :attr:`mask` of every live row
         (compiled step only, :attr:`can_skip`)."""
-        r = self.rules
         n = self.n
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
-        seat = np.zeros(n, dtype=np.int64)
+        self.seat = self._compiled_masks(np.zeros(n, dtype=np.int64), mask)
+        self.mask = mask
+
+    def _compiled_masks(self, seat: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The compiled mask loop: fills ``seat`` (the seat to act per row) and ``mask``; returns ``seat``."""
+        r = self.rules
         step_kernels._masks(self.phase, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
                             self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
                             int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
                             self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
                             _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
                             int(r.wild_discardable), int(r.wild_claimable))
-        self.seat = seat
-        self.mask = mask
+        return seat
 
     def fill(self) -> tuple[np.ndarray, np.ndarray]:
         """Compute :attr:`seat` (the seat to act on each live row) and return new arrays: the
@@ -1613,14 +1616,7 @@ class BatchedCore:
         mask = np.zeros((n, ACTION_SIZE), dtype=np.int8)
         ph = self.phase
         if self._jit_step or self._wild_jit:  # the masks and the fused observation in compiled loops
-            r = self.rules
-            seat = np.empty(n, dtype=np.int64)
-            step_kernels._masks(ph, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
-                                self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
-                                int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
-                                self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
-                                _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
-                                int(r.wild_discardable), int(r.wild_claimable))
+            seat = self._compiled_masks(np.empty(n, dtype=np.int64), mask)
             self.seat = seat
             if self._jit_obs is None:
                 self._jit_obs = self._jit and (not self.encoder.analysis or self._wild_on

@@ -119,7 +119,7 @@ from majiang.rl.actions import COLUMN_OF
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
-            "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
+            "_now", "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -698,6 +698,40 @@ def _two_others(g: int, h: int):
     return a, b
 
 
+def _now(cnt: np.ndarray, total: int, turn: int, keys: np.ndarray, W: np.ndarray, st: np.ndarray,
+         su: np.ndarray, hu: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
+         special: bool) -> int:
+    """The shanten of the hand ``cnt`` of ``total`` naturals (3k+1 or 3k+2) as it stands. Leaves in
+    ``W`` each group's vector and the combinations the discard loops read (each group's complement
+    through the pairs 0+1 and 2+3; the other pairs too on the turn, ``turn`` and 3k+2) and, with
+    ``special``, the special shapes' counts in ``st``."""
+    _load_all(cnt, keys, W, su, hu)
+    top = (total + 1) // 3 if total % 3 == 1 else total // 3  # the most sets a hand below makes (<= 5)
+    ist = total % 3 == 2 and turn != 0
+    _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
+    if ist or total % 3 == 1:
+        _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
+        _comb(W, _V + 1, _pair(2, 3), _O, top)
+        _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
+        _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
+    _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
+    if ist:
+        for g in range(3):
+            for h in range(g + 1, 4):
+                if (g, h) != (0, 1) and (g, h) != (2, 3):
+                    _comb(W, _V + g, _V + h, _pair(g, h), top)
+    now = _std(W, _V + 3, W, _O + 3, total // 3)
+    if special:
+        for i in range(6):
+            st[i] = 0
+        for t in range(34):
+            _face(st, cnt[t], _ORPHAN[t], 1)
+        sp = _spec(total, st, sev, quad2, orph, eight, wwin)
+        if sp < now:
+            now = sp
+    return now
+
+
 def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
           sev: int, quad2: int, orph: int, eight: int, wwin: int,
           su: np.ndarray, hu: np.ndarray,
@@ -740,33 +774,10 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
             continue
         if total % 3 == 0:
             continue
-        _load_all(cnt, keys, W, su, hu)
-        # each group's complement (through the pairs 0+1 and 2+3); the other pairs on the turn
-        top = (total + 1) // 3 if total % 3 == 1 else total // 3  # the most sets a hand below makes (<= 5)
-        ist = total % 3 == 2 and turn[row]
-        _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
-        if ist or total % 3 == 1:
-            _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
-            _comb(W, _V + 1, _pair(2, 3), _O, top)
-            _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
-            _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
-        _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
-        if ist:
-            for g in range(3):
-                for h in range(g + 1, 4):
-                    if (g, h) != (0, 1) and (g, h) != (2, 3):
-                        _comb(W, _V + g, _V + h, _pair(g, h), top)
+        now = _now(cnt, total, turn[row], keys, W, st, su, hu, sev, quad2, orph, eight, wwin, special)
+        top = (total + 1) // 3 if total % 3 == 1 else total // 3
         n = total // 3
-        now = _std(W, _V + 3, W, _O + 3, n)
-        sp = 99
-        if special:
-            for i in range(6):
-                st[i] = 0
-            for t in range(34):
-                _face(st, cnt[t], orphan[t], 1)
-            sp = _spec(total, st, sev, quad2, orph, eight, wwin)
-            if sp < now:
-                now = sp
+        sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
         o = out[row]
         for t in range(34):
             o[s0, t] = now / 8.0
@@ -1482,31 +1493,8 @@ def _shanten_one(cnt: np.ndarray, turn: int, sev: int, quad2: int, orph: int, ei
     if bad or total > MAX_TILES or total % 3 == 0:
         res[2] = 1
         return
-    _load_all(cnt, keys, W, su, hu)
-    top = (total + 1) // 3 if total % 3 == 1 else total // 3
+    now = _now(cnt, total, turn, keys, W, st, su, hu, sev, quad2, orph, eight, wwin, special)
     ist = total % 3 == 2 and turn != 0
-    _comb(W, _V + 0, _V + 1, _pair(0, 1), top)
-    if ist or total % 3 == 1:
-        _comb(W, _V + 2, _V + 3, _pair(2, 3), top)
-        _comb(W, _V + 1, _pair(2, 3), _O, top)
-        _comb(W, _V + 0, _pair(2, 3), _O + 1, top)
-        _comb(W, _V + 3, _pair(0, 1), _O + 2, top)
-    _comb(W, _V + 2, _pair(0, 1), _O + 3, top)
-    if ist:
-        for g in range(3):
-            for h in range(g + 1, 4):
-                if (g, h) != (0, 1) and (g, h) != (2, 3):
-                    _comb(W, _V + g, _V + h, _pair(g, h), top)
-    n = total // 3
-    now = _std(W, _V + 3, W, _O + 3, n)
-    if special:
-        for i in range(6):
-            st[i] = 0
-        for t in range(34):
-            _face(st, cnt[t], orphan[t], 1)
-        sp = _spec(total, st, sev, quad2, orph, eight, wwin)
-        if sp < now:
-            now = sp
     res[0] = now
     if not ist:
         return
