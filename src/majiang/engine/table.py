@@ -539,17 +539,8 @@ class HandTable:
             return None
         dec = self.decisions[self._dec_k]
         counts = tuple(self.concealed[seat])
-        if isinstance(dec, Exchange):  # the next face of the whole choice from the dealt hand
-            picked = self._picked[seat]
-            offered = dec.picks(counts, tuple(picked))
-            held = list(counts)
-            for t in picked:
-                held[t] += 1
-            plan = list(dec.default(tuple(held)))
-            for t in picked:
-                if t in plan:
-                    plan.remove(t)
-            return _DECIDES[next((t for t in plan if t in offered), offered[0])]
+        if isinstance(dec, Exchange):
+            return _DECIDES[dec.next_default(counts, tuple(self._picked[seat]))]
         i = dec.default(counts)
         offered = dec.choices(counts)
         return _DECIDES[i if i in offered else offered[0]]

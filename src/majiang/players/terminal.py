@@ -147,10 +147,9 @@ def _parse_decision(text: str, dec: Decision, actions: Sequence[Action], default
     if text.isdigit():
         i = int(text)
         return actions[i] if 0 <= i < len(actions) else None
-    labels = dec.value_labels or ()
     for a in actions:
         i = a.tile
-        if i is not None and (text == dec.values[i] or (labels and text in labels[i])):
+        if i is not None and (text == dec.values[i] or text in dec.label(i)):
             return a
     return None
 
@@ -195,13 +194,12 @@ def play_terminal(rules: str, seed: int, *, bot: str = "efficiency", max_hands: 
         _show(con, view, acts)
         dec = m.table.decision if m.table is not None and acts[0].kind is ActionKind.DECIDE else None
         if dec is not None:  # name each choice (定缺: 0 万 characters, 1 筒 dots, 2 条 bamboo)
-            labels = dec.value_labels or tuple((v, v) for v in dec.values)
             what = f"{dec.label_zh} {dec.label_en}"
             if isinstance(dec, Exchange):  # 换三张: which pick of how many, and of one suit
                 n = len(m.table.exchange_picked(s)) + 1
                 what += f" -- pick {n} of {dec.count}" + (", all of one suit" if dec.same_suit else "")
             con.print(f"{what}: " + "  ".join(
-                f"[cyan]{i}[/cyan]:{labels[a.tile][0]} {labels[a.tile][1]}" for i, a in enumerate(acts)))
+                f"[cyan]{i}[/cyan]:{' '.join(dec.label(a.tile))}" for i, a in enumerate(acts)))
             con.print("Type a number, " + ("a tile (e.g. 5m)" if isinstance(dec, Exchange) else "a value (e.g. "
                       f"{dec.values[acts[0].tile]})") + ", or Enter for the usual choice.")
         while True:

@@ -692,6 +692,10 @@ class Decision:
         """The indices offered to a seat holding ``counts``."""
         return tuple(range(len(self.values))) if self.offered is None else tuple(self.offered(counts))
 
+    def label(self, i: int) -> tuple[str, str]:
+        """``(zh, en)`` words of value ``i`` (:attr:`value_labels`, else the value itself twice)."""
+        return self.value_labels[i] if self.value_labels else (self.values[i], self.values[i])
+
 
 _FACE_NAMES = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple(f"{n}z" for n in range(1, 8))
 _FACE_ZH = tuple(f"{'一二三四五六七八九'[n]}{s}" for s in "万筒条" for n in range(9)) + \
@@ -744,6 +748,20 @@ class Exchange(Decision):
             raise RuleSetError(f"exchange {self.name!r}: its values are the 34 faces; build it with Exchange.of")
         if not 1 <= self.count <= 13:
             raise RuleSetError(f"exchange {self.name!r}: count must be 1-13, got {self.count!r}")
+
+    def next_default(self, counts: Any, picked: tuple[int, ...]) -> int:
+        """The face a seat holding ``counts`` (without the ``picked`` ones) passes next when it does not
+        choose: the next of :attr:`Decision.default`'s choice from the hand it had before picking that
+        it may still pick, else the first it may."""
+        offered = self.picks(counts, picked)
+        held = list(counts)
+        for t in picked:
+            held[t] += 1
+        plan = list(self.default(tuple(held)))
+        for t in picked:
+            if t in plan:
+                plan.remove(t)
+        return next((t for t in plan if t in offered), offered[0])
 
     def picks(self, counts: Any, picked: tuple[int, ...]) -> tuple[int, ...]:
         """The faces a seat holding ``counts`` (without the tiles it has ``picked`` so far) may pick next."""

@@ -33,7 +33,7 @@ def action_json(a: Action, decision: Any = None) -> dict[str, Any]:
     if a.kind is ActionKind.DECIDE and isinstance(decision, Exchange):  # 换三张: ``tile`` is the face passed
         out["exchange"] = True
     elif a.kind is ActionKind.DECIDE and decision is not None and a.tile is not None:  # 定缺 万 / Missing suit: characters
-        zh, en = decision.value_labels[a.tile] if decision.value_labels else (decision.values[a.tile],) * 2
+        zh, en = decision.label(a.tile)
         out["label_zh"], out["label_en"] = f"{decision.label_zh} {zh}", f"{decision.label_en}: {en}"
     return out
 
@@ -42,7 +42,7 @@ def action_label(a: Action, decision: Any = None) -> str:
     if a.kind is ActionKind.DECIDE:  # a rule set's pre-play decision (issue 30): 定缺 万 characters
         if decision is None or a.tile is None:
             return f"#{a.tile}"
-        zh, en = decision.value_labels[a.tile] if decision.value_labels else (decision.values[a.tile],) * 2
+        zh, en = decision.label(a.tile)
         return f"{decision.label_zh} {zh} {en}"
     names = {ActionKind.WIN: "和 Win", ActionKind.PUNG: "碰 Pung", ActionKind.CHOW: "吃 Chow",
              ActionKind.EXPOSED_KONG: "杠 Kong", ActionKind.CONCEALED_KONG: "暗杠 Kong",
