@@ -490,3 +490,84 @@ def test_many_waits_keep_the_phone_page_width(server, browser, lang):
         assert not errors, errors
     finally:
         page.context.close()
+
+
+# Every seat's plate, melds, flowers and hand, the rivers, the centre and the hand row, in the window.
+IN_VIEW = """() => {
+  const out = [];
+  const W = innerWidth, H = innerHeight;
+  for (const sel of [".opp .plate", ".opp .melds .meld", ".opp .flowers", ".opp .backs", "#pond", "#centre", "#hand"]) {
+    for (const e of document.querySelectorAll(sel)) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      let clip = false;  // cut by an ancestor that hides its overflow
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX === "hidden" || getComputedStyle(a).overflowY === "hidden") {
+          const b = a.getBoundingClientRect();
+          if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) clip = true;
+        }
+      }
+      if (clip || r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+        out.push(`${sel}${clip ? " (clipped)" : ""} ${JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round))} of ${W}x${H}`);
+    }
+  }
+  // nothing of one seat lies on another's, on the rivers or on the player's own hand and buttons
+  const groups = [0, 1, 2, 3].map(k => [...document.querySelectorAll(`#opp-${k} .plate, #opp-${k} .meld, #opp-${k} .flowers, #opp-${k} .backs`)]);
+  groups.push([...document.querySelectorAll("#pond .river svg.tile, #centre")]);
+  groups.push([...document.querySelectorAll("#hand svg.tile, #drawn svg.tile, #toolbar > *, #actions > *")]);
+  const name = e => e.id ? "#" + e.id : (e.closest("[id]") ? "#" + e.closest("[id]").id + " " : "") + e.tagName.toLowerCase() + "." + [...e.classList].join(".");
+  const boxes = groups.map(g => g.map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.width > 0 && r.height > 0));
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++)
+    for (const [a, ra] of boxes[i]) for (const [b, rb] of boxes[j])
+      if (Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1)
+        out.push(`${name(a)} on ${name(b)}`);
+  return [...new Set(out)];
+}"""
+
+# The fullest table a 16-tile game can lay out: each seat with four kongs (one concealed) and a
+# pung melded (Taiwan's five sets), all eight flowers, one tile in hand, and 24 discards in its river.
+FULL_TABLE = """async () => {
+  const b = await import('/static/board.js');
+  const meld = (kind, tiles, claimed, offer) => ({kind, tiles, claimed, offer});
+  const seat = s => [meld("exposed-kong", [0, 0, 0, 0], 0, 1), meld("added-kong", [10, 10, 10, 10], 10, 2),
+                     meld("concealed-kong", [20, 20, 20, 20], null, null), meld("pung", [30, 30, 30], 30, 3),
+                     meld("exposed-kong", [33, 33, 33, 33], 33, 2)];
+  const st = {seat: 0, names: ["张三丰", "Bot one", "电脑二号", "Somebody Long"], scores: [0, 0, 0, 0],
+              bots: [null, "efficiency", "efficiency", "efficiency"], avatars: [], rules: "taiwan", max_hands: 1};
+  const live = {round: 0, prevalent_wind: 27, dealer: 0, turn: 1, hand_number: 0, wall_live: 10, discarder: 1,
+                hand_counts: [1, 1, 1, 1], melds: [0, 1, 2, 3].map(seat), hidden_kongs: [0, 0, 0, 0],
+                flowers: [0, 1, 2, 3].map(() => [34, 35, 36, 37, 38, 39, 40, 41]),
+                rivers: [0, 1, 2, 3].map(s => Array.from({length: 24}, (_, i) => (i * 7 + s) % 34))};
+  b.drawBoard(st, live, null);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_fullest_table_stays_in_view(server, browser, lang):
+    """Five melds, eight flowers and a long river at every seat (a 16-tile hand's most) fit the window
+    on the desktop (1280×800), a phone upright (390×844) and on its side (844×390): nothing outside
+    it or cut off by a seat's box. CI once dealt a seat four flowers at 390 px and the right-hand
+    seat's 44-px box cut the fourth off."""
+    base, app = server
+    page, errors = _page(browser, lang, "phone")
+    try:
+        _signup(page, base, f"full_{lang}")
+        page.select_option("#preset", "mcr")
+        page.fill("#max_hands", "1")
+        page.fill("#turn_time", "120")
+        page.click("#create")
+        page.wait_for_selector("#fill-bots")
+        page.click("#fill-bots")
+        page.wait_for_selector("#hand svg.tile")
+        problems = {}
+        for name, (w, h) in {"desktop": (1280, 800), "portrait": (390, 844), "landscape": (844, 390)}.items():
+            page.set_viewport_size({"width": w, "height": h})
+            page.evaluate(FULL_TABLE)
+            bad = page.evaluate(IN_VIEW)  # measured at once: a state update may redraw the board after
+            _shot(page, f"ui_full_table_{lang}_{name}")
+            if bad:
+                problems[name] = bad
+        assert problems == {}, problems
+        assert not errors, errors
+    finally:
+        page.context.close()
