@@ -348,3 +348,66 @@ def test_split_counts_matches_split_wildcards():
         face = rng.randrange(34)
         for stand_in in (False, True):
             assert split_counts(list(c), face, stand_in) == split_wildcards(tiles, {face}, stand_in)
+
+
+def _near_special(rng: random.Random, kind: str) -> list[int]:
+    """A complete special shape's tiles (14, or 17 for eight pairs, 11 for a knitted straight with
+    one meld declared), as a face list."""
+    from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
+    orphans = [0, 8, 9, 17, 18, 26] + list(range(27, 34))
+    if kind == "seven_pairs":
+        return [t for t in rng.sample(range(34), 7) for _ in range(2)]
+    if kind == "eight_pairs":
+        return [t for t in rng.sample(range(34), 8) for _ in range(2)] + [rng.randrange(34)]
+    if kind == "orphans":
+        return orphans + [rng.choice(orphans)]
+    knit = list(rng.choice(KNITTED_ARRANGEMENTS))
+    if kind == "honors_knitted":
+        return rng.sample(knit + list(range(27, 34)), 14)
+    if kind == "unconnected":
+        faces = [b + r for b in (0, 9, 18) for r in rng.choice([(0, 3, 6), (0, 4, 8), (1, 4, 7), (2, 5, 8), (0, 3, 7)])]
+        return rng.sample(faces + list(range(27, 34)), 14)
+    rest = rng.choice([[t, t + 1, t + 2] for t in range(7)] + [[t] * 3 for t in range(34)])
+    pair = [rng.randrange(34)] * 2
+    tiles = knit + (rest + pair if kind == "knitted_14" else pair)
+    return tiles
+
+
+SPECIAL_RULES = {
+    "seven_pairs": [MCR_SHAPES, SPECIAL, ShapeRules(seven_pairs=True, quad_as_two_pairs=False)],
+    "orphans": [MCR_SHAPES, SPECIAL],
+    "honors_knitted": [MCR_SHAPES, SPECIAL],
+    "knitted_14": [MCR_SHAPES, ShapeRules(knitted_straight=True, wild_fifth_copy=False)],
+    "knitted_11": [MCR_SHAPES],
+    "eight_pairs": [ShapeRules(eight_pairs=True), ShapeRules(eight_pairs=True, seven_pairs=True)],
+    "unconnected": [ShapeRules(unconnected=True), ShapeRules(unconnected=True, wilds_win=4)],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SPECIAL_RULES))
+def test_special_waits_are_the_tiles_that_win(kind):
+    """waits() skips the per-tile special checks when the hand is not ready for a special shape;
+    its waits must still be exactly the tiles (with a copy left) whose draw wins, with the special
+    shapes and wildcards, on hands one or two tiles from a special shape."""
+    rng = random.Random(kind)
+    ready = 0
+    for i in range(400):
+        tiles = _near_special(rng, kind)
+        if max(tiles.count(t) for t in tiles) > 4:
+            continue
+        rng.shuffle(tiles)
+        tiles.pop()  # one short
+        if i % 3 == 0:  # and often one tile changed: mostly not ready any more
+            tiles[0] = rng.randrange(34)
+        w = rng.choice([0, 0, 0, 1, 2]) if kind not in ("knitted_11",) else 0
+        c = [0] * 34
+        for t in tiles[w:]:
+            c[t] += 1
+        if max(c) > 4:
+            continue
+        for rules in SPECIAL_RULES[kind]:
+            expected = {t for t in range(34) if c[t] < 4 and is_winning([x + (j == t) for j, x in enumerate(c)], w, rules)}
+            got = waits(c, w, rules)
+            assert set(got.tiles) | {t for t in got.exhausted if c[t] < 4} == expected, (kind, c, w, rules)
+            ready += bool(expected)
+    assert ready > 100

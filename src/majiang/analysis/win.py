@@ -259,6 +259,10 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
             for i, (x0, x1) in enumerate(adds):
                 if other0 + (x1 if x1 < x0 + od else x0 + od) <= wilds:
                     (real if keys[g][i] < 4 else exhausted).append(base + i)
+    # no special wait unless the hand is ready (shanten 0) for a special shape: most hands are not,
+    # and the special shanten is one look at the per-group records, where the loop below is 34 checks
+    if special and _specials(c, wilds, total, rules, 1) > 0:
+        special = False
     found = set(real) | set(exhausted)
     if special:
         # a special shape never holds a fifth copy, so only tiles with copies left are tried
