@@ -102,6 +102,7 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
     _task: asyncio.Task | None = None
     _results: list[dict] = field(default_factory=list)
     _results_n: int = -1
+    _results_key: tuple = ()
     _replaying: bool = False
     #: set when a row of the log could not be applied here: the copy in memory no longer follows
     #: the log, so the lobby forgets it and the next visit rebuilds it from the log
@@ -142,14 +143,7 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
             return out
         out["bots"] = [self.places[m.player_at_seat[s]].bot for s in range(4)]
         out["scores"] = list(m.scores)
-        if self._results_n != len(m.events):
-            self._results = hand_results(m.events, self.rules)
-            for r in self._results:
-                end = self.hand_ends.get(r.get("hand"))
-                if end is not None:
-                    r.update(end)
-            self._results_n = len(m.events)
-        out["results"] = self._results
+        out["results"] = self._hand_results(m)
         now = time.monotonic()
         if self.pause is not None:
             out["pause"] = {"hand": self.pause["hand"], "time_left": max(0.0, round(self.pause["deadline"] - now, 1)),
@@ -168,6 +162,26 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
             live["reserve_left"] = self.reserve_left(seat, now) if seat is not None and self.reserve_time > 0 else None
         out["live"] = live
         return out
+
+    def _hand_results(self, m: Match) -> list[dict]:
+        """The ended hands' summaries (:func:`hand_results` with each hand's ``hand_ends``), worked
+        out again only when a hand has ended since (or the match or ``hand_ends`` changed): a state
+        is built at every step, and reading the whole log each time cost a long match's late steps
+        more and more."""
+        events = m.events
+        n = len(events)
+        key = (id(m), len(self.hand_ends))
+        if self._results_n != n or self._results_key != key:
+            if self._results_key != key or n < self._results_n or any(
+                    ev.get("type") == "end_kyoku" for ev in events[max(self._results_n, 0):n]):
+                self._results = hand_results(events, self.rules)
+                for r in self._results:
+                    end = self.hand_ends.get(r.get("hand"))
+                    if end is not None:
+                        r.update(end)
+            self._results_n = n
+            self._results_key = key
+        return self._results
 
     def avatars_by_seat(self) -> list[str]:
         """Each seat's avatar id (in the order of ``names``), "" for none."""
