@@ -167,6 +167,20 @@ def main(argv: list[str] | None = None) -> int:
     peer_ready = rate(gb.RegularShanten, d["tenpai13_codes"])
     row("waits, random 13 (standard)", ours(waits, d["random13"]), "PyMahjongGB RegularShanten", peer_random)
     row("waits, ready 13 (standard)", ours(waits, d["tenpai13"]), "PyMahjongGB RegularShanten", peer_ready)
+    # the peer's waits with every MCR shape: its five per-shape calls, the useful tiles of those ready
+    shapes = (gb.RegularShanten, gb.SevenPairsShanten, gb.ThirteenOrphansShanten, gb.HonorsAndKnittedTilesShanten,
+              gb.KnittedStraightShanten)
+
+    def peer_mcr_waits(h: tuple) -> set:
+        out: set = set()
+        for f in shapes:
+            s, useful = f(hand=h)
+            if s == 0:
+                out.update(useful)
+        return out
+
+    row("waits, random 13 (all MCR shapes)", ours(lambda c: waits(c, 0, MCR_SHAPES), d["random13"]),
+        "PyMahjongGB, its 5 shapes' calls", rate(peer_mcr_waits, d["random13_codes"]))
     for name, key, peer in (("random", "random13", peer_random), ("ready", "tenpai13", peer_ready)):
         many = batch(waits_many, d[key])
         if many:
