@@ -175,16 +175,19 @@ def test_a_step_on_sqlite_is_one_short_transaction(database_url):
         pytest.skip("SQLite only")
     store = _store(database_url)
     _new_table(store, "t1")
-    statements: list[str] = []
-    event.listen(store.engine, "before_cursor_execute", lambda *a, **k: statements.append(a[2]))
     store.append("t1", 1, ROW)
-    assert len(statements) == 1 and statements[0].startswith("INSERT INTO table_log")
+    statements: list[str] = []  # what SQLite itself runs on the held step connection
+    store._step_raw.set_trace_callback(statements.append)
     store.append("t1", 2, {"kind": "start", "seed": 1}, status="playing")
-    assert len(statements) == 3
+    assert [x.split()[0] for x in statements] == ["BEGIN", "INSERT", "UPDATE", "COMMIT"], statements
     with pytest.raises(LogConflict):
         store.append("t1", 2, ROW, status="finished")
     with store.Session() as db:
         assert db.get(LiveTable, "t1").status == "playing"
+        assert [r.row for r in db.scalars(select(TableLogRow).order_by(TableLogRow.seq))] == [
+            ROW, {"kind": "start", "seed": 1}]
+    store.append("t1", 3, ROW)  # the connection goes on after a conflict
+    store.close()
     store.engine.dispose()
 
 

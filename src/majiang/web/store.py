@@ -20,13 +20,14 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import sqlite3
 import threading
 import time
 import uuid
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
@@ -188,17 +189,37 @@ class TableStore:
                     params["pl"] = json.dumps(places, separators=(",", ":"))
                 self._step_execute(_PG_APPEND[status is not None, places is not None], params)
                 return
-            with self.engine.begin() as conn:  # Core statements: one short transaction per step
-                conn.execute(insert(TableLogRow), {"table_id": table_id, "seq": seq, "row": row})
-                values: dict[str, Any] = {}
-                if status is not None:
-                    values["status"] = status
-                if places is not None:
-                    values["places"] = places
-                if values:
-                    conn.execute(update(LiveTable).where(LiveTable.id == table_id).values(**values))
+            self._sqlite_step(table_id, seq, json.dumps(row, separators=(",", ":")), status,
+                              None if places is None else json.dumps(places, separators=(",", ":")))
         except IntegrityError:
             raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+
+    def _sqlite_step(self, table_id: str, seq: int, body: str, status: str | None, places: str | None) -> None:
+        """SQLite: the step as one short transaction on the held step connection, through the
+        sqlite3 module directly (a third of the CPU of the same Core statements, which were a
+        quarter of the event loop's time at 200 tables). The JSON columns hold the same text the
+        ORM writes and reads."""
+        with self._step_lock:
+            if self._step_conn is None:
+                conn = self.engine.connect()
+                self._step_raw = conn.connection.driver_connection
+                self._step_conn = conn
+            raw = self._step_raw
+            try:
+                raw.execute("INSERT INTO table_log (table_id, seq, row) VALUES (?, ?, ?)", (table_id, seq, body))
+                if status is not None:
+                    raw.execute("UPDATE live_tables SET status = ? WHERE id = ?", (status, table_id))
+                if places is not None:
+                    raw.execute("UPDATE live_tables SET places = ? WHERE id = ?", (places, table_id))
+                raw.commit()
+            except sqlite3.IntegrityError:
+                raw.rollback()
+                raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+            except Exception:
+                with contextlib.suppress(Exception):
+                    raw.rollback()
+                self._close_step_conn()
+                raise
 
     def _step_execute(self, statement: str, params: dict[str, Any]) -> None:
         """Run one autocommit statement on the held step connection: a connection of the engine's
