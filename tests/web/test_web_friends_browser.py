@@ -9,21 +9,9 @@ from __future__ import annotations
 
 import pytest
 from test_web_browser import ARTIFACTS, CHROMIUM, server, sync_api  # noqa: F401  (server is a fixture)
+from web_helpers import IN_VIEW
 
 SIZES = {"desktop": (1280, 800), "portrait": (390, 844), "landscape": (844, 390)}
-
-IN_VIEW = """() => {
-  const out = [];
-  const W = innerWidth, H = innerHeight;
-  for (const sel of [".opp .plate", ".opp .melds .meld", ".opp .flowers", "#pond", "#centre", "#hand", "#chat-toggle"]) {
-    for (const e of document.querySelectorAll(sel)) {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) out.push(`${sel} ${JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round))} of ${W}x${H}`);
-    }
-  }
-  return out;
-}"""
 
 
 def _signup(page, base, user, display, avatar):

@@ -25,6 +25,8 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"{CHROMIUM} is absent (apt-get install chromium fonts-noto-cjk)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
 
+from web_helpers import IN_VIEW  # noqa: E402
+
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -148,6 +150,19 @@ def _signup(page, base: str, user: str) -> None:
     page.fill("#password", "browser password")
     page.click("#submit")
     page.wait_for_selector("#create-form")
+
+
+def _dealt_table(page, base: str, user: str) -> None:
+    """Sign ``user`` up, open a one-hand MCR table with a long clock, fill it with bots and wait for
+    the deal."""
+    _signup(page, base, user)
+    page.select_option("#preset", "mcr")
+    page.fill("#max_hands", "1")
+    page.fill("#turn_time", "120")
+    page.click("#create")
+    page.wait_for_selector("#fill-bots")
+    page.click("#fill-bots")
+    page.wait_for_selector("#hand svg.tile")
 
 
 @pytest.mark.parametrize("preset,lang,size", RUNS)
@@ -466,14 +481,7 @@ def test_many_waits_keep_the_phone_page_width(server, browser, lang):
     base, app = server
     page, errors = _page(browser, lang, "phone")
     try:
-        _signup(page, base, f"waits_{lang}")
-        page.select_option("#preset", "mcr")
-        page.fill("#max_hands", "1")
-        page.fill("#turn_time", "120")
-        page.click("#create")
-        page.wait_for_selector("#fill-bots")
-        page.click("#fill-bots")
-        page.wait_for_selector("#hand svg.tile")
+        _dealt_table(page, base, f"waits_{lang}")
         page.wait_for_timeout(150)
         page.evaluate("""() => {
             const svg = document.querySelector('#hand svg.tile').outerHTML;
@@ -491,38 +499,6 @@ def test_many_waits_keep_the_phone_page_width(server, browser, lang):
     finally:
         page.context.close()
 
-
-# Every seat's plate, melds, flowers and hand, the rivers, the centre and the hand row, in the window.
-IN_VIEW = """() => {
-  const out = [];
-  const W = innerWidth, H = innerHeight;
-  for (const sel of [".opp .plate", ".opp .melds .meld", ".opp .flowers", ".opp .backs", "#pond", "#centre", "#hand"]) {
-    for (const e of document.querySelectorAll(sel)) {
-      const r = e.getBoundingClientRect();
-      if (r.width === 0 && r.height === 0) continue;
-      let clip = false;  // cut by an ancestor that hides its overflow
-      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
-        if (getComputedStyle(a).overflowX === "hidden" || getComputedStyle(a).overflowY === "hidden") {
-          const b = a.getBoundingClientRect();
-          if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) clip = true;
-        }
-      }
-      if (clip || r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
-        out.push(`${sel}${clip ? " (clipped)" : ""} ${JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round))} of ${W}x${H}`);
-    }
-  }
-  // nothing of one seat lies on another's, on the rivers or on the player's own hand and buttons
-  const groups = [0, 1, 2, 3].map(k => [...document.querySelectorAll(`#opp-${k} .plate, #opp-${k} .meld, #opp-${k} .flowers, #opp-${k} .backs`)]);
-  groups.push([...document.querySelectorAll("#pond .river svg.tile, #centre")]);
-  groups.push([...document.querySelectorAll("#hand svg.tile, #drawn svg.tile, #toolbar > *, #actions > *")]);
-  const name = e => e.id ? "#" + e.id : (e.closest("[id]") ? "#" + e.closest("[id]").id + " " : "") + e.tagName.toLowerCase() + "." + [...e.classList].join(".");
-  const boxes = groups.map(g => g.map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.width > 0 && r.height > 0));
-  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++)
-    for (const [a, ra] of boxes[i]) for (const [b, rb] of boxes[j])
-      if (Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1)
-        out.push(`${name(a)} on ${name(b)}`);
-  return [...new Set(out)];
-}"""
 
 # The fullest table a 16-tile game can lay out: each seat with four kongs (one concealed) and a
 # pung melded (Taiwan's five sets), all eight flowers, one tile in hand, and 24 discards in its river.
@@ -551,14 +527,7 @@ def test_the_fullest_table_stays_in_view(server, browser, lang):
     base, app = server
     page, errors = _page(browser, lang, "phone")
     try:
-        _signup(page, base, f"full_{lang}")
-        page.select_option("#preset", "mcr")
-        page.fill("#max_hands", "1")
-        page.fill("#turn_time", "120")
-        page.click("#create")
-        page.wait_for_selector("#fill-bots")
-        page.click("#fill-bots")
-        page.wait_for_selector("#hand svg.tile")
+        _dealt_table(page, base, f"full_{lang}")
         problems = {}
         for name, (w, h) in {"desktop": (1280, 800), "portrait": (390, 844), "landscape": (844, 390)}.items():
             page.set_viewport_size({"width": w, "height": h})

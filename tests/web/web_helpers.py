@@ -223,3 +223,39 @@ def served(app, **config) -> Iterator[str]:  # noqa: ANN001 - a FastAPI app
     finally:
         srv.should_exit = True
         th.join(10)
+
+
+# A browser check of the table page (page.evaluate(IN_VIEW)): every seat's plate, melds, flowers and
+# hand, the rivers, the centre, the hand and the chat button in the window and not cut off by a box
+# that hides its overflow; nothing of one seat on another's, on the rivers or on the player's own
+# hand and buttons. Returns the problems found, as text.
+IN_VIEW = """() => {
+  const out = [];
+  const W = innerWidth, H = innerHeight;
+  for (const sel of [".opp .plate", ".opp .melds .meld", ".opp .flowers", ".opp .backs", "#pond", "#centre", "#hand", "#chat-toggle"]) {
+    for (const e of document.querySelectorAll(sel)) {
+      const r = e.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      let clip = false;  // cut by an ancestor that hides its overflow
+      for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+        if (getComputedStyle(a).overflowX === "hidden" || getComputedStyle(a).overflowY === "hidden") {
+          const b = a.getBoundingClientRect();
+          if (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1) clip = true;
+        }
+      }
+      if (clip || r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1)
+        out.push(`${sel}${clip ? " (clipped)" : ""} ${JSON.stringify([r.left, r.top, r.right, r.bottom].map(Math.round))} of ${W}x${H}`);
+    }
+  }
+  // nothing of one seat lies on another's, on the rivers or on the player's own hand and buttons
+  const groups = [0, 1, 2, 3].map(k => [...document.querySelectorAll(`#opp-${k} .plate, #opp-${k} .meld, #opp-${k} .flowers, #opp-${k} .backs`)]);
+  groups.push([...document.querySelectorAll("#pond .river svg.tile, #centre")]);
+  groups.push([...document.querySelectorAll("#hand svg.tile, #drawn svg.tile, #toolbar > *, #actions > *")]);
+  const name = e => e.id ? "#" + e.id : (e.closest("[id]") ? "#" + e.closest("[id]").id + " " : "") + e.tagName.toLowerCase() + "." + [...e.classList].join(".");
+  const boxes = groups.map(g => g.map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.width > 0 && r.height > 0));
+  for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++)
+    for (const [a, ra] of boxes[i]) for (const [b, rb] of boxes[j])
+      if (Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left) > 1 && Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top) > 1)
+        out.push(`${name(a)} on ${name(b)}`);
+  return [...new Set(out)];
+}"""
