@@ -128,6 +128,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 raise
             except Exception:  # pragma: no cover - logged and retried
                 log.exception("checking the sessions of open sockets failed")
+    credentials = auth.CredentialCheck(Session, url)  # before each action a socket sends
     login_limit = auth.LoginThrottle(Session, ip_limit=settings.login_attempts, window=settings.login_window)
 
     @asynccontextmanager
@@ -160,6 +161,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await lobby.close()
             if listener is not None:
                 listener.stop()
+            await store.aclose()
+            await credentials.aclose()
             store.close()
             engine.dispose()
             let_go()
@@ -637,14 +640,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await ws.close(code=guard.CLOSE_TOO_MANY, reason=why)
         return None
 
-    def still_trusted(conn: Conn) -> bool:
+    async def still_trusted(conn: Conn) -> bool:
         """Before a socket acts: is the session or token it was opened with still valid in the
         database (it may have been revoked by another process a moment ago)? If not, it is closed
         (4401) and the action refused -- a socket is never more trusted than its session."""
         if conn.closing is not None:
             return False
-        if auth.credential_live(Session, conn.cred):
+        if await credentials.live(conn.cred):
             return True
+        if conn.closing is not None:
+            return False
         assert conn.cred is not None
         guard.end_conn(conn, "token revoked" if conn.cred[0] == "token" else "session ended")
         return False
@@ -687,13 +692,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 return
             typ = msg.get("type")
             if typ in ("action", "auto_win", "continue", "back", "chat", "mute", "free_text") \
-                    and not still_trusted(conn):
+                    and not await still_trusted(conn):
                 return
             try:
                 if typ == "state":
                     conn.push()
                 elif typ == "action":
-                    room.act(uid, parse_action(msg.get("action")))
+                    await room.act_async(uid, parse_action(msg.get("action")))
                 elif typ == "auto_win":
                     room.set_auto_win(uid, msg.get("on") is True)
                 elif typ == "continue":
@@ -803,12 +808,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 answer = guard.loads(raw)
                 if _depth(answer) > 6:
                     raise JsonlProtocolError("message nested too deeply")
-                if not still_trusted(conn):
+                if not await still_trusted(conn):
                     return
                 if pending["offered"] is None:
                     raise JsonlProtocolError("no request is open for your seat")
                 i = match_answer(answer, pending["offered"])
-                room.act(uid, pending["legal"][i])
+                await room.act_async(uid, pending["legal"][i])
                 pending.update(offered=None, legal=None, key=None)
             except (ValueError, PermissionError, MajiangError, RecursionError) as e:
                 conn.push({"type": "error", "message": str(e)})

@@ -107,34 +107,35 @@ class RoomClock:
                 self._sync_clocks(now)
                 if self.pause is not None:
                     if now >= self.pause["deadline"]:
-                        self._try({"kind": "next", "hand": self.pause["hand"]})
+                        await self._try_async({"kind": "next", "hand": self.pause["hand"]}, self.seq)
                         continue
                     await self._sleep(self.pause["deadline"] - now)
                     continue
                 pending = m.pending_seats()
-                if self._auto_wins(pending):
+                if await self._auto_wins(pending):
                     continue
                 # seats in 托管 are played at once
                 auto = [s for s in pending if self.is_human(s) and s in self.auto_play]
                 if auto:
                     for s in auto:
                         if s in m.pending_seats() and self.pause is None:
-                            self._try({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
-                                       "by": "auto"})
+                            await self._try_async({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
+                                                   "by": "auto"}, self.seq)
                     continue
                 due = [s for s in pending if s in self.deadlines and self.deadlines[s] + self._grace() <= now]
                 if due:
                     for s in due:
                         if s in m.pending_seats() and self.pause is None:
                             self.timeouts += 1
-                            if self._try({"kind": "act", "seat": s, "action": _row_action(auto_action(m, s)),
-                                          "by": "clock"}):
-                                self._try({"kind": "autoplay", "seat": s})
+                            if await self._try_async({"kind": "act", "seat": s,
+                                                      "action": _row_action(auto_action(m, s)), "by": "clock"},
+                                                     self.seq):
+                                await self._try_async({"kind": "autoplay", "seat": s})
                     continue
                 if not pending and m.window_closable:  # a held window: closed when its time is up
                     due = (self._window_opened if self._window_opened is not None else now) + self.claim_pause
                     if now >= due:
-                        self._try({"kind": "close", "hand": m.hand_number})
+                        await self._try_async({"kind": "close", "hand": m.hand_number}, self.seq)
                         continue
                     await self._sleep(due - now)
                     continue
@@ -189,16 +190,17 @@ class RoomClock:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), max(0.0, seconds))
 
-    def _try(self, row: dict) -> bool:
-        """Commit a row of the server's own (clock, bots); False if it no longer applies."""
+    async def _try_async(self, row: dict, if_seq: int | None = None) -> bool:
+        """Commit a row of the server's own (clock, bots); False if it no longer applies. ``if_seq``
+        is the step it was decided at: nothing is written if the table moved on while it waited to
+        write (:meth:`commit_async`)."""
         try:
-            self.commit(row)
-            return True
+            return await self.commit_async(row, if_seq=if_seq)
         except (MajiangError, ValueError) as e:
             log.debug("table %s: %s refused: %s", self.id, row.get("kind"), e)
             return False
 
-    def _auto_wins(self, pending: list[int]) -> bool:
+    async def _auto_wins(self, pending: list[int]) -> bool:
         """Declare the win for every pending seat with auto-win on that is offered one."""
         m = self.match
         assert m is not None
@@ -207,7 +209,8 @@ class RoomClock:
             if not self.auto_win_on(s) or s not in m.pending_seats():
                 continue
             win = next((a for a in m.legal_actions(s) if a.kind is ActionKind.WIN), None)
-            if win is not None and self._try({"kind": "act", "seat": s, "action": _row_action(win), "by": "auto"}):
+            if win is not None and await self._try_async({"kind": "act", "seat": s, "action": _row_action(win),
+                                                          "by": "auto"}, self.seq):
                 self.auto_wins += 1
                 done = True
         return done
@@ -226,7 +229,8 @@ class RoomClock:
         seq = self.seq
         view, legal = m.view(seat), m.legal_actions(seat)
         if legal and legal[0].kind is ActionKind.DECIDE:  # pre-play decision: the rule set's default policy
-            self._try({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)), "by": "bot"})
+            await self._try_async({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)),
+                                   "by": "bot"}, seq)
             return
         try:
             a = await asyncio.to_thread(bot.choose, view, legal) if self.bot_threads else bot.choose(view, legal)
@@ -235,10 +239,12 @@ class RoomClock:
             a = None
         if self.seq != seq or m.finished or self.pause is not None or seat not in m.pending_seats():
             return  # the table moved on while it thought: the loop asks again
-        if a is not None and self._try({"kind": "act", "seat": seat, "action": _row_action(a), "by": "bot"}):
+        if a is not None and await self._try_async({"kind": "act", "seat": seat, "action": _row_action(a),
+                                                    "by": "bot"}, seq):
             return
-        if seat in m.pending_seats():
-            self._try({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)), "by": "auto"})
+        if self.seq == seq and seat in m.pending_seats():
+            await self._try_async({"kind": "act", "seat": seat, "action": _row_action(auto_action(m, seat)),
+                                   "by": "auto"}, seq)
 
 
 def auto_action(m: Match, seat: int) -> Action:

@@ -108,6 +108,42 @@ class RoomLog:
             return
         raise RoomError("the table is busy; try again")
 
+    async def commit_async(self, row: dict, *, if_seq: int | None = None) -> bool:
+        """:meth:`commit` for the event loop: the table is held (its other rows wait) while its step
+        is written, and the loop serves other tables meanwhile (on PostgreSQL the round trip is
+        out; :meth:`~majiang.web.store.TableStore.append_async`). The row is judged when the table
+        is free, and applied (and told) once it is durable, so nothing is shown before it is in the
+        log. ``if_seq``: the row was decided on the table as it was at that step (a bot's move, a
+        clock running out); if the table has moved on by the time it is free, nothing is written
+        and False is returned. Raises as :meth:`commit` when the row is refused."""
+        store = self.store
+        async with self._write_lock:
+            if if_seq is not None and self.seq != if_seq:
+                return False
+            if store is None:
+                self.commit(row)
+                return True
+            for _attempt in range(5):
+                self._check(row)
+                status = "playing" if row["kind"] == "start" else None
+                places = [p.to_json() for p in self._places_after(row)] if row["kind"] in SEATING else None
+                seq = self.seq + 1
+                try:
+                    await store.append_async(self.id, seq, row, status=status, places=places)
+                except LogConflict:
+                    self.catch_up()
+                    if self.stale:
+                        raise RoomError("the table is being reloaded; try again") from None
+                    if if_seq is not None:
+                        return False
+                    continue
+                # a row committed meanwhile by this process (chat, seating: :meth:`commit`) found
+                # this one in the log and applied it on its way: it is not applied twice
+                if self.seq < seq:
+                    self._apply(row)
+                return True
+            raise RoomError("the table is busy; try again")
+
     def catch_up(self) -> bool:
         """Apply the rows other processes wrote since ours; True if there were any."""
         if self.store is None:

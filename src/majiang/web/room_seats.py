@@ -126,13 +126,21 @@ class Seating:
     def act(self, user_id: int | None, action: Action) -> None:
         """Apply a user's action for his own seat. Raises ``PermissionError`` for a spectator and
         :class:`IllegalActionError` (nothing changed) for anything the engine refuses."""
+        self.commit(self._act_row(user_id, action))
+
+    async def act_async(self, user_id: int | None, action: Action) -> None:
+        """:meth:`act` from the event loop (a socket's message): the table is held while the step
+        is written and other tables are served meanwhile (:meth:`commit_async`)."""
+        await self.commit_async(self._act_row(user_id, action))
+
+    def _act_row(self, user_id: int | None, action: Action) -> dict:
         m = self.match
         if m is None or m.finished:
             raise IllegalActionError("the game is not in play")
         seat = self.seat_of(user_id)
         if seat is None:
             raise PermissionError("you have no seat at this table")
-        self.commit({"kind": "act", "seat": seat, "action": _row_action(action), "by": "user"})
+        return {"kind": "act", "seat": seat, "action": _row_action(action), "by": "user"}
 
     def press_continue(self, user_id: int | None) -> None:
         """The person at ``user_id``'s seat is ready for the next hand."""

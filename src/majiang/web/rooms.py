@@ -99,6 +99,8 @@ class Room(Seating, RoomLog, RoomClock, RoomChat):
     finished_at: float = 0.0
     _bots: dict[int, Any] = field(default_factory=dict)
     _wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: held while a row of this table is being written (:meth:`RoomLog.commit_async`)
+    _write_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _task: asyncio.Task | None = None
     _results: list[dict] = field(default_factory=list)
     _results_n: int = -1

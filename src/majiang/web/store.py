@@ -17,6 +17,7 @@ SQLite serves one process and needs neither.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -76,6 +77,28 @@ it loads any table it waits, by a lock, for the steps that were already being wr
 _PG_APPEND = {(st, pl): _pg_append(st, pl) for st in (False, True) for pl in (False, True)}
 
 
+_PG_APPEND_MANY = (
+    "WITH v AS (SELECT * FROM unnest(CAST(%(t)s AS text[]), CAST(%(s)s AS integer[]), CAST(%(r)s AS text[]), "
+    "CAST(%(p)s AS text[])) AS v(t, s, r, p)), "
+    "ins AS (INSERT INTO table_log (table_id, seq, row) SELECT t, s, CAST(r AS JSON) FROM v "
+    "ON CONFLICT DO NOTHING RETURNING table_id, seq) "
+    "SELECT ins.table_id, ins.seq, CASE WHEN " + _OTHERS_LISTEN + " THEN pg_notify(%(c)s, v.p) END "
+    "FROM ins JOIN v ON v.t = ins.table_id AND v.s = ins.seq")
+"""Steps of several tables (none changing its table's row) as one statement: arrays of table ids,
+steps, rows and notification payloads; it returns the steps written (one another process wrote
+first is skipped, and so is its notification) and notifies each written step while another
+process listens (:data:`_OTHERS_LISTEN`)."""
+
+
+def _settle(fut: Any, error: BaseException | None) -> None:
+    """Resolve a queued step's future (unless its table stopped waiting for it)."""
+    if not fut.done():
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
+
+
 def _payload(table_id: str, seq: int, body: str) -> str:
     """``'<table id> <seq> <row as JSON>'`` (the row left out when too long for a notification), so
     the other processes apply the step without reading it back."""
@@ -121,6 +144,14 @@ class TableStore:
         #: of its own sent while the connection was still in the pool), so this process need not
         #: hear it.
         self.own_pids: set[int] = set()
+        #: PostgreSQL: the asyncio step connections of :meth:`append_async` (connection -> backend
+        #: pid), those idle, and an event set when one comes free
+        #: PostgreSQL: the steps waiting for :meth:`append_async`'s writer task (each with the
+        #: future its table awaits), the task while it runs, and its asyncio connection
+        self._queue: list[tuple[dict[str, Any], Any]] = []
+        self._writing: Any = None
+        self._aconn: Any = None
+        self._aconn_pid = 0
 
     # ------------------------------------------------------------------ tables
     def create(self, *, id: str, creator_id: int, creator: str, ruleset: str, rules: dict, options_text: str,
@@ -193,6 +224,101 @@ class TableStore:
                               None if places is None else json.dumps(places, separators=(",", ":")))
         except IntegrityError:
             raise LogConflict(f"table {table_id}: step {seq} was written by another process") from None
+
+    async def append_async(self, table_id: str, seq: int, row: dict, *, status: str | None = None,
+                           places: list[dict] | None = None) -> None:
+        """:meth:`append` without holding the event loop while PostgreSQL commits the step, and with
+        the steps that arrive meanwhile committed together: the step joins a queue that one writer
+        task empties, a whole queue in one statement (:data:`_PG_APPEND_MANY`) on its own asyncio
+        connection, while the loop serves the tables. Each table still writes one step at a time
+        (:meth:`majiang.web.room_log.RoomLog.commit_async` holds it until its step is durable), so
+        the steps of one batch are of different tables; a step another process wrote first is
+        :class:`LogConflict` for that step alone. On SQLite it is :meth:`append` (a step in the
+        process, nothing to overlap)."""
+        if not self.postgres:
+            self.append(table_id, seq, row, status=status, places=places)
+            return
+        body = json.dumps(row, separators=(",", ":"))
+        item: dict[str, Any] = {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
+                                "p": _payload(table_id, seq, body)}
+        if status is not None:
+            item["st"] = status
+        if places is not None:
+            item["pl"] = json.dumps(places, separators=(",", ":"))
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        self._queue.append((item, fut))
+        if self._writing is None:
+            self._writing = loop.create_task(self._write_queue(), name="majiang-steps")
+        await fut
+
+    #: at most this many steps in one statement of :meth:`append_async`
+    BATCH = 256
+
+    async def _write_queue(self) -> None:
+        """Write the queued steps, a batch per statement, until the queue is empty."""
+        try:
+            while self._queue:
+                batch, self._queue = self._queue[:self.BATCH], self._queue[self.BATCH:]
+                try:
+                    conn = await self._async_conn()
+                    plain = [(i, f) for i, f in batch if "st" not in i and "pl" not in i]
+                    if plain:
+                        cur = await conn.execute(_PG_APPEND_MANY, {
+                            "t": [i["t"] for i, _ in plain], "s": [i["s"] for i, _ in plain],
+                            "r": [i["r"] for i, _ in plain], "p": [i["p"] for i, _ in plain],
+                            "c": CHANNEL, "mine": list(self.own_pids)})
+                        done = {(r[0], r[1]) for r in await cur.fetchall()}
+                        for i, f in plain:
+                            _settle(f, None if (i["t"], i["s"]) in done else LogConflict(
+                                f"table {i['t']}: step {i['s']} was written by another process"))
+                    for i, f in batch:  # a seat or the start: the table's row changes too (rare)
+                        if "st" in i or "pl" in i:
+                            try:
+                                await conn.execute(_PG_APPEND["st" in i, "pl" in i], dict(i, mine=list(self.own_pids)))
+                            except Exception as e:
+                                if getattr(e, "sqlstate", None) != "23505":
+                                    raise
+                                _settle(f, LogConflict(f"table {i['t']}: step {i['s']} was written by "
+                                                       "another process"))
+                            else:
+                                _settle(f, None)
+                except Exception as e:  # the steps may or may not be committed: see _step_execute
+                    await self._drop_async_conn()
+                    for _i, f in batch:
+                        _settle(f, e)
+        finally:
+            self._writing = None
+
+    async def _async_conn(self) -> Any:
+        if self._aconn is None:
+            import psycopg
+
+            url = self.engine.url.render_as_string(hide_password=False)
+            conn = await psycopg.AsyncConnection.connect(url.replace("postgresql+psycopg://", "postgresql://", 1),
+                                                         autocommit=True)
+            if self.async_commit:
+                await conn.execute("SET synchronous_commit = off")
+            self._aconn, self._aconn_pid = conn, conn.info.backend_pid
+            self.own_pids.add(self._aconn_pid)
+        return self._aconn
+
+    async def _drop_async_conn(self) -> None:
+        """Give the writer's connection up (after an error, never reused; at shutdown): its pid
+        leaves :attr:`own_pids`, so the notifications it may have sent are heard again."""
+        conn, self._aconn = self._aconn, None
+        if conn is None:
+            return
+        self.own_pids.discard(self._aconn_pid)
+        with contextlib.suppress(Exception):
+            await conn.close()
+
+    async def aclose(self) -> None:
+        """Close the writer's connection, once the steps queued are written (at shutdown)."""
+        if self._writing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._writing)
+        await self._drop_async_conn()
 
     def _sqlite_step(self, table_id: str, seq: int, body: str, status: str | None, places: str | None) -> None:
         """SQLite: the step as one short transaction on the held step connection, through the
