@@ -29,6 +29,7 @@ of it) or conflicts, in which case the room catches up from the log and the acti
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import secrets
@@ -128,8 +129,19 @@ class RoomLog:
                 status = "playing" if row["kind"] == "start" else None
                 places = [p.to_json() for p in self._places_after(row)] if row["kind"] in SEATING else None
                 seq = self.seq + 1
+                written = store.queue_step(self.id, seq, row, status=status, places=places)
                 try:
-                    await store.append_async(self.id, seq, row, status=status, places=places)
+                    await asyncio.shield(written)
+                except asyncio.CancelledError:
+                    # the table's task stopped (its lease lost, the server stopping) while the step
+                    # was out: it may be written all the same, and this copy then applies it, so it
+                    # never lags its own process's step (whose notification it does not hear)
+                    with contextlib.suppress(BaseException):
+                        await written
+                    if written.done() and not written.cancelled() and written.exception() is None \
+                            and self.seq < seq:
+                        self._apply(row)
+                    raise
                 except LogConflict:
                     self.catch_up()
                     if self.stale:

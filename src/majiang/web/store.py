@@ -137,16 +137,14 @@ class TableStore:
         self._step_raw: Any = None
         self._step_pid = 0
         self._step_lock = threading.Lock()
-        #: backend pids of this process's step connection and listening connection: the
+        #: backend pids of this process's step connections and listening connection: the
         #: :class:`Listener` drops the notifications they sent, and a step is notified only if a
         #: listener not among them is connected. Whatever such a backend sent came from this
         #: process (the steps it applied before anyone heard of them, or a new or finished table
         #: of its own sent while the connection was still in the pool), so this process need not
         #: hear it.
         self.own_pids: set[int] = set()
-        #: PostgreSQL: the asyncio step connections of :meth:`append_async` (connection -> backend
-        #: pid), those idle, and an event set when one comes free
-        #: PostgreSQL: the steps waiting for :meth:`append_async`'s writer task (each with the
+        #: PostgreSQL: the steps waiting for :meth:`queue_step`'s writer task (each with the
         #: future its table awaits), the task while it runs, and its asyncio connection
         self._queue: list[tuple[dict[str, Any], Any]] = []
         self._writing: Any = None
@@ -228,16 +226,29 @@ class TableStore:
     async def append_async(self, table_id: str, seq: int, row: dict, *, status: str | None = None,
                            places: list[dict] | None = None) -> None:
         """:meth:`append` without holding the event loop while PostgreSQL commits the step, and with
-        the steps that arrive meanwhile committed together: the step joins a queue that one writer
-        task empties, a whole queue in one statement (:data:`_PG_APPEND_MANY`) on its own asyncio
-        connection, while the loop serves the tables. Each table still writes one step at a time
-        (:meth:`majiang.web.room_log.RoomLog.commit_async` holds it until its step is durable), so
-        the steps of one batch are of different tables; a step another process wrote first is
-        :class:`LogConflict` for that step alone. On SQLite it is :meth:`append` (a step in the
-        process, nothing to overlap)."""
+        the steps that arrive meanwhile committed together (:meth:`queue_step`, awaited)."""
+        await self.queue_step(table_id, seq, row, status=status, places=places)
+
+    def queue_step(self, table_id: str, seq: int, row: dict, *, status: str | None = None,
+                   places: list[dict] | None = None) -> asyncio.Future:
+        """Queue step ``seq`` of the log (as :meth:`append`) and return a future that is done when it
+        is committed (its exception :class:`LogConflict` when that step exists already). One writer
+        task empties the queue, a whole queue in one statement (:data:`_PG_APPEND_MANY`) on its own
+        asyncio connection, while the loop serves the tables. Each table still writes one step at a
+        time (:meth:`majiang.web.room_log.RoomLog.commit_async` holds it until its step is durable),
+        so the steps of one batch are of different tables; a step another process wrote first is a
+        conflict for that step alone. The write goes on if the future's awaiter is cancelled. On
+        SQLite the step is written at once by :meth:`append` (in the process, nothing to overlap)."""
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
         if not self.postgres:
-            self.append(table_id, seq, row, status=status, places=places)
-            return
+            try:
+                self.append(table_id, seq, row, status=status, places=places)
+            except Exception as e:
+                fut.set_exception(e)
+            else:
+                fut.set_result(None)
+            return fut
         body = json.dumps(row, separators=(",", ":"))
         item: dict[str, Any] = {"t": table_id, "s": seq, "r": body, "c": CHANNEL,
                                 "p": _payload(table_id, seq, body)}
@@ -245,12 +256,10 @@ class TableStore:
             item["st"] = status
         if places is not None:
             item["pl"] = json.dumps(places, separators=(",", ":"))
-        loop = asyncio.get_running_loop()
-        fut = loop.create_future()
         self._queue.append((item, fut))
         if self._writing is None:
             self._writing = loop.create_task(self._write_queue(), name="majiang-steps")
-        await fut
+        return fut
 
     #: at most this many steps in one statement of :meth:`append_async`
     BATCH = 256
