@@ -11,17 +11,11 @@ import pytest
 from sqlalchemy import text
 
 from majiang.engine import RuleSet
-from majiang.web.db import make_engine, migrate, session_factory
 from majiang.web.rooms import Room
 from majiang.web.store import LogConflict, TableStore
+from web_helpers import table_store
 
 EMPTY = [{"user_id": None, "name": "", "bot": None}] * 4
-
-
-def _store(url: str) -> TableStore:
-    engine = make_engine(url)
-    migrate(engine)
-    return TableStore(session_factory(engine), postgres=url.startswith("postgresql"))
 
 
 def _room(store: TableStore, tid: str) -> Room:
@@ -35,8 +29,10 @@ def _close(store: TableStore) -> None:
     store.engine.dispose()
 
 
-def _hold(store: TableStore, written: asyncio.Event, release: asyncio.Event) -> None:
-    """Make the store's steps durable at once but back at the table only once ``release`` is set."""
+def _held_room(store: TableStore) -> tuple[Room, asyncio.Event, asyncio.Event]:
+    """Table t1, whose steps are durable at once (``written`` is set) but back at the table only
+    once ``release`` is set."""
+    written, release = asyncio.Event(), asyncio.Event()
     plain = store.queue_step
 
     def held(*a, **k):
@@ -50,20 +46,22 @@ def _hold(store: TableStore, written: asyncio.Event, release: asyncio.Event) -> 
         return asyncio.ensure_future(wait())
 
     store.queue_step = held
+    return _room(store, "t1"), written, release
+
+
+def _alice_joins(room: Room) -> asyncio.Task:
+    return asyncio.create_task(room.commit_async({"kind": "join", "place": 0, "user_id": 1, "name": "alice"}))
 
 
 def test_a_step_out_when_its_table_stops_is_applied_all_the_same(database_url):
     """A table's task cancelled while its step is out (its lease lost, the server stopping): the
     step is written all the same, and the copy in memory applies it, never lagging its own log."""
-    store = _store(database_url)
+    store = table_store(database_url)
     try:
-        room = _room(store, "t1")
-        written, release = asyncio.Event(), asyncio.Event()
-        _hold(store, written, release)
+        room, written, release = _held_room(store)
 
         async def main() -> bool:
-            task = asyncio.create_task(room.commit_async({"kind": "join", "place": 0, "user_id": 1,
-                                                          "name": "alice"}))
+            task = _alice_joins(room)
             await written.wait()
             task.cancel()
             await asyncio.sleep(0.01)
@@ -89,15 +87,12 @@ def test_a_row_found_in_the_log_while_its_write_returns_is_applied_once(database
     """A row this process commits the plain way (a seat taken, a chat line) while another row of the
     same table is durable but not yet applied finds that row in the log and applies it; the
     returning write must not apply it again (the table would be one step ahead of its log)."""
-    store = _store(database_url)
+    store = table_store(database_url)
     try:
-        room = _room(store, "t1")
-        written, release = asyncio.Event(), asyncio.Event()
-        _hold(store, written, release)
+        room, written, release = _held_room(store)
 
         async def main() -> bool:
-            first = asyncio.create_task(room.commit_async({"kind": "join", "place": 0, "user_id": 1,
-                                                           "name": "alice"}))
+            first = _alice_joins(room)
             await written.wait()
             room.join(1, 2, "bob")  # conflicts on step 1, catches alice's row up, writes step 2
             assert room.seq == 2
@@ -117,7 +112,7 @@ def test_a_row_found_in_the_log_while_its_write_returns_is_applied_once(database
 
 
 def test_a_row_decided_before_the_table_moved_on_is_not_written(database_url):
-    store = _store(database_url)
+    store = table_store(database_url)
     try:
         room = _room(store, "t1")
         room.join(0, 1, "alice")
@@ -142,7 +137,7 @@ def test_steps_wait_for_postgresql_off_the_loop_and_go_together(database_url):
     the step the other process committed is a conflict for its table alone."""
     if not database_url.startswith("postgresql"):
         pytest.skip("PostgreSQL only (DATABASE_URL): a SQLite step is written in the process")
-    store = _store(database_url)
+    store = table_store(database_url)
     try:
         tables = [f"t{k}" for k in range(1, 10)]
         for t in tables:
@@ -203,7 +198,7 @@ def test_the_check_before_each_action_reads_the_database_off_the_loop(database_u
     from majiang.web.auth import CredentialCheck
     from majiang.web.db import ApiToken, User, UserSession
 
-    store = _store(database_url)
+    store = table_store(database_url)
     Session = store.Session
     try:
         with Session() as db:

@@ -17,14 +17,13 @@ from sqlalchemy import event, select, text
 
 from majiang.web.db import LiveTable, TableLogRow, make_engine, migrate, session_factory
 from majiang.web.store import Listener, LogConflict, TableStore
+from web_helpers import table_store
 
 ROW = {"kind": "act", "seat": 2, "action": ["discard", 23, None], "by": "bot"}
 
 
 def _store(url: str) -> TableStore:
-    engine = make_engine(url)
-    migrate(engine)
-    return TableStore(session_factory(engine), postgres=url.startswith("postgresql"))
+    return table_store(url)
 
 
 def _new_table(store: TableStore, tid: str) -> None:

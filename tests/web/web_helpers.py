@@ -259,3 +259,13 @@ IN_VIEW = """() => {
         out.push(`${name(a)} on ${name(b)}`);
   return [...new Set(out)];
 }"""
+
+
+def table_store(url: str):
+    """A :class:`~majiang.web.store.TableStore` on ``url`` (migrated), for the store's own tests."""
+    from majiang.web.db import make_engine, migrate, session_factory
+    from majiang.web.store import TableStore
+
+    engine = make_engine(url)
+    migrate(engine)
+    return TableStore(session_factory(engine), postgres=url.startswith("postgresql"))
