@@ -479,11 +479,11 @@ class CredentialCheck:
                         self._conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
                     cur = await self._conn.execute(self.QUERY, {
                         "s": [d for (k, d), _ in batch if k == "session"],
-                        "t": [d for (k, d), _ in batch if k != "session"]})
+                        "t": [d for (k, d), _ in batch if k == "token"]})
                     ok = {(k, d) for k, d in await cur.fetchall()}
                     for (k, d), f in batch:
                         if not f.done():
-                            f.set_result(("session" if k == "session" else "token", d) in ok)
+                            f.set_result((k, d) in ok)
                 except Exception:  # the connection failed: a new one next time; these read the plain way
                     await self._drop()
                     for cred, f in batch:

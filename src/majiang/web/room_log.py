@@ -94,10 +94,7 @@ class RoomLog:
             if self.store is None:
                 self._apply(row)
                 return
-            status = "playing" if row["kind"] == "start" else None
-            places = None
-            if row["kind"] in SEATING:
-                places = [p.to_json() for p in self._places_after(row)]
+            status, places = self._table_row_change(row)
             try:
                 self.store.append(self.id, self.seq + 1, row, status=status, places=places)
             except LogConflict:
@@ -126,8 +123,7 @@ class RoomLog:
                 return True
             for _attempt in range(5):
                 self._check(row)
-                status = "playing" if row["kind"] == "start" else None
-                places = [p.to_json() for p in self._places_after(row)] if row["kind"] in SEATING else None
+                status, places = self._table_row_change(row)
                 seq = self.seq + 1
                 written = store.queue_step(self.id, seq, row, status=status, places=places)
                 try:
@@ -155,6 +151,13 @@ class RoomLog:
                     self._apply(row)
                 return True
             raise RoomError("the table is busy; try again")
+
+    def _table_row_change(self, row: dict) -> tuple[str | None, list[dict] | None]:
+        """What writing ``row`` changes in the table's own row: its status (at the start), its places
+        (a seating row)."""
+        status = "playing" if row["kind"] == "start" else None
+        places = [p.to_json() for p in self._places_after(row)] if row["kind"] in SEATING else None
+        return status, places
 
     def catch_up(self) -> bool:
         """Apply the rows other processes wrote since ours; True if there were any."""
