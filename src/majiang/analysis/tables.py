@@ -537,6 +537,30 @@ def _knit_pair(key: tuple[int, int]) -> tuple[int, int, int]:
                  for r in range(3))
 
 
+WIN_SUIT: dict[tuple[int, ...], int] = {}
+"""Suit key → the win check's code of the group: 1 if its tiles form sets only, 3 if sets and one
+pair, 100 if neither (no wildcards, at most four of a face). Four groups' codes add up to 6 exactly
+when the hand is a standard win (three groups of sets, one with the pair). A plain dict, not a
+:class:`LazyTable`, so that the win check's look-ups take the interpreter's fast path for an exact
+dict; a missing key raises ``KeyError`` and :func:`fill_win_codes` adds it."""
+WIN_HONOR: dict[tuple[int, ...], int] = {}
+"""Honour key (7 counts) → the same code as :data:`WIN_SUIT`."""
+
+
+def _win_code(need: tuple[int, int]) -> int:
+    return 1 if need[0] == 0 else 3 if need[1] == 0 else 100
+
+
+def fill_win_codes(counts) -> None:  # noqa: ANN001 - a count vector of 34
+    """Add the four groups of ``counts`` to :data:`WIN_SUIT` / :data:`WIN_HONOR` (raises
+    :class:`TileCountError` for a count outside 0-4, as the need tables do)."""
+    for s in (0, 9, 18):
+        k = tuple(counts[s:s + 9])
+        WIN_SUIT[k] = _win_code(NEED_CAP[k])
+    k = tuple(counts[27:34])
+    WIN_HONOR[k] = _win_code(HONOR_NEED_CAP[k])
+
+
 KNIT_PAIR = LazyTable(_knit_pair)
 """(knit code of characters, of dots) → for each class (147, 258, 369) the bamboo take, the most
 knitted faces the other two suits give in the other two classes (a knit code is the last field of a
@@ -565,6 +589,6 @@ def clear_caches() -> None:
     """Empty every table (for benchmarks that measure cold starts)."""
     for d in (NEED_CAP, NEED_FREE, HONOR_NEED_CAP, HONOR_NEED_FREE, USED, HONOR_USED, _BLOCK_NEED, _BLOCK_USED,
               ADDS_CAP, ADDS_FREE, SUIT_INFO, HONOR_INFO, KNIT_PAIR, _BLOCK_ID,
-              COMBINED, BEST, _VECTOR_ID):
+              COMBINED, BEST, _VECTOR_ID, WIN_SUIT, WIN_HONOR):
         d.clear()
     del VECTORS[1:]

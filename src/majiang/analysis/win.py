@@ -32,6 +32,9 @@ from majiang.analysis.tables import (
     ADDS_FREE,
     BEST,
     COMBINED,
+    WIN_HONOR,
+    WIN_SUIT,
+    fill_win_codes,
 )
 from majiang.errors import TileCountError
 from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
@@ -159,27 +162,20 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
         _check(counts, wilds, 2)
     if rules.standard:
         if not wilds:
-            # Without wildcards: every group complete, exactly one holding the pair; stop at the
-            # first group that can be neither (most hands that do not win stop early).
-            k = tuple(counts[27:34])
-            x0, x1 = HONOR_NEED_CAP[k]
-            if not (x0 and x1):
-                pair = x0 > 0
-                k = tuple(counts[0:9])
-                x0, x1 = NEED_CAP[k]
-                if not (x0 and (x1 or pair)):
-                    pair = pair or x0 > 0
-                    k = tuple(counts[9:18])
-                    x0, x1 = NEED_CAP[k]
-                    if not (x0 and (x1 or pair)):
-                        pair = pair or x0 > 0
-                        k = tuple(counts[18:27])
-                        x0, x1 = NEED_CAP[k]
-                        if x0:
-                            if not x1 and not pair:
-                                return True
-                        elif pair:
+            # Without wildcards: each group's code is 1 (sets only), 3 (sets and a pair) or 100
+            # (neither), and the hand wins when the four add up to 6. Stop as soon as the sum so
+            # far cannot (most hands that do not win stop early).
+            try:
+                s = WIN_HONOR[tuple(counts[27:34])]
+                if s < 4:
+                    s += WIN_SUIT[tuple(counts[0:9])]
+                    if s < 5:
+                        s += WIN_SUIT[tuple(counts[9:18])]
+                        if s < 6 and s + WIN_SUIT[tuple(counts[18:27])] == 6:
                             return True
+            except KeyError:  # a group seen for the first time
+                fill_win_codes(counts)
+                return is_winning(counts, wilds, rules)
         elif _standard_need(counts, not rules.wild_fifth_copy) <= wilds:
             if (sum(counts) + wilds) % 3 != 2:
                 _check(counts, wilds, 2)
