@@ -499,10 +499,10 @@ SUIT_INFO = LazyTable(lambda c: _suit_info(c))
 """Suit key → (used id, knitted 147/258/369 faces present (3 numbers), terminals present, terminal held
 twice or more, pairs with quads as two, odd leftovers, pairs without, singles, knit code, the used id
 left once the knitted faces of class 147 / 258 / 369 are taken out (3 numbers), and the pair and
-terminal counts packed (:func:`_packed`)): what the shanten needs."""
+terminal counts and the suit's size packed (:func:`_packed`)): what the shanten needs."""
 HONOR_INFO = LazyTable(lambda c: _honor_info(c))
 """Honour key → (used id, faces present, a face held twice or more, pairs with quads as two, odd leftovers,
-pairs without, singles, those counts packed (:func:`_packed`))."""
+pairs without, singles, those counts and the size packed (:func:`_packed`))."""
 
 
 def _pair_stats(c: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -526,7 +526,7 @@ def _suit_info(c: tuple[int, ...]) -> tuple[int, ...]:
         rest.append(USED[tuple(r)])
     term, term2, stats = (c[0] > 0) + (c[8] > 0), int(c[0] >= 2 or c[8] >= 2), _pair_stats(c)
     return (uid, *knit, term, term2, *stats, 16 * knit[0] + 4 * knit[1] + knit[2], *rest,
-            _packed(*stats, term, term2))
+            _packed(*stats, term, term2, sum(c)))
 
 
 def _knit_pair(key: tuple[int, int]) -> tuple[int, int, int]:
@@ -575,14 +575,16 @@ def honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
 def _honor_info(c: tuple[int, ...]) -> tuple[int, ...]:
     uid = HONOR_USED[c]
     faces, twice, stats = 7 - c.count(0), int(max(c) >= 2), _pair_stats(c)
-    return (uid, faces, twice, *stats, _packed(*stats, faces, twice))
+    return (uid, faces, twice, *stats, _packed(*stats, faces, twice, sum(c)))
 
 
-def _packed(pairs: int, odd: int, pairs_n: int, singles: int, orphans: int, orphan_pair: int) -> int:
-    """The seven-pairs and thirteen-orphans counts of a group in one int, five bits each, so that the
-    four groups' records add up field by field (each sum stays below 32 for a hand of 14 tiles or
-    fewer; the shanten reads them with shifts)."""
-    return pairs | odd << 5 | pairs_n << 10 | singles << 15 | orphans << 20 | orphan_pair << 25
+def _packed(pairs: int, odd: int, pairs_n: int, singles: int, orphans: int, orphan_pair: int,
+            size: int) -> int:
+    """The seven-pairs and thirteen-orphans counts of a group in one int, five bits each, and the
+    group's number of tiles from bit 30 up, so that the four groups' records add up field by field
+    (each five-bit sum stays below 32 for a hand of 14 tiles or fewer; the size field is unbounded);
+    the shanten reads them with shifts."""
+    return pairs | odd << 5 | pairs_n << 10 | singles << 15 | orphans << 20 | orphan_pair << 25 | size << 30
 
 
 def clear_caches() -> None:

@@ -446,16 +446,20 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
     # best arrangement from KNIT_PAIR; anything else goes the general way.
     if wilds or len(counts) != NUM_KINDS:
         return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
-    total = sum(counts)
     p = _PLANS.get(id(rules))
     if p is None or p[0] is not rules:
         p = _plan(rules)
-    if not total % 3 or not p[1]:
+    if not p[1]:
         return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)
     a = SUIT_INFO[tuple(counts[0:9])]
     b = SUIT_INFO[tuple(counts[9:18])]
     c = SUIT_INFO[tuple(counts[18:27])]
     h = HONOR_INFO[tuple(counts[27:34])]
+    # the four groups' pair and terminal counts, five bits each, and the hand's size from bit 30
+    q = a[14] + b[14] + c[14] + h[7]
+    total = q >> 30
+    if not total % 3:
+        return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)  # raises: a size of 3k
     n = total // 3
     top = 3 * n + 1  # shanten = max(top - used, -1)
     ab = COMBINED[(a[0], b[0])]
@@ -468,7 +472,6 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
         best = 99
     if total != 13 and total != 14:
         return _specials(counts, 0, total, rules, best, (a, b, c, h)) if p[7] else best
-    q = a[14] + b[14] + c[14] + h[7]  # the four groups' pair and terminal counts, five bits each
     if p[3]:
         if p[4]:
             pairs, odd = q & 31, q >> 5 & 31
@@ -480,7 +483,7 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
         if used < best:
             best = used if used > -1 else -1
     if p[5]:
-        used = top - (q >> 20 & 31) - (1 if q >> 25 else 0)
+        used = top - (q >> 20 & 31) - (1 if q >> 25 & 31 else 0)
         if used < best:
             best = used if used > -1 else -1
     if p[6] or p[7]:
