@@ -201,3 +201,57 @@ def test_efficiency_bot_same_choices_under_other_shapes(shapes):
         v = _random_view(view0, rng, "turn" if i % 3 else "claim", None)
         acts = _actions(v)
         assert new.choose(v, acts) == ref.choose(v, acts), v.hand
+
+
+@pytest.fixture
+def bounded_tables():
+    """The suit-keyed tables bounded at 1,024 entries for one test, then back to the default."""
+    T.limit_tables(1024)
+    yield
+    T.limit_tables(T.SUIT_CAP)
+
+
+def _random_hands(n: int, seed: int) -> list[list[int]]:
+    rng = random.Random(seed)
+    wall = [t for t in range(NUM_KINDS) for _ in range(4)]
+    hands = []
+    for i in range(n):
+        rng.shuffle(wall)
+        c = [0] * NUM_KINDS
+        for t in wall[:(13, 14, 10, 16)[i % 4]]:
+            c[t] += 1
+        hands.append(c)
+    return hands
+
+
+def test_bounded_tables_give_the_same_answers(bounded_tables):
+    """Tables bounded by ``limit_tables`` (the web server's memory bound) drop their older half
+    when full and rebuild what they dropped: every answer stays that of unbounded tables, over
+    enough hands to fill them many times."""
+    from majiang.analysis import is_winning, shanten, waits
+    from majiang.analysis.shapes import MCR_SHAPES
+
+    hands = _random_hands(6000, 11)
+
+    def answers() -> list:
+        out = []
+        for c in hands:
+            ready_size = sum(c) % 3 == 1
+            out.append((shanten(c, 0, MCR_SHAPES), waits(c).tiles if ready_size else is_winning(c)))
+        return out
+
+    bounded = answers()
+    assert all(len(t) <= 1024 for t in (T.SUIT_INFO, T.USED, T.NEED_CAP, T.ADDS_CAP, T.WIN_SUIT))
+    T.limit_tables(T.SUIT_CAP)
+    T.clear_caches()
+    assert answers() == bounded
+    assert len(T.SUIT_INFO) > 1024  # the same hands did overflow the bound above
+
+
+def test_a_full_table_keeps_its_newer_half():
+    t = T.LazyTable(lambda k: k * 2, cap=8)
+    for k in range(9):
+        assert t[k] == 2 * k
+    assert sorted(t) == [4, 5, 6, 7, 8]  # the older half (0-3) went when the ninth came
+    with pytest.raises(ValueError, match="500"):
+        T.limit_tables(500)

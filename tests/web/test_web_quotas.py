@@ -187,13 +187,17 @@ def test_every_limit_is_a_serve_flag_that_reaches_the_settings(monkeypatch, data
     r = CliRunner().invoke(main, ["serve", "--db", database_url, "--port", str(port),
                                   "--bots-per-user", "2", "--idle-table-minutes", "3",
                                   "--ws-per-session", "4", "--ws-per-address", "9", "--proxy-headers",
-                                  "--forwarded-allow-ips", "10.0.0.0/8,127.0.0.1"])
+                                  "--forwarded-allow-ips", "10.0.0.0/8,127.0.0.1", "--analysis-cache", "4096"])
     assert r.exit_code == 0, r.output
     s = seen["settings"]
+    from majiang.analysis import tables
+
+    assert s.analysis_cache == 4096 and tables.SUIT_INFO.cap == tables.USED.cap == 4096  # applied by create_app
+    tables.limit_tables(tables.SUIT_CAP)
     assert (s.bots_per_user, s.idle_table_minutes, s.ws_per_session, s.ws_per_address) == (2, 3.0, 4, 9)
     assert s.proxy_headers and s.forwarded_allow_ips == "10.0.0.0/8,127.0.0.1"
     assert seen["uvicorn"]["proxy_headers"] is False
     out = CliRunner().invoke(main, ["serve", "--help"]).output
     for flag in ("--bots-per-user", "--idle-table-minutes", "--ws-per-session", "--ws-per-address",
-                 "--forwarded-allow-ips"):
+                 "--forwarded-allow-ips", "--analysis-cache"):
         assert flag in out

@@ -28,6 +28,7 @@ two pungs of one face never beat a pung plus wildcards elsewhere unless fifth co
 from __future__ import annotations
 
 import threading
+from itertools import islice
 
 from majiang.errors import TileCountError
 
@@ -37,31 +38,49 @@ INF = 99
 
 
 class LazyTable(dict):
-    """A dict that builds a missing entry with ``build(key)`` and keeps it.
+    """A dict that builds a missing entry with ``build(key)`` and keeps it; when it holds ``cap``
+    entries (None: no limit) its older half is dropped.
 
     Readers index it directly (``table[key]``): a hit costs one dict look-up, and a first sight
-    builds the entry (raising :class:`TileCountError` for a key with a count outside 0-4).
+    builds the entry (raising :class:`TileCountError` for a key with a count outside 0-4). The
+    tables keyed by a whole suit's counts have a cap: the suits a long-running process meets keep
+    coming for hours (docs/server.md, "Bounded resources"), and a bounded table keeps its memory
+    bounded; the small tables below them (blocks, interned vectors) keep everything.
     """
 
-    __slots__ = ("build",)
+    __slots__ = ("build", "cap")
 
-    def __init__(self, build) -> None:  # noqa: ANN001 - a function of the key
+    def __init__(self, build, cap: int | None = None) -> None:  # noqa: ANN001 - a function of the key
         super().__init__()
         self.build = build
+        self.cap = cap
 
     def __missing__(self, key):  # noqa: ANN001, ANN204
-        value = self[key] = self.build(key)
+        value = self.build(key)
+        if self.cap is not None and len(self) >= self.cap:
+            # drop the older half (a dict keeps its insertion order): the recent entries, the ones
+            # the hands in play still use, stay
+            for k in list(islice(self, len(self) // 2)):
+                del self[k]
+        self[key] = value
         return value
 
 
-NEED_CAP = LazyTable(lambda c: _suit_need(c, True))
+SUIT_CAP = 65_536
+"""Entries each table keyed by one suit's counts holds before its older half is dropped (0.2-0.4
+KiB an entry, so some 20 MiB for :data:`SUIT_INFO`, less for the others; a benchmark's 20,000
+ready hands use about 33,000 in :data:`NEED_CAP`, a 120-match self-play 39,000 in :data:`USED`).
+:func:`limit_tables` sets another bound (a table server uses 16,384)."""
+
+
+NEED_CAP = LazyTable(lambda c: _suit_need(c, True), cap=SUIT_CAP)
 """Suit key (9 counts) → (need0, need1) with at most four uses of a face."""
-NEED_FREE = LazyTable(lambda c: _suit_need(c, False))
+NEED_FREE = LazyTable(lambda c: _suit_need(c, False), cap=SUIT_CAP)
 """Suit key → (need0, need1) where a wildcard may be a fifth copy."""
 HONOR_NEED_CAP = LazyTable(lambda c: _honor_need(c, True))
 """Honour key (7 counts) → (need0, need1), at most four uses of a face."""
 HONOR_NEED_FREE = LazyTable(lambda c: _honor_need(c, False))
-USED = LazyTable(lambda c: _suit_used(c))
+USED = LazyTable(lambda c: _suit_used(c), cap=SUIT_CAP)
 """Suit key → id of its trimmed used-vectors (see :func:`suit_used`; ids index :data:`VECTORS`)."""
 HONOR_USED = LazyTable(lambda c: _honor_used(c))
 VECTORS: list[tuple[tuple[int, ...], tuple[int, ...]]] = [((), ())]
@@ -71,9 +90,9 @@ COMBINED = LazyTable(lambda ij: intern(combine_used(VECTORS[ij[0]], VECTORS[ij[1
 """(id, id) → id of the combined used-vectors: few distinct vectors exist, so this stays small."""
 BEST = LazyTable(lambda ijn: best_used(VECTORS[ijn[0]], VECTORS[ijn[1]], ijn[2]))
 """(id, id, n) → most naturals covered by n sets and one pair."""
-ADDS_CAP = LazyTable(lambda c: _adds(c, True))
+ADDS_CAP = LazyTable(lambda c: _adds(c, True), cap=SUIT_CAP)
 """Group key → for each face, (need0, need1) of the group with one more tile of that face (waits)."""
-ADDS_FREE = LazyTable(lambda c: _adds(c, False))
+ADDS_FREE = LazyTable(lambda c: _adds(c, False), cap=SUIT_CAP)
 _BLOCK_NEED: dict[tuple[bool, tuple[int, ...]], tuple[int, int]] = {}
 _BLOCK_USED: dict[tuple[int, ...], tuple[int, ...]] = {}
 _BLOCK_ID: dict[tuple[int, ...], int] = {}
@@ -495,7 +514,7 @@ def _honor_used(c: tuple[int, ...]) -> int:
     return intern(v)
 
 
-SUIT_INFO = LazyTable(lambda c: _suit_info(c))
+SUIT_INFO = LazyTable(lambda c: _suit_info(c), cap=SUIT_CAP)
 """Suit key → (used id, knitted 147/258/369 faces present (3 numbers), terminals present, terminal held
 twice or more, pairs with quads as two, odd leftovers, pairs without, singles, knit code, the used id
 left once the knitted faces of class 147 / 258 / 369 are taken out (3 numbers), and the pair and
@@ -554,6 +573,8 @@ def _win_code(need: tuple[int, int]) -> int:
 def fill_win_codes(counts) -> None:  # noqa: ANN001 - a count vector of 34
     """Add the four groups of ``counts`` to :data:`WIN_SUIT` / :data:`WIN_HONOR` (raises
     :class:`TileCountError` for a count outside 0-4, as the need tables do)."""
+    if len(WIN_SUIT) >= NEED_CAP.cap:
+        WIN_SUIT.clear()
     for s in (0, 9, 18):
         k = tuple(counts[s:s + 9])
         WIN_SUIT[k] = _win_code(NEED_CAP[k])
@@ -585,6 +606,17 @@ def _packed(pairs: int, odd: int, pairs_n: int, singles: int, orphans: int, orph
     (each five-bit sum stays below 32 for a hand of 14 tiles or fewer; the size field is unbounded);
     the shanten reads them with shifts."""
     return pairs | odd << 5 | pairs_n << 10 | singles << 15 | orphans << 20 | orphan_pair << 25 | size << 30
+
+
+def limit_tables(entries: int) -> None:
+    """Bound every table keyed by one suit's counts (and the win check's codes) at ``entries``
+    (at least 1,024; :data:`SUIT_CAP` by default). A long-running process that meets new hands all
+    evening (a table server's bots) keeps its memory flat with a lower bound, at a few per cent of
+    the bots' time once full (docs/server.md, "Bounded resources")."""
+    if entries < 1024:
+        raise ValueError(f"a table bound of {entries} entries is below 1,024")
+    for t in (NEED_CAP, NEED_FREE, USED, ADDS_CAP, ADDS_FREE, SUIT_INFO):
+        t.cap = entries
 
 
 def clear_caches() -> None:

@@ -28,6 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from starlette.middleware.sessions import SessionMiddleware
 
+from majiang.analysis.tables import limit_tables
 from majiang.engine import RuleSet, RuleSetError, parse_spec
 from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
@@ -59,7 +60,8 @@ class Settings:
     token and ``ws_per_address`` per client address (per process). ``proxy_headers`` reads
     ``X-Forwarded-For`` from the peers in ``forwarded_allow_ips`` only (:mod:`majiang.web.guard`).
     An open socket's session or token is checked on each action and every ``session_check``
-    seconds."""
+    seconds. ``analysis_cache`` bounds each of the bots' hand-analysis tables, so that the
+    process's memory levels off (:func:`majiang.analysis.tables.limit_tables`)."""
 
     database_url: str | None = None
     secret_key: str | None = None
@@ -85,6 +87,7 @@ class Settings:
     async_commit: bool = False  # PostgreSQL: steps do not wait for the WAL flush (TableStore)
     quick_wait: float = QUICK_WAIT  # seconds a quick-start table waits for people before bots sit
     quick_hands: int = 4  # hands of a quick-start game (the create form's default)
+    analysis_cache: int = 16_384  # entries per hand-analysis table (analysis.tables.limit_tables)
 
 
 def _secret_key(settings: Settings) -> str:
@@ -106,6 +109,7 @@ def _secret_key(settings: Settings) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    limit_tables(settings.analysis_cache)
     url = settings.database_url or os.environ.get("DATABASE_URL") or default_url()
     engine = make_engine(url)
     migrate(engine)

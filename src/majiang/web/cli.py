@@ -45,6 +45,9 @@ import click
 @click.option("--claim-pause", default=0.5, show_default=True, type=click.FloatRange(0, 5),
               help="Seconds every claim window stays open while a person is seated, whether anyone can "
                    "claim or not (so no seat learns who could); 0 turns it off.")
+@click.option("--analysis-cache", default=16384, show_default=True, type=click.IntRange(1024, 10**7),
+              help="Entries each of the bots' hand-analysis tables keeps (the older half is dropped past it), "
+                   "so the server's memory levels off.")
 @click.option("--async-commit/--no-async-commit", default=False, show_default=True,
               help="PostgreSQL: steps do not wait for the write-ahead log to reach the disk (faster); "
                    "a crash of PostgreSQL or its machine can then lose the last moments of play.")
@@ -53,7 +56,7 @@ import click
 def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bool, proxy_headers: bool,
           bot_delay: float, max_tables: int, tables_per_user: int, tables_per_minute: int, hand_pause: float,
           claim_pause: float, async_commit: bool, log_level: str, forwarded_allow_ips: str, bots_per_user: int,
-          idle_table_minutes: float, ws_per_session: int, ws_per_address: int) -> None:
+          idle_table_minutes: float, ws_per_session: int, ws_per_address: int, analysis_cache: int) -> None:
     """Play in the browser: a lobby, tables over WebSockets, records and a leaderboard.
 
     The database is migrated to the newest schema at start; every unfinished table in it is
@@ -89,7 +92,7 @@ def serve(host: str, port: int, db: str | None, workers: int, secure_cookies: bo
                         tables_per_user=tables_per_user, tables_per_minute=tables_per_minute, hand_pause=hand_pause, proxy_headers=proxy_headers,
                         claim_pause=claim_pause, forwarded_allow_ips=forwarded_allow_ips, bots_per_user=bots_per_user,
                         idle_table_minutes=idle_table_minutes, ws_per_session=ws_per_session,
-                        ws_per_address=ws_per_address, async_commit=async_commit)
+                        ws_per_address=ws_per_address, async_commit=async_commit, analysis_cache=analysis_cache)
     try:
         app = create_app(settings)
     except (ArgumentError, NoSuchModuleError) as e:
