@@ -59,9 +59,9 @@ class LazyTable(dict):
         value = self.build(key)
         if self.cap is not None and len(self) >= self.cap:
             # drop the older half (a dict keeps its insertion order): the recent entries, the ones
-            # the hands in play still use, stay
+            # the hands in play still use, stay (pop: another thread may be dropping them too)
             for k in list(islice(self, len(self) // 2)):
-                del self[k]
+                self.pop(k, None)
         self[key] = value
         return value
 
