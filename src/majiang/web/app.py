@@ -28,12 +28,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from starlette.middleware.sessions import SessionMiddleware
 
-from majiang.analysis.tables import limit_tables
 from majiang.engine import RuleSet, RuleSetError, parse_spec
 from majiang.errors import MajiangError
 from majiang.records.jsonl import read_record, record_lines
 from majiang.rules import registry
 from majiang.web import auth, guard
+from majiang.web.memory import bound_memory
 from majiang.web.db import (Game, GameSeat, Rating, User, default_url, hold_sqlite, make_engine, migrate,
                            session_factory)
 from majiang.web.lobby import QUICK_WAIT, Lobby
@@ -61,7 +61,7 @@ class Settings:
     ``X-Forwarded-For`` from the peers in ``forwarded_allow_ips`` only (:mod:`majiang.web.guard`).
     An open socket's session or token is checked on each action and every ``session_check``
     seconds. ``analysis_cache`` bounds each of the bots' hand-analysis tables, so that the
-    process's memory levels off (:func:`majiang.analysis.tables.limit_tables`)."""
+    process's memory levels off (:func:`majiang.web.memory.bound_memory`)."""
 
     database_url: str | None = None
     secret_key: str | None = None
@@ -109,7 +109,7 @@ def _secret_key(settings: Settings) -> str:
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
-    limit_tables(settings.analysis_cache)
+    bound_memory(settings.analysis_cache)
     url = settings.database_url or os.environ.get("DATABASE_URL") or default_url()
     engine = make_engine(url)
     migrate(engine)
