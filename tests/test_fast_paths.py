@@ -255,3 +255,35 @@ def test_a_full_table_keeps_its_newer_half():
     assert sorted(t) == [4, 5, 6, 7, 8]  # the older half (0-3) went when the ninth came
     with pytest.raises(ValueError, match="500"):
         T.limit_tables(500)
+
+
+def test_win_check_reads_every_input_form_as_its_counts():
+    """The win check's hot path reads the counts as bytes: lists, tuples, bytes, numpy arrays of
+    any integer type and integral floats give the brute-force answer (tests/reference.py), and
+    what bytes would misread (a 35th entry, a numpy ``int64`` buffer that is not 34 counts, a
+    count outside 0-4 in a group the tables have already seen) is refused by name."""
+    import numpy as np
+
+    from majiang.analysis import is_winning
+    from majiang.errors import TileCountError
+    from reference import brute_win
+
+    rng = random.Random(29)
+    hands = _random_hands(400, 29)
+    for c in hands:
+        if sum(c) % 3 != 2:
+            c[rng.choice([t for t in range(NUM_KINDS) if c[t] < 4])] += 1
+            if sum(c) % 3 != 2:
+                continue
+        want = brute_win(c, 0)
+        for form in (c, tuple(c), bytes(c), np.array(c), np.array(c, dtype=np.uint8), [float(x) for x in c]):
+            assert is_winning(form) is want, (c, type(form))
+    win = [0] * NUM_KINDS
+    for t in (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 27, 27):
+        win[t] += 1
+    assert is_winning(win)  # its groups are in the tables now
+    for bad, what in ((win + [0], "34 entries, got 35"), (win[:33], "34 entries, got 33"),
+                      (np.array(win + [0]), "34 entries, got 35"), ([-1] + win[1:], "got -1"),
+                      ([5] + win[1:], "got 5"), (win[:27] + [3, 0, 0, 0, 0, 0, 0], "15 concealed tiles")):
+        with pytest.raises(TileCountError, match=what):
+            is_winning(bad)

@@ -556,30 +556,40 @@ def _knit_pair(key: tuple[int, int]) -> tuple[int, int, int]:
                  for r in range(3))
 
 
-WIN_SUIT: dict[tuple[int, ...], int] = {}
-"""Suit key → the win check's code of the group: 1 if its tiles form sets only, 3 if sets and one
-pair, 100 if neither (no wildcards, at most four of a face). Four groups' codes add up to 6 exactly
-when the hand is a standard win (three groups of sets, one with the pair). A plain dict, not a
-:class:`LazyTable`, so that the win check's look-ups take the interpreter's fast path for an exact
-dict; a missing key raises ``KeyError`` and :func:`fill_win_codes` adds it."""
-WIN_HONOR: dict[tuple[int, ...], int] = {}
-"""Honour key (7 counts) → the same code as :data:`WIN_SUIT`."""
+WIN_SUIT: dict[bytes, int] = {}
+"""Suit key (the group's 9 counts as bytes) → the win check's record of the group: its code (1 if
+its tiles form sets only, 3 if sets and one pair, 100 if neither; no wildcards, at most four of a
+face) plus its number of tiles times 1,024. Four groups' records add up field by field: the codes
+to 6 exactly when the hand is a standard win (three groups of sets, one with the pair), the sizes
+to the hand's size. A plain dict keyed by bytes, not a :class:`LazyTable`, so that the win check's
+look-ups take the interpreter's fast path for an exact dict and hash a short byte string; a
+missing key raises ``KeyError`` and :func:`fill_win_codes` adds it."""
+WIN_HONOR: dict[bytes, int] = {}
+"""Honour key (7 counts as bytes) → the same record as :data:`WIN_SUIT`."""
+WIN_SIZE = 1024
+"""The size field's unit in a :data:`WIN_SUIT` record (codes add up to at most 400 below it)."""
 
 
 def _win_code(need: tuple[int, int]) -> int:
     return 1 if need[0] == 0 else 3 if need[1] == 0 else 100
 
 
-def fill_win_codes(counts) -> None:  # noqa: ANN001 - a count vector of 34
-    """Add the four groups of ``counts`` to :data:`WIN_SUIT` / :data:`WIN_HONOR` (raises
-    :class:`TileCountError` for a count outside 0-4, as the need tables do)."""
+def fill_win_codes(counts) -> int:  # noqa: ANN001 - a count vector of 34
+    """Add the four groups of ``counts`` to :data:`WIN_SUIT` / :data:`WIN_HONOR` and return their
+    records' sum (raises :class:`TileCountError` for a count outside 0-4, as the need tables do)."""
     if len(WIN_SUIT) >= NEED_CAP.cap:
         WIN_SUIT.clear()
-    for s in (0, 9, 18):
-        k = tuple(counts[s:s + 9])
-        WIN_SUIT[k] = _win_code(NEED_CAP[k])
-    k = tuple(counts[27:34])
-    WIN_HONOR[k] = _win_code(HONOR_NEED_CAP[k])
+    total = 0
+    for s, table, need in ((0, WIN_SUIT, NEED_CAP), (9, WIN_SUIT, NEED_CAP), (18, WIN_SUIT, NEED_CAP),
+                           (27, WIN_HONOR, HONOR_NEED_CAP)):
+        k = tuple(counts[s:s + 9 if s < 27 else 34])
+        r = _win_code(need[k]) + WIN_SIZE * int(sum(k))
+        try:
+            table[bytes(k)] = r
+        except TypeError:  # counts that are not integers (1.0): answered, not kept
+            pass
+        total += r
+    return total
 
 
 KNIT_PAIR = LazyTable(_knit_pair)

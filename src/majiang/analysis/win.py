@@ -33,6 +33,7 @@ from majiang.analysis.tables import (
     BEST,
     COMBINED,
     WIN_HONOR,
+    WIN_SIZE,
     WIN_SUIT,
     fill_win_codes,
 )
@@ -155,27 +156,37 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     in ``rules`` (RULES.md §1.3, §2). Raises :class:`TileCountError` on a size that is not 3k+2
     or a count outside 0-4.
     """
-    # The hot path: four table look-ups (tables.py); the same as win_need(...) <= wilds. Counts
-    # outside 0-4 fail when their group key is first seen; the size is checked below, except for a
-    # wildcard-free standard win, which is 3k+2 by construction.
+    # The hot path, without wildcards: the counts as bytes, each group's record (tables.WIN_SUIT:
+    # code + 1,024 × size) looked up by its slice, the four added up. A count outside 0-4, a vector
+    # that is not 34 counts (the honour slice runs to the end) or one that is not plain integers
+    # misses the tables or fails in bytes(), and the general path checks it.
+    if not wilds and rules.standard:
+        try:
+            b = bytes(counts)
+            s = WIN_HONOR[b[27:]] + WIN_SUIT[b[:9]] + WIN_SUIT[b[9:18]] + WIN_SUIT[b[18:27]]
+        except (KeyError, TypeError, ValueError):  # a group seen for the first time, or not plain counts
+            return _is_winning(counts, wilds, rules)
+        if s & _CODES == 6:
+            return True
+        if (s >> 10) % 3 != 2:
+            _check(counts, 0, 2)
+        if rules.any_special:
+            return _special_need(counts, s >> 10, rules, 0) <= 0
+        return False
+    return _is_winning(counts, wilds, rules)
+
+
+_CODES = WIN_SIZE - 1
+
+
+def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
+    """:func:`is_winning` off its hot path: wildcards, a group not yet in the tables, input to check."""
     if len(counts) != NUM_KINDS or wilds < 0:
         _check(counts, wilds, 2)
     if rules.standard:
         if not wilds:
-            # Without wildcards: each group's code is 1 (sets only), 3 (sets and a pair) or 100
-            # (neither), and the hand wins when the four add up to 6. Stop as soon as the sum so
-            # far cannot (most hands that do not win stop early).
-            try:
-                s = WIN_HONOR[tuple(counts[27:34])]
-                if s < 4:
-                    s += WIN_SUIT[tuple(counts[0:9])]
-                    if s < 5:
-                        s += WIN_SUIT[tuple(counts[9:18])]
-                        if s < 6 and s + WIN_SUIT[tuple(counts[18:27])] == 6:
-                            return True
-            except KeyError:  # a group seen for the first time
-                fill_win_codes(counts)
-                return is_winning(counts, wilds, rules)
+            if fill_win_codes(counts) & _CODES == 6:  # raises on a count outside 0-4
+                return True
         elif _standard_need(counts, not rules.wild_fifth_copy) <= wilds:
             if (sum(counts) + wilds) % 3 != 2:
                 _check(counts, wilds, 2)
