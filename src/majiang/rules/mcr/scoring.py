@@ -95,7 +95,8 @@ class McrResult(tuple):
         conditions: the win conditions scored (lets :func:`settle` check self-draw vs discarder).
 
     A result made by the scorer keeps the counts as numbers and the arrangement as the hand's melds
-    and groups; ``fans`` and ``arrangement`` are made from them when read (shared
+    and groups (from the compiled path, each packed in one int); ``fans`` and ``arrangement`` are
+    made from them when read (shared
     :class:`FanCount` and :class:`~majiang.rules.mcr.fans.Unit` values), so that keeping many
     results costs little memory and garbage-collector time.
     """
@@ -117,6 +118,8 @@ class McrResult(tuple):
     @property
     def fans(self) -> tuple[FanCount, ...]:
         f = self[0]
+        if type(f) is int:  # the compiled path's packed fans
+            f = _PACKED_FANS.get(f) or _unpack_fans(f)
         if type(f) is dict:  # {fan number: count} in counting order, flowers apart
             out = [_FC[n][c] for n, c in f.items()]
             flowers = self[2]
@@ -130,6 +133,8 @@ class McrResult(tuple):
         a = self[4]
         if a is None:  # the melds, the groups (per suit, or sorted in the first), the winning tile, self-drawn
             melds, g0, g1, g2, g3, win, self_drawn, per_suit = self[7:15]
+            if type(g0) is int:  # the compiled path's packed groups
+                g0 = _PACKED_GROUPS.get(g0) or _unpack_groups(g0)
             groups = tuple(sorted(g0 + g1 + g2 + g3)) if per_suit else g0
             return tuple(_units_of([_meld_unit_cached(m) for m in melds], groups, win, self_drawn))
         return a
@@ -284,6 +289,15 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
             :class:`WinConditions` itself.
         MajiangError: wildcards, wrong argument types.
     """
+    kernel = _COMPILED[0]
+    if kernel is not None:
+        r = _score_compiled(kernel, hand, conditions, options)
+        if r is not None:
+            return r
+    elif _COMPILED[1] < _COMPILED_AFTER:
+        _COMPILED[1] += 1
+        if _COMPILED[1] == _COMPILED_AFTER:
+            use_compiled(True)
     flowers, evaluated = _evaluate(hand, conditions, options)
     best = evaluated[0]
     if len(evaluated) > 1:
@@ -293,6 +307,103 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
     total, counted, shape, units, melds, g0, g1, g2, g3, win, self_drawn, per_suit = best  # _result, inline
     return _new_result(McrResult, (counted, total + flowers, flowers, shape, units if units is None else tuple(units),
                                    options, conditions, melds, g0, g1, g2, g3, win, self_drawn, per_suit))
+
+
+_COMPILED_AFTER = 2000
+"""Hands a process scores on the Python path before :func:`score` starts its compiled path
+(:mod:`.compiled`, where numba is installed): a few calls never pay numba's start (about half a
+second to load its cache, far more to compile on a fresh installation); many calls gain."""
+_COMPILED: list = [None, 0]
+"""The compiled ``score_standard`` once in use (else None), and the hands scored before it."""
+
+
+def use_compiled(on: bool | None) -> bool:
+    """Switch :func:`score`'s compiled path: ``True`` now (where numba is installed and
+    ``MAJIANG_NUMBA`` is not 0), ``False`` never, ``None`` after :data:`_COMPILED_AFTER` hands (the
+    default). Returns whether it is in use now. Either path gives the same results; the compiled
+    one scores standard-shape hands in one call and leaves the rest to the Python path."""
+    _COMPILED[0] = None
+    _COMPILED[1] = _COMPILED_AFTER if on is False else 0
+    if on:
+        from majiang.rules.mcr import compiled
+
+        if compiled.available():
+            _COMPILED[0] = compiled.score_standard
+        else:
+            _COMPILED[1] = _COMPILED_AFTER
+    return _COMPILED[0] is not None
+
+
+_PACKED_FANS: dict[int, dict[int, int]] = {}
+_PACKED_GROUPS: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
+_GROUP_OF_CODE = {1: lambda t: ("chow", (t, t + 1, t + 2)), 2: lambda t: ("pair", (t, t)),
+                  3: lambda t: ("pung", (t, t, t))}
+
+
+def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrOptions) -> McrResult | None:  # noqa: ANN001
+    """:func:`score` through :func:`.compiled.score_standard`, or None where the Python path must
+    score the hand (special shapes, anything to refuse or check)."""
+    if type(hand) is not Hand or type(conditions) is not WinConditions or hand.wilds:
+        return None
+    win = hand.win_tile
+    if win is None or not 0 <= win < 34:
+        return None
+    melds = hand.melds
+    packed = 0
+    shift = 0
+    for m in melds:
+        k = m.kind
+        packed |= (0 if k is _CHOW_KIND else 1 if k is _PUNG_KIND else 2 if k is _CONCEALED_KONG_KIND else 3
+                   ) << 6 + shift | m.tile << shift
+        shift += 8
+    flowers = conditions.flowers
+    if hand.flowers:
+        if flowers and len(hand.flowers) != flowers:
+            return None
+        flowers = len(hand.flowers)
+    self_drawn = conditions.self_drawn
+    flags = (self_drawn | conditions.last_wall_tile << 1 | conditions.kong_replacement << 2
+             | conditions.robbing_kong << 3 | conditions.last_of_kind << 4 | conditions.seat_wind << 5
+             | conditions.prevalent_wind << 7 | options.melded_concealed_kong_pair << 9
+             | options.fifth_copy_waits << 10)
+    status, total, f0, f1, f2, groups = kernel(bytes(hand._counts), win, packed, len(melds), flags)
+    if status:
+        return None
+    if f1:
+        f0 |= f1 << 55 | f2 << 110
+    return _new_result(McrResult, (f0, total + flowers, flowers, STANDARD_SHAPE, None, options, conditions,
+                                   melds, groups, (), (), (), win, self_drawn, False))
+
+
+def _unpack_fans(packed: int) -> dict[int, int]:
+    """``{fan number: count}`` in counting order from the compiled path's packed fans (11 bits each,
+    ``number << 4 | count``, the first lowest)."""
+    out = {}
+    word = packed
+    while word:
+        x = word & 2047
+        out[x >> 4] = x & 15
+        word >>= 11
+    if len(_PACKED_FANS) > FP._CAP:
+        _PACKED_FANS.clear()
+    _PACKED_FANS[packed] = out
+    return out
+
+
+def _unpack_groups(groups: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The sorted ``(kind, tiles)`` groups from the compiled path's packed groups (8 bits each,
+    ``kind << 6 | tile``, kind 1 chow, 2 pair, 3 pung, the first lowest)."""
+    out = []
+    word = groups
+    while word:
+        x = word & 255
+        out.append(_GROUP_OF_CODE[x >> 6](x & 63))
+        word >>= 8
+    r = tuple(out)
+    if len(_PACKED_GROUPS) > FP._CAP:
+        _PACKED_GROUPS.clear()
+    _PACKED_GROUPS[groups] = r
+    return r
 
 
 def score_arrangements(hand: Hand, conditions: WinConditions,
