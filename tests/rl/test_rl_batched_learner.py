@@ -229,3 +229,34 @@ def test_shanten_rows_is_the_analysis_shanten(preset: str) -> None:
         else:
             assert best == 99 and bits == 0
     assert lows > 0  # complete hands among them (the shanten after a discard is then higher)
+
+
+def test_quick_win_decisions_are_the_engines(monkeypatch) -> None:
+    """``BatchedCore._quick_win`` (the MCR scorer's compiled ``quick_value`` on the arrays) gives
+    the engine's answer (``HandTable._score_win`` on the synced table) for every win it decides,
+    self-drawn and on a discard, in learner rows against efficiency bots (who wait in tenpai, so
+    MCR's 8-point minimum refuses many of their wins)."""
+    checked = {True: 0, False: 0, "refused": 0}
+    orig = B.BatchedCore._quick_win
+
+    def both(self, i, seat, tile, self_drawn):
+        q = orig(self, i, seat, tile, self_drawn)
+        if q is not None:
+            tb = self._sync(i)
+            discarder = None if self_drawn else int(self.origin[i])
+            if not self_drawn:
+                tb.claim_tile, tb.discarder = tile, discarder
+            ref = tb._score_win(seat, tile, self_drawn=self_drawn, discarder=discarder, robbing=False) is not None
+            assert q == ref, (i, seat, tile, self_drawn)
+            checked[self_drawn] += 1
+            checked["refused"] += not q
+        return q
+
+    monkeypatch.setattr(B.BatchedCore, "_quick_win", both)
+    env = rl.VectorEnv(16, "mcr", opponents="efficiency")
+    assert env.batched
+    obs, _ = env.reset(seed=11)
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        obs, *_ = env.step(_masked(rng, obs["action_mask"]))
+    assert checked[True] > 100 and checked[False] > 300 and checked["refused"] > 300, checked

@@ -16,10 +16,12 @@ What the engine still decides, per row:
 * **Wins**: each 3k+1 hand keeps a win gate, as ``HandTable`` does (:func:`win_gates`: which tile
   groups could complete it, from per-suit look-up tables keyed by the suit's count code,
   :func:`suit_tables`). Gated seats get a vectorised shape test (:func:`shape_candidates`: the
-  standard shape exactly, the special shapes by a necessary condition); only the hands that pass go
-  to the engine's own ``HandTable._score_win`` (the exact shape check and the rule set's scorer, e.g.
-  MCR's 8-fan minimum), on an engine ``HandTable`` brought up to date from the arrays; a win is
-  settled by the engine's ``HandTable._finish``.
+  standard shape exactly, the special shapes by a necessary condition); only the hands that pass are
+  scored: by the scorer's ``quick_value`` on numbers read from the arrays where it has one and can
+  tell (``Scorer.quick_value``: MCR's compiled path, for its 8-fan minimum), else by the engine's own
+  ``HandTable._score_win`` (the exact shape check and the rule set's scorer) on an engine
+  ``HandTable`` brought up to date from the arrays; a win is settled by the engine's
+  ``HandTable._finish``.
 * **Flowers** drawn (a few rows a step) are replaced in Python; kongs' robbing windows are opened
   per row.
 
@@ -105,6 +107,8 @@ TURN, CLAIM, ROB, END = 0, 1, 2, 3
 K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
 # meld kinds in the arrays, and their engine MeldKind
 M_CHOW, M_PUNG, M_EKONG, M_CKONG, M_AKONG = range(5)
+_RIVER_COL = np.arange(96)
+"""Column numbers of a seat's river (``BatchedCore.river``: 96 slots)."""
 _MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.EXPOSED_KONG, MeldKind.CONCEALED_KONG, MeldKind.ADDED_KONG)
 _PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
 _PRIO = np.full(10, 9, dtype=np.int64)  # by answer kind + 1 (no answer: -1); a pass ranks last
@@ -416,6 +420,8 @@ class BatchedCore:
         # (白板代, §2.1) and the indicator turned up (-1: none); penalties outside a win (被跟 and
         # 误打财神, §4.6) and the run of discards 被跟 follows
         self._wild_on = rules.wild_mode == "indicator"
+        # the scorer's cheap value of a win told in numbers (Scorer.quick_value), if it has one
+        self._quick_value = None if self._wild_on else getattr(rules.scorer_object(), "quick_value", None)
         self.wild = np.full(n, -1, dtype=np.int64)
         self.white_face = np.full(n, -1, dtype=np.int64)
         self.indicator = np.full(n, -1, dtype=np.int64)
@@ -825,6 +831,42 @@ class BatchedCore:
         t.clear_caches()
         return t
 
+    def _quick_win(self, i: int, seat: int, tile: int, self_drawn: bool) -> bool | None:
+        """Whether ``seat`` of row ``i`` may win on ``tile`` (a complete shape: the candidates' test
+        passed), from the scorer's ``quick_value`` (:class:`~majiang.rules.base.Scorer`) on the
+        arrays -- the same numbers the engine's ``HandTable._context`` reads from :meth:`_sync`'s
+        table: the concealed tiles without the winning one, the declared melds, the last tile
+        (the live wall is empty on a draw, ``last_discard`` on a discard), a kong replacement, the
+        copies of the tile in sight (rivers, every meld but the others' concealed kongs, the hand)
+        and the winds. None where the scorer has no such method or cannot tell (the caller asks the
+        engine). Not for robbing a kong (rare: the engine decides)."""
+        quick = self._quick_value
+        if quick is None:
+            return None
+        h = self.hand[i, seat]
+        own = int(h[tile])
+        pre = h.astype(np.uint8)
+        if self_drawn:
+            pre[tile] -= 1
+        seen = own + int(np.count_nonzero((self.river[i] == tile) & (_RIVER_COL < self.river_len[i][:, None])))
+        nm = self.n_melds[i].tolist()
+        kinds, tiles = self.meld_kind[i].tolist(), self.meld_tile[i].tolist()
+        melds = []
+        for s in range(4):
+            for j in range(nm[s]):
+                k, t = _MELD_KINDS[kinds[s][j]], tiles[s][j]
+                if s == seat:
+                    melds.append((k, t))
+                if k is MeldKind.CHOW:
+                    seen += t <= tile <= t + 2
+                elif t == tile and (s == seat or k is not MeldKind.CONCEALED_KONG):
+                    seen += 3 if k is MeldKind.PUNG else 4
+        last = (self.tail[i] - self.head[i] - self.reserve == 0) if self_drawn else self.last_discard[i]
+        v = quick(pre.tobytes(), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
+                  kong_replacement=self_drawn and bool(self.kong_chain[i]), win_tile_seen=max(seen - 1, 0),
+                  seat_wind=27 + (seat - int(self.dealer[i])) % 4, prevalent_wind=int(self.prevalent[i]))
+        return None if v is None else v >= self.rules.min_score
+
     def _candidates(self, x: np.ndarray) -> np.ndarray:
         """:func:`shape_candidates` under this rule set's shapes."""
         return shape_candidates(x, self._shapes)
@@ -894,8 +936,11 @@ class BatchedCore:
             for k in k0[cand].tolist():
                 i = int(rows[k])
                 seat = int(s[k])
-                t = self._sync(i)
-                ok[k] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None, robbing=False) is not None
+                q = self._quick_win(i, seat, int(ld[k]), True)
+                if q is None:
+                    q = self._sync(i)._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
+                                                 robbing=False) is not None
+                ok[k] = q
         self.turn_win[rows] = ok
 
     def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
@@ -952,9 +997,11 @@ class BatchedCore:
                 ld = self.last_draw[r, s]
                 for k in cand.nonzero()[0].tolist():
                     i, seat = int(r[k]), int(s[k])
-                    t = self._sync(i)
-                    self.turn_win[i] = t._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
-                                                    robbing=False) is not None
+                    q = self._quick_win(i, seat, int(ld[k]), True)
+                    if q is None:
+                        q = self._sync(i)._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
+                                                     robbing=False) is not None
+                    self.turn_win[i] = q
             return
         self._draw_numpy(rows, seats, tail)
 
@@ -1065,12 +1112,15 @@ class BatchedCore:
         synced = -1
         for a, b in zip(ga.tolist(), gb.tolist()):
             i = int(rows[a])
-            if synced != i:
-                tb = self._sync(i)
-                tb.claim_tile, tb.discarder = int(t[a]), int(d[a])
-                synced = i
-            win[a, b] = tb._score_win(int(S[a, b]), int(t[a]), self_drawn=False, discarder=int(d[a]),
-                                      robbing=False) is not None
+            q = self._quick_win(i, int(S[a, b]), int(t[a]), False)
+            if q is None:
+                if synced != i:
+                    tb = self._sync(i)
+                    tb.claim_tile, tb.discarder = int(t[a]), int(d[a])
+                    synced = i
+                q = tb._score_win(int(S[a, b]), int(t[a]), self_drawn=False, discarder=int(d[a]),
+                                  robbing=False) is not None
+            win[a, b] = q
         aw = win | kong | pung
         aw[:, 0] |= chow.any(1)
         self.awaiting[rows] = False
@@ -1112,12 +1162,15 @@ class BatchedCore:
             for k in cand.nonzero()[0].tolist():
                 a, b = int(ga[k]), int(gb[k])
                 i = int(rows[a])
-                if synced != i:
-                    tb = self._sync(i)
-                    tb.claim_tile, tb.discarder = int(t[k]), int(d[k])
-                    synced = i
-                win[a, b] = tb._score_win(int(S[k]), int(t[k]), self_drawn=False, discarder=int(d[k]),
-                                          robbing=False) is not None
+                q = self._quick_win(i, int(S[k]), int(t[k]), False)
+                if q is None:
+                    if synced != i:
+                        tb = self._sync(i)
+                        tb.claim_tile, tb.discarder = int(t[k]), int(d[k])
+                        synced = i
+                    q = tb._score_win(int(S[k]), int(t[k]), self_drawn=False, discarder=int(d[k]),
+                                      robbing=False) is not None
+                win[a, b] = q
         none = np.empty(m, dtype=bool)
         if step_kernels._open_windows(rows, self.origin, win, kong, pung, chow, self.awaiting, self.can_win,
                                       self.can_pung, self.can_kong, self.chow3, self.ans_kind, self.phase,
@@ -1576,9 +1629,11 @@ class BatchedCore:
             cand = step_kernels.candidates(self.hand, test, s, None, self._shapes, self._gate_tables)
             for k in cand.nonzero()[0].tolist():
                 i, seat = int(test[k]), int(s[k])
-                t = self._sync(i)
-                self.turn_win[i] = t._score_win(seat, int(self.last_draw[i, seat]), self_drawn=True, discarder=None,
-                                                robbing=False) is not None
+                tile = int(self.last_draw[i, seat])
+                q = self._quick_win(i, seat, tile, True)
+                if q is None:
+                    q = self._sync(i)._score_win(seat, tile, self_drawn=True, discarder=None, robbing=False) is not None
+                self.turn_win[i] = q
         self._queued_draws()
 
     @property

@@ -150,7 +150,13 @@ class ScoreResult:
 @runtime_checkable
 class Scorer(Protocol):
     """Values a win. ``score`` is called when a win is possible (to check the minimum) and again when
-    it is declared; it must be a pure function of the context."""
+    it is declared; it must be a pure function of the context.
+
+    A scorer may also offer ``quick_value(pre, win, melds, *, self_drawn, last_tile,
+    kong_replacement, win_tile_seen, seat_wind, prevalent_wind) -> int | None``: the ``value`` of a
+    wildcard-free, flower-free-in-value win given as plain numbers (see
+    :meth:`majiang.rules.mcr.engine_adapter.McrScorer.quick_value`), or None when it cannot tell it
+    cheaply. The batched RL core asks it before building a context; the engine never needs it."""
 
     name: str
 

@@ -6,8 +6,10 @@ the 81 fans, value = fans without flowers (checked against the 8-fan minimum), b
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from majiang.hand import MeldKind
 from majiang.rules.base import ScoreResult, WinContext
 from majiang.rules.mcr.conditions import McrOptions, WinConditions
 from majiang.rules.mcr.scoring import score
@@ -32,6 +34,32 @@ class McrScorer:
     options: McrOptions = field(default_factory=McrOptions)
     name: str = "mcr"
 
+    def quick_value(self, pre: bytes, win: int, melds: Sequence[tuple[MeldKind, int]], *, self_drawn: bool,
+                    last_tile: bool, kong_replacement: bool, win_tile_seen: int, seat_wind: int,
+                    prevalent_wind: int) -> int | None:
+        """The ``value`` :meth:`score` would give a wildcard-free win told in plain numbers, where the
+        compiled path (:mod:`majiang.rules.mcr.compiled`) can score it; None otherwise (a special
+        shape, anything the scorer must check, no numba), and the caller scores the whole context.
+
+        ``pre``: the winner's concealed counts without the winning tile (34 bytes); ``melds``: the
+        declared melds as ``(kind, tile)``; the flags as in :class:`~majiang.rules.base.WinContext`
+        (a robbed kong is never told here). For the batched RL core (``majiang.rl.batched``), which
+        asks whether a win meets the minimum far more often than it scores one."""
+        kernel = _kernel()
+        if kernel is None:
+            return None
+        packed = 0
+        shift = 0
+        for kind, tile in melds:
+            packed |= (_MELD_CODE[kind] << 6 | tile) << shift
+            shift += 8
+        o = self.options
+        flags = (self_drawn | last_tile << 1 | kong_replacement << 2 | (win_tile_seen >= 3 and not pre[win]) << 4
+                 | (seat_wind - 27) << 5 | (prevalent_wind - 27) << 7 | o.melded_concealed_kong_pair << 9
+                 | o.fifth_copy_waits << 10)
+        status, total, _, _, _, _ = kernel(pre, win, packed, len(melds), flags)
+        return total if status == 0 else None
+
     def score(self, ctx: WinContext) -> ScoreResult:
         win = ctx.hand.win_tile
         own = ctx.hand.counts[win] if win is not None and 0 <= win < 34 else 0
@@ -42,6 +70,19 @@ class McrScorer:
         r = score(ctx.hand, cond, self.options)
         return ScoreResult(r.fan_total, r.flowers,
                            tuple((fc.fan.name_zh, fc.fan.points, fc.count) for fc in r.fans))
+
+
+_MELD_CODE = {MeldKind.CHOW: 0, MeldKind.PUNG: 1, MeldKind.CONCEALED_KONG: 2, MeldKind.EXPOSED_KONG: 3,
+              MeldKind.ADDED_KONG: 3}
+_KERNEL: list = []
+
+
+def _kernel():  # noqa: ANN202 - the compiled score_standard, or None without numba
+    if not _KERNEL:
+        from majiang.rules.mcr import compiled
+
+        _KERNEL.append(compiled.score_standard if compiled.available() else None)
+    return _KERNEL[0]
 
 
 def mcr_available() -> bool:
