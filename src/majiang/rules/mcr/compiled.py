@@ -1,14 +1,13 @@
-"""The MCR scorer's compiled path (numba): standard-shape hands scored in one call.
+"""The MCR scorer's compiled path (numba): a hand scored in one call.
 
 :func:`score_standard` takes a hand as plain numbers and returns its best arrangement's counted fans,
-total and concealed groups; :func:`majiang.rules.mcr.scoring.score` turns them into the same
-:class:`~majiang.rules.mcr.scoring.McrResult` as its Python path. The procedure is the plain
+total and concealed groups (or shape); :func:`majiang.rules.mcr.scoring.score` turns them into the
+same :class:`~majiang.rules.mcr.scoring.McrResult` as its Python path. The procedure is the plain
 definition of :mod:`majiang.rules.mcr.fans`, written over arrays:
 
 1. check the hand (sizes, counts, conditions the hand's tiles make impossible); anything wrong,
-   and any hand that a special shape (七对, 十三幺, 全不靠, 组合龙) could complete or wait on
-   (``scoring._special_possible``), goes back to the Python path (status :data:`PYTHON`), which
-   raises or scores it;
+   and any hand that a knitted shape (全不靠, 七星不靠, 组合龙) could complete or wait on, goes back
+   to the Python path (status :data:`PYTHON`), which raises or scores it;
 2. enumerate every standard decomposition of the concealed part plus the winning tile (a pair, a
    choice of pungs, the rest as chows in the one way they go), each once, its sets sorted by tile,
    pung first;
@@ -16,12 +15,14 @@ definition of :mod:`majiang.rules.mcr.fans`, written over arrays:
    ``(kind, tiles)``: chows, the pair, pungs) detect the fans of ``fans.detect`` with the units'
    indices as their sets, and select them as ``fans.select`` does (order by points, number and
    sets; 不计, excludes-same-sets, excludes-one, account-once by union-find);
-4. keep the highest total, ties to the arrangement first in ``scoring._tie_key`` order (more
-   chows, then the sets sorted by tile, pung first).
+4. add seven pairs (七对) and thirteen orphans (十三幺) where the tiles form them;
+5. keep the highest total, ties to the arrangement first in ``scoring._tie_key`` order (the
+   standard shape, then more chows, then the sets sorted by tile, pung first).
 
 The wait fans need a unique wait (trap MCR-01): the tiles completing the concealed part before the
-win are counted from each tile group's code (sets only, sets and a pair, neither), with
-``McrOptions.fifth_copy_waits`` as the Python path reads it.
+win are counted from each tile group's code (sets only, sets and a pair, neither) and, where they
+may, seven pairs and thirteen orphans, with ``McrOptions.fifth_copy_waits`` as the Python path
+reads it.
 
 The functions are plain Python that numba compiles (``njit(cache=True)``, :func:`available`); the
 Python definitions stay the reference, and ``tests/rules/test_mcr_compiled.py`` compares the two.
@@ -34,7 +35,8 @@ import numpy as np
 from majiang.rules.mcr import fans as F
 from majiang.rules.mcr import fast as FP
 
-_KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_possible", "_enumerate",
+_KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_possible", "_knitted_possible",
+            "_seven_pairs_with", "_orphans_with", "_special_fans", "_enumerate",
             "_select", "_add", "_sorted_ranks", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
             "score_standard")
 _STATE: list[bool] = []
@@ -114,6 +116,8 @@ ONE_VOIDED_SUIT, NO_HONORS, EDGE_WAIT, CLOSED_WAIT = (_N[k] for k in (
     "one_voided_suit", "no_honors", "edge_wait", "closed_wait"))
 SINGLE_WAIT, SELF_DRAWN_FAN, MELDED_AND_CONCEALED_KONG = (_N[k] for k in (
     "single_wait", "self_drawn", "melded_and_concealed_kong"))
+SEVEN_PAIRS_FAN, SEVEN_SHIFTED_PAIRS, THIRTEEN_ORPHANS = (_N[k] for k in (
+    "seven_pairs", "seven_shifted_pairs", "thirteen_orphans"))
 
 
 def _mask(tiles) -> int:
@@ -276,6 +280,63 @@ def _completes(pre: np.ndarray, codes: np.ndarray, t: int, buf: np.ndarray) -> b
     k = _group_code(pre, g, buf)
     pre[t] -= 1
     return rest + k == 6
+
+
+def _knitted_possible(pre: np.ndarray, melds: int) -> bool:
+    """The knitted shapes' part of :func:`_special_possible`: 组合龙 (eight of a knitted arrangement's
+    nine tiles held; one meld allowed) or 全不靠 / 七星不靠 (no tile twice, the suited tiles within
+    one knitted arrangement) one tile away."""
+    if melds >= 2:
+        return False
+    for a in range(6):
+        zeros = 0
+        for j in range(9):
+            if pre[_KNITTED[a, j]] == 0:
+                zeros += 1
+        if zeros <= 1:
+            return True
+    if melds:
+        return False
+    mx = 0
+    suited = 0
+    for t in range(34):
+        if pre[t] > mx:
+            mx = pre[t]
+        if t < 27:
+            suited += pre[t]
+    if mx <= 1:
+        for a in range(6):
+            s = 0
+            for j in range(9):
+                s += pre[_KNITTED[a, j]]
+            if s == suited:
+                return True
+    return False
+
+
+def _seven_pairs_with(c: np.ndarray, t: int) -> bool:
+    """Whether the 13 tiles ``c`` (no melds) plus ``t`` are seven pairs (four of a kind as two)."""
+    if c[t] >= 4:
+        return False
+    for x in range(34):
+        if (c[x] + (x == t)) % 2:
+            return False
+    return True
+
+
+def _orphans_with(c: np.ndarray, t: int) -> bool:
+    """Whether the 13 tiles ``c`` (no melds) plus ``t`` are thirteen orphans."""
+    total = 0
+    for x in range(34):
+        total += c[x]
+    n = 0
+    for j in range(13):
+        x = _ORPHANS[j]
+        k = c[x] + (x == t)
+        if k == 0:
+            return False
+        n += k
+    return n == total + 1
 
 
 def _special_possible(pre: np.ndarray, melds: int) -> bool:
@@ -842,6 +903,90 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
     return total
 
 
+def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: np.ndarray, buf: np.ndarray) -> int:
+    """The fans of a seven-pairs (``sp`` 0) or thirteen-orphans (1) arrangement of the 14 concealed
+    tiles ``full`` (no melds), as ``fans.detect`` finds them (no sets; no wait fan: 七对 and 十三幺
+    exclude 单钓将, the only one they could give), selected; returns the points."""
+    hf = buf[_HF:_HF + 64]
+    hs = buf[_HS:_HS + 64]
+    hm = buf[_HM:_HM + 64]
+    one = buf[_ONE_U:_ONE_U + 4]
+    nh = 0
+    self_drawn = flags & SELF_DRAWN != 0
+    if sp == 0:
+        nh = _add(hf, hs, hm, nh, SEVEN_PAIRS_FAN, one, 0)
+        lo = -1
+        hi = -1
+        kinds = 0
+        for t in range(34):
+            if full[t]:
+                if lo < 0:
+                    lo = t
+                hi = t
+                kinds += 1
+        if kinds == 7 and lo < 27 and lo // 9 == hi // 9 and hi - lo == 6:
+            nh = _add(hf, hs, hm, nh, SEVEN_SHIFTED_PAIRS, one, 0)
+        for t in range(34):
+            if full[t] == 4:
+                nh = _add(hf, hs, hm, nh, TILE_HOG, one, 0)
+    else:
+        nh = _add(hf, hs, hm, nh, THIRTEEN_ORPHANS, one, 0)
+    m0 = present & _SUIT_M0 != 0
+    m1 = present & _SUIT_M1 != 0
+    m2 = present & _SUIT_M2 != 0
+    nsuits = m0 + m1 + m2
+    wind_p = present & _WIND_M != 0
+    dragon_p = present & _DRAGON_M != 0
+    honors = wind_p or dragon_p
+    if present & ~_GREEN_M == 0:
+        nh = _add(hf, hs, hm, nh, ALL_GREEN, one, 0)
+    if present & ~_REVERSIBLE_M == 0:
+        nh = _add(hf, hs, hm, nh, REVERSIBLE_TILES, one, 0)
+    if sp == 0 and present & ~_TOH_M == 0:
+        if not honors:
+            nh = _add(hf, hs, hm, nh, ALL_TERMINALS, one, 0)
+        elif nsuits:
+            nh = _add(hf, hs, hm, nh, ALL_TERMINALS_AND_HONORS, one, 0)
+    if nsuits == 0:
+        nh = _add(hf, hs, hm, nh, ALL_HONORS, one, 0)
+    if nsuits == 1:
+        nh = _add(hf, hs, hm, nh, HALF_FLUSH if honors else FULL_FLUSH, one, 0)
+    if nsuits == 3 and wind_p and dragon_p:
+        nh = _add(hf, hs, hm, nh, ALL_TYPES, one, 0)
+    if nsuits == 2:
+        nh = _add(hf, hs, hm, nh, ONE_VOIDED_SUIT, one, 0)
+    if not honors:
+        nh = _add(hf, hs, hm, nh, NO_HONORS, one, 0)
+        if present & ~_R789 == 0:
+            nh = _add(hf, hs, hm, nh, UPPER_TILES, one, 0)
+        elif present & ~_R456 == 0:
+            nh = _add(hf, hs, hm, nh, MIDDLE_TILES, one, 0)
+        elif present & ~_R123 == 0:
+            nh = _add(hf, hs, hm, nh, LOWER_TILES, one, 0)
+        if present & ~_R6789 == 0:
+            nh = _add(hf, hs, hm, nh, UPPER_FOUR, one, 0)
+        elif present & ~_R1234 == 0:
+            nh = _add(hf, hs, hm, nh, LOWER_FOUR, one, 0)
+        if present & _R19 == 0:
+            nh = _add(hf, hs, hm, nh, ALL_SIMPLES, one, 0)
+    if self_drawn:
+        nh = _add(hf, hs, hm, nh, SELF_DRAWN_FAN, one, 0)
+    if flags & LAST_WALL:
+        nh = _add(hf, hs, hm, nh, LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, one, 0)
+    if flags & KONG_REPLACEMENT:
+        nh = _add(hf, hs, hm, nh, OUT_WITH_REPLACEMENT_TILE, one, 0)
+    if flags & ROBBING:
+        nh = _add(hf, hs, hm, nh, ROBBING_THE_KONG, one, 0)
+    if flags & LAST_OF_KIND:
+        nh = _add(hf, hs, hm, nh, LAST_TILE, one, 0)
+    nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
+    total = _select(hf, hs, hm, nh, counted, buf)
+    if total == 0:
+        counted[CHICKEN_HAND] = 1
+        total = _POINTS[CHICKEN_HAND]
+    return total
+
+
 # ------------------------------------------------------------------------------------- the hand
 
 def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) -> tuple:
@@ -852,9 +997,10 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
     Returns ``(status, total, fans0, fans1, fans2, groups)``: with status :data:`OK` the best
     arrangement's points (flowers aside), its counted fans in counting order packed 11 bits each
     (``number << 4 | count``, five to an int, zero-ended) and its concealed groups in sorted order
-    packed 8 bits each (``kind << 6 | tile``, kind 1 chow, 2 pair, 3 pung, the first group lowest).
-    :data:`PYTHON`: the Python path must score (or refuse) the hand; :data:`NOT_WINNING`: no
-    standard arrangement (and no special shape possible)."""
+    packed 8 bits each (``kind << 6 | tile``, kind 1 chow, 2 pair, 3 pung, the first group lowest),
+    or -1 when the best arrangement is seven pairs, -2 thirteen orphans. :data:`PYTHON`: the Python
+    path must score (or refuse) the hand; :data:`NOT_WINNING`: no arrangement (and no knitted shape
+    possible)."""
     buf = np.empty(_BUF, dtype=np.int64)
     full = buf[_FULL:_FULL + 34]
     n = 0
@@ -926,8 +1072,11 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
         return (PYTHON, 0, 0, 0, 0, 0)
     if flags & LAST_OF_KIND and pre_c[win]:
         return (PYTHON, 0, 0, 0, 0, 0)
+    special = False  # seven pairs or thirteen orphans may complete the hand or wait on a tile
     if _special_possible(pre_c, nmelds):
-        return (PYTHON, 0, 0, 0, 0, 0)
+        if _knitted_possible(pre_c, nmelds):
+            return (PYTHON, 0, 0, 0, 0, 0)
+        special = True
     if shown == 3:
         flags |= LAST_OF_KIND
     hogs = 0
@@ -956,7 +1105,9 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
                 return (PYTHON, 0, 0, 0, 0, 0)
             for q in range(before, nd):
                 pairs[q] = p
-    if nd == 0:
+    seven = special and _seven_pairs_with(pre_c, win)
+    orphans = special and _orphans_with(pre_c, win)
+    if nd == 0 and not seven and not orphans:
         return (NOT_WINNING, 0, 0, 0, 0, 0)
     # the unique wait, worked out when an arrangement places the winning tile for a wait fan
     unique = -1
@@ -1037,7 +1188,7 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
             wait = 3
         if wait:
             if unique < 0:
-                unique = _unique_wait(pre_c, win, mk, mt, nmelds, flags, buf)
+                unique = _unique_wait(pre_c, win, mk, mt, nmelds, flags, special, buf)
             if unique == 0:
                 wait = 0
         counted[:] = 0
@@ -1057,6 +1208,15 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
             best = a
             best_chows = chows_n
             best_counted[:] = counted
+    shape = 0  # the best arrangement's shape: 0 standard, -1 seven pairs, -2 thirteen orphans
+    for sp in range(2):
+        if (seven if sp == 0 else orphans):
+            counted[:] = 0
+            total = _special_fans(sp, present, full, flags, counted, buf)
+            if total > best_total:  # on a tie the standard arrangement stays (scoring._tie_key)
+                best_total = total
+                best_counted[:] = counted
+                shape = -1 - sp
     # pack the fans in counting order (points descending, number ascending)
     packs = buf[_PACKS:_PACKS + 3]
     packs[:] = 0
@@ -1069,6 +1229,8 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
                 return (PYTHON, 0, 0, 0, 0, 0)
             packs[nf // 5] |= (f << 4 | c) << (11 * (nf % 5))
             nf += 1
+    if shape:
+        return (OK, best_total, packs[0], packs[1], packs[2], shape)
     # pack the concealed groups as sorted (kind name, tiles): chows, the pair, pungs
     groups = 0
     g = 0
@@ -1088,10 +1250,11 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
 
 
 def _unique_wait(pre: np.ndarray, win: int, mk: np.ndarray, mt: np.ndarray, nmelds: int, flags: int,
-                 buf: np.ndarray) -> int:
-    """1 if ``win`` is the only tile completing ``pre`` in a standard shape (special shapes are
-    excluded by the caller), as ``scoring._unique_wait`` counts: with ``fifth_copy_waits`` every tile
-    completing the form, without it only tiles with a copy out of the player's hand and melds."""
+                 special: bool, buf: np.ndarray) -> int:
+    """1 if ``win`` is the only tile completing ``pre``, as ``scoring._unique_wait`` counts: in a
+    standard shape, or with ``special`` in seven pairs or thirteen orphans (never with a fifth copy;
+    the knitted shapes are left to the Python path by the caller); with ``fifth_copy_waits`` every
+    tile completing the form, without it only tiles with a copy out of the player's hand and melds."""
     fifth = flags & FIFTH != 0
     visible = buf[_VIS:_VIS + 34]
     visible[:] = 0
@@ -1111,11 +1274,11 @@ def _unique_wait(pre: np.ndarray, win: int, mk: np.ndarray, mt: np.ndarray, nmel
         codes[g] = _group_code(pre, g, buf)
     count = 0
     for t in range(34):
-        if pre[t] >= 5 or (t >= 27 and pre[t] == 0):
+        if pre[t] >= 5 or (t >= 27 and pre[t] == 0 and not special):
             continue
         if not fifth and pre[t] + visible[t] >= 4:
             continue
-        if _completes(pre, codes, t, buf):
+        if _completes(pre, codes, t, buf) or (special and (_seven_pairs_with(pre, t) or _orphans_with(pre, t))):
             count += 1
             if count > 1:
                 return 0

@@ -371,6 +371,17 @@ def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrO
         return None
     if f1:
         f0 |= f1 << 55 | f2 << 110
+    if groups < 0:  # seven pairs (-1) or thirteen orphans (-2): the groups follow from the tiles
+        full = list(hand._counts)
+        full[win] += 1
+        if groups == -1:
+            g = tuple(("pair", (t, t)) for t in range(34) for _ in range(full[t] // 2))
+            return _new_result(McrResult, (f0, total + flowers, flowers, SEVEN_PAIRS, None, options, conditions,
+                                           melds, g, (), (), (), win, self_drawn, False))
+        pair = next(t for t in _ORPHAN_ORDER if full[t] == 2)  # the pair first, then the singles
+        g = (("pair", (pair, pair)),) + tuple(("single", (t,)) for t in _ORPHAN_ORDER if t != pair)
+        return _new_result(McrResult, (f0, total + flowers, flowers, F.THIRTEEN_ORPHANS, None, options, conditions,
+                                       melds, g, (), (), (), win, self_drawn, False))
     return _new_result(McrResult, (f0, total + flowers, flowers, STANDARD_SHAPE, None, options, conditions,
                                    melds, groups, (), (), (), win, self_drawn, False))
 
@@ -811,6 +822,7 @@ def _fixed_hits(nine_gates: bool, melded: int, hidden: int, open_melds: int, sel
 
 
 _ORPHANS = frozenset((0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33))
+_ORPHAN_ORDER = tuple(sorted(_ORPHANS))
 
 
 def _special_near(infos: tuple, melds: int) -> bool:
