@@ -1140,7 +1140,7 @@ class BatchedCore:
 
     def _open_claims_jit(self, rows: np.ndarray) -> None:
         """:meth:`_open_claims` with the compiled loops of :mod:`majiang.rl.step_kernels` (the same
-        state afterwards); the gated wins still go to the engine."""
+        state afterwards); the gated wins go to the scorer's quick value, else the engine."""
         r = self.rules
         m = rows.size
         kong = np.empty((m, 3), dtype=bool)
