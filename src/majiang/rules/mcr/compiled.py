@@ -36,8 +36,8 @@ from majiang.rules.mcr import fans as F
 from majiang.rules.mcr import fast as FP
 
 _KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_possible", "_knitted_possible",
-            "_seven_pairs_with", "_orphans_with", "_special_fans", "_enumerate",
-            "_select", "_add", "_sorted_ranks", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
+            "_seven_pairs_with", "_orphans_with", "_special_fans", "_tile_set_fans", "_condition_fans", "_enumerate",
+            "_select", "_add", "_sorted_ranks", "_suit_spread", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
             "score_standard")
 _STATE: list[bool] = []
 
@@ -342,39 +342,19 @@ def _orphans_with(c: np.ndarray, t: int) -> bool:
 def _special_possible(pre: np.ndarray, melds: int) -> bool:
     """``scoring._special_possible``: a cheap necessary condition for a special shape (七对, 十三幺,
     全不靠, 组合龙) one tile away from ``pre``."""
-    if melds >= 2:
-        return False
-    for a in range(6):
-        zeros = 0
-        for j in range(9):
-            if pre[_KNITTED[a, j]] == 0:
-                zeros += 1
-        if zeros <= 1:
-            return True
+    if _knitted_possible(pre, melds):
+        return True
     if melds:
         return False
-    mx = 0
-    suited = 0
     total = 0
     pairs = 0
     for t in range(34):
         x = pre[t]
-        if x > mx:
-            mx = x
-        if t < 27:
-            suited += x
         total += x
         if x == 2 or x == 3:
             pairs += 1
         elif x == 4:
             pairs += 2
-    if mx <= 1:
-        for a in range(6):
-            s = 0
-            for j in range(9):
-                s += pre[_KNITTED[a, j]]
-            if s == suited:
-                return True
     orphans = 0
     for j in range(13):
         orphans += pre[_ORPHANS[j]]
@@ -533,18 +513,23 @@ def _sorted_ranks(rs: np.ndarray, n: int, buf: np.ndarray) -> np.ndarray:
     return r
 
 
-def _chow_fans(rs: np.ndarray, n: int, out: np.ndarray, buf: np.ndarray) -> int:
-    """``fans._chow_fans`` of ``n`` chows given as ``suit * 16 + rank``: the fans into ``out``."""
-    s0 = rs[0] >> 4
+def _suit_spread(rs: np.ndarray, n: int) -> tuple:
+    """Whether the ``n`` sets ``rs`` (``suit * 16 + rank``) are all of one suit, and all of different
+    suits."""
     one_suit = True
-    for j in range(1, n):
-        if rs[j] >> 4 != s0:
-            one_suit = False
     all_suits = True
     for a in range(n):
         for b in range(a + 1, n):
             if rs[a] >> 4 == rs[b] >> 4:
                 all_suits = False
+            else:
+                one_suit = False
+    return one_suit, all_suits
+
+
+def _chow_fans(rs: np.ndarray, n: int, out: np.ndarray, buf: np.ndarray) -> int:
+    """``fans._chow_fans`` of ``n`` chows given as ``suit * 16 + rank``: the fans into ``out``."""
+    one_suit, all_suits = _suit_spread(rs, n)
     r = _sorted_ranks(rs, n, buf)
     k = 0
     if n == 4:
@@ -600,16 +585,7 @@ def _chow_fans(rs: np.ndarray, n: int, out: np.ndarray, buf: np.ndarray) -> int:
 
 def _pung_fans(rs: np.ndarray, n: int, out: np.ndarray, buf: np.ndarray) -> int:
     """``fans._pung_fans`` of ``n`` suited pungs given as ``suit * 16 + rank``."""
-    s0 = rs[0] >> 4
-    one_suit = True
-    for j in range(1, n):
-        if rs[j] >> 4 != s0:
-            one_suit = False
-    all_suits = True
-    for a in range(n):
-        for b in range(a + 1, n):
-            if rs[a] >> 4 == rs[b] >> 4:
-                all_suits = False
+    one_suit, all_suits = _suit_spread(rs, n)
     r = _sorted_ranks(rs, n, buf)
     consecutive = True
     for j in range(n - 1):
@@ -671,6 +647,67 @@ def _combos(group: np.ndarray, ng: int, kind_pung: bool, units: np.ndarray, hf: 
 
 
 # ----------------------------------------------------------------------------- one arrangement
+
+def _tile_set_fans(present: int, pairs_or_standard: bool, hf: np.ndarray, hs: np.ndarray, hm: np.ndarray, nh: int,
+                   one: np.ndarray) -> int:
+    """``fans.tile_set_fans`` of the tiles ``present`` (a bit mask): the detections appended."""
+    m0 = present & _SUIT_M0 != 0
+    m1 = present & _SUIT_M1 != 0
+    m2 = present & _SUIT_M2 != 0
+    nsuits = m0 + m1 + m2
+    wind_p = present & _WIND_M != 0
+    dragon_p = present & _DRAGON_M != 0
+    honors = wind_p or dragon_p
+    if present & ~_GREEN_M == 0:
+        nh = _add(hf, hs, hm, nh, ALL_GREEN, one, 0)
+    if present & ~_REVERSIBLE_M == 0:
+        nh = _add(hf, hs, hm, nh, REVERSIBLE_TILES, one, 0)
+    if pairs_or_standard and present & ~_TOH_M == 0:
+        if not honors:
+            nh = _add(hf, hs, hm, nh, ALL_TERMINALS, one, 0)
+        elif nsuits:
+            nh = _add(hf, hs, hm, nh, ALL_TERMINALS_AND_HONORS, one, 0)
+    if nsuits == 0:
+        nh = _add(hf, hs, hm, nh, ALL_HONORS, one, 0)
+    if nsuits == 1:
+        nh = _add(hf, hs, hm, nh, HALF_FLUSH if honors else FULL_FLUSH, one, 0)
+    if nsuits == 3 and wind_p and dragon_p:
+        nh = _add(hf, hs, hm, nh, ALL_TYPES, one, 0)
+    if nsuits == 2:
+        nh = _add(hf, hs, hm, nh, ONE_VOIDED_SUIT, one, 0)
+    if not honors:
+        nh = _add(hf, hs, hm, nh, NO_HONORS, one, 0)
+        if present & ~_R789 == 0:
+            nh = _add(hf, hs, hm, nh, UPPER_TILES, one, 0)
+        elif present & ~_R456 == 0:
+            nh = _add(hf, hs, hm, nh, MIDDLE_TILES, one, 0)
+        elif present & ~_R123 == 0:
+            nh = _add(hf, hs, hm, nh, LOWER_TILES, one, 0)
+        if present & ~_R6789 == 0:
+            nh = _add(hf, hs, hm, nh, UPPER_FOUR, one, 0)
+        elif present & ~_R1234 == 0:
+            nh = _add(hf, hs, hm, nh, LOWER_FOUR, one, 0)
+        if present & _R19 == 0:
+            nh = _add(hf, hs, hm, nh, ALL_SIMPLES, one, 0)
+    return nh
+
+
+def _condition_fans(flags: int, hf: np.ndarray, hs: np.ndarray, hm: np.ndarray, nh: int, one: np.ndarray) -> int:
+    """The win-condition fans of ``fans.win_conditions`` but the concealed-hand and wait fans."""
+    self_drawn = flags & SELF_DRAWN != 0
+    if self_drawn:
+        nh = _add(hf, hs, hm, nh, SELF_DRAWN_FAN, one, 0)
+    if flags & LAST_WALL:
+        nh = _add(hf, hs, hm, nh, LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, one, 0)
+    if flags & KONG_REPLACEMENT:
+        nh = _add(hf, hs, hm, nh, OUT_WITH_REPLACEMENT_TILE, one, 0)
+    if flags & ROBBING:
+        nh = _add(hf, hs, hm, nh, ROBBING_THE_KONG, one, 0)
+    if flags & LAST_OF_KIND:
+        nh = _add(hf, hs, hm, nh, LAST_TILE, one, 0)
+    return nh
+
+
 
 def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.ndarray, nu: int,
                  present: int, flags: int, wait: int, hogs: int, nine_gates: bool, open_melds: int,
@@ -747,45 +784,7 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
             if t >= 27 or t % 9 == 0 or t % 9 == 8:
                 one[0] = u
                 nh = _add(hf, hs, hm, nh, PUNG_OF_TERMINALS_OR_HONORS, one, 1)
-    # the tile set
-    m0 = present & _SUIT_M0 != 0
-    m1 = present & _SUIT_M1 != 0
-    m2 = present & _SUIT_M2 != 0
-    nsuits = m0 + m1 + m2
-    wind_p = present & _WIND_M != 0
-    dragon_p = present & _DRAGON_M != 0
-    honors = wind_p or dragon_p
-    if present & ~_GREEN_M == 0:
-        nh = _add(hf, hs, hm, nh, ALL_GREEN, one, 0)
-    if present & ~_REVERSIBLE_M == 0:
-        nh = _add(hf, hs, hm, nh, REVERSIBLE_TILES, one, 0)
-    if present & ~_TOH_M == 0:
-        if not honors:
-            nh = _add(hf, hs, hm, nh, ALL_TERMINALS, one, 0)
-        elif nsuits:
-            nh = _add(hf, hs, hm, nh, ALL_TERMINALS_AND_HONORS, one, 0)
-    if nsuits == 0:
-        nh = _add(hf, hs, hm, nh, ALL_HONORS, one, 0)
-    if nsuits == 1:
-        nh = _add(hf, hs, hm, nh, HALF_FLUSH if honors else FULL_FLUSH, one, 0)
-    if nsuits == 3 and wind_p and dragon_p:
-        nh = _add(hf, hs, hm, nh, ALL_TYPES, one, 0)
-    if nsuits == 2:
-        nh = _add(hf, hs, hm, nh, ONE_VOIDED_SUIT, one, 0)
-    if not honors:
-        nh = _add(hf, hs, hm, nh, NO_HONORS, one, 0)
-        if present & ~_R789 == 0:
-            nh = _add(hf, hs, hm, nh, UPPER_TILES, one, 0)
-        elif present & ~_R456 == 0:
-            nh = _add(hf, hs, hm, nh, MIDDLE_TILES, one, 0)
-        elif present & ~_R123 == 0:
-            nh = _add(hf, hs, hm, nh, LOWER_TILES, one, 0)
-        if present & ~_R6789 == 0:
-            nh = _add(hf, hs, hm, nh, UPPER_FOUR, one, 0)
-        elif present & ~_R1234 == 0:
-            nh = _add(hf, hs, hm, nh, LOWER_FOUR, one, 0)
-        if present & _R19 == 0:
-            nh = _add(hf, hs, hm, nh, ALL_SIMPLES, one, 0)
+    nh = _tile_set_fans(present, True, hf, hs, hm, nh, one)
     # the structure of the sets
     if nine_gates:
         nh = _add(hf, hs, hm, nh, NINE_GATES, one, 0)
@@ -876,16 +875,7 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
     elif kongs == 1:
         nh = _add(hf, hs, hm, nh, MELDED_KONG if melded_kongs else CONCEALED_KONG, one, 0)
     # how the hand was won
-    if self_drawn:
-        nh = _add(hf, hs, hm, nh, SELF_DRAWN_FAN, one, 0)
-    if flags & LAST_WALL:
-        nh = _add(hf, hs, hm, nh, LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, one, 0)
-    if flags & KONG_REPLACEMENT:
-        nh = _add(hf, hs, hm, nh, OUT_WITH_REPLACEMENT_TILE, one, 0)
-    if flags & ROBBING:
-        nh = _add(hf, hs, hm, nh, ROBBING_THE_KONG, one, 0)
-    if flags & LAST_OF_KIND:
-        nh = _add(hf, hs, hm, nh, LAST_TILE, one, 0)
+    nh = _condition_fans(flags, hf, hs, hm, nh, one)
     if open_melds == 0:
         nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
     elif open_melds == 4 and not self_drawn:
@@ -931,54 +921,8 @@ def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: 
                 nh = _add(hf, hs, hm, nh, TILE_HOG, one, 0)
     else:
         nh = _add(hf, hs, hm, nh, THIRTEEN_ORPHANS, one, 0)
-    m0 = present & _SUIT_M0 != 0
-    m1 = present & _SUIT_M1 != 0
-    m2 = present & _SUIT_M2 != 0
-    nsuits = m0 + m1 + m2
-    wind_p = present & _WIND_M != 0
-    dragon_p = present & _DRAGON_M != 0
-    honors = wind_p or dragon_p
-    if present & ~_GREEN_M == 0:
-        nh = _add(hf, hs, hm, nh, ALL_GREEN, one, 0)
-    if present & ~_REVERSIBLE_M == 0:
-        nh = _add(hf, hs, hm, nh, REVERSIBLE_TILES, one, 0)
-    if sp == 0 and present & ~_TOH_M == 0:
-        if not honors:
-            nh = _add(hf, hs, hm, nh, ALL_TERMINALS, one, 0)
-        elif nsuits:
-            nh = _add(hf, hs, hm, nh, ALL_TERMINALS_AND_HONORS, one, 0)
-    if nsuits == 0:
-        nh = _add(hf, hs, hm, nh, ALL_HONORS, one, 0)
-    if nsuits == 1:
-        nh = _add(hf, hs, hm, nh, HALF_FLUSH if honors else FULL_FLUSH, one, 0)
-    if nsuits == 3 and wind_p and dragon_p:
-        nh = _add(hf, hs, hm, nh, ALL_TYPES, one, 0)
-    if nsuits == 2:
-        nh = _add(hf, hs, hm, nh, ONE_VOIDED_SUIT, one, 0)
-    if not honors:
-        nh = _add(hf, hs, hm, nh, NO_HONORS, one, 0)
-        if present & ~_R789 == 0:
-            nh = _add(hf, hs, hm, nh, UPPER_TILES, one, 0)
-        elif present & ~_R456 == 0:
-            nh = _add(hf, hs, hm, nh, MIDDLE_TILES, one, 0)
-        elif present & ~_R123 == 0:
-            nh = _add(hf, hs, hm, nh, LOWER_TILES, one, 0)
-        if present & ~_R6789 == 0:
-            nh = _add(hf, hs, hm, nh, UPPER_FOUR, one, 0)
-        elif present & ~_R1234 == 0:
-            nh = _add(hf, hs, hm, nh, LOWER_FOUR, one, 0)
-        if present & _R19 == 0:
-            nh = _add(hf, hs, hm, nh, ALL_SIMPLES, one, 0)
-    if self_drawn:
-        nh = _add(hf, hs, hm, nh, SELF_DRAWN_FAN, one, 0)
-    if flags & LAST_WALL:
-        nh = _add(hf, hs, hm, nh, LAST_TILE_DRAW if self_drawn else LAST_TILE_CLAIM, one, 0)
-    if flags & KONG_REPLACEMENT:
-        nh = _add(hf, hs, hm, nh, OUT_WITH_REPLACEMENT_TILE, one, 0)
-    if flags & ROBBING:
-        nh = _add(hf, hs, hm, nh, ROBBING_THE_KONG, one, 0)
-    if flags & LAST_OF_KIND:
-        nh = _add(hf, hs, hm, nh, LAST_TILE, one, 0)
+    nh = _tile_set_fans(present, sp == 0, hf, hs, hm, nh, one)
+    nh = _condition_fans(flags, hf, hs, hm, nh, one)
     nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
     total = _select(hf, hs, hm, nh, counted, buf)
     if total == 0:
