@@ -1220,6 +1220,11 @@ def _unique_wait(pre: np.ndarray, win: int, mk: np.ndarray, mt: np.ndarray, nmel
     for t in range(34):
         if pre[t] >= 5 or (t >= 27 and pre[t] == 0 and not special):
             continue
+        if t < 27 and not pre[t] and not special:  # a standard shape takes a tile next to one held
+            r = t % 9
+            if not ((r > 0 and pre[t - 1]) or (r > 1 and pre[t - 2]) or (r < 8 and pre[t + 1])
+                    or (r < 7 and pre[t + 2])):
+                continue
         if not fifth and pre[t] + visible[t] >= 4:
             continue
         if _completes(pre, codes, t, buf) or (special and (_seven_pairs_with(pre, t) or _orphans_with(pre, t))):
