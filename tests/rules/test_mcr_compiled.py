@@ -73,7 +73,7 @@ def test_compiled_path_equals_the_python_path(name):
     for (h, c), a, b in zip(hands, python, got):
         assert b == a, (str(h), c)
         assert b.fans == a.fans and b.arrangement == a.arrangement and b.total == a.total
-    assert counting.scored > 0.9 * len(hands)  # the knitted shapes (about 5 %) go to the Python path
+    assert counting.scored > 0.99 * len(hands)  # every shape; only what must be refused goes to Python
 
 
 def test_annotated_cases_on_both_paths():

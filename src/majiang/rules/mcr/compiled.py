@@ -5,9 +5,8 @@ total and concealed groups (or shape); :func:`majiang.rules.mcr.scoring.score` t
 same :class:`~majiang.rules.mcr.scoring.McrResult` as its Python path. The procedure is the plain
 definition of :mod:`majiang.rules.mcr.fans`, written over arrays:
 
-1. check the hand (sizes, counts, conditions the hand's tiles make impossible); anything wrong,
-   and any hand that a knitted shape (全不靠, 七星不靠, 组合龙) could complete or wait on, goes back
-   to the Python path (status :data:`PYTHON`), which raises or scores it;
+1. check the hand (sizes, counts, conditions the hand's tiles make impossible); anything wrong
+   goes back to the Python path (status :data:`PYTHON`), which raises the error it names;
 2. enumerate every standard decomposition of the concealed part plus the winning tile (a pair, a
    choice of pungs, the rest as chows in the one way they go), each once, its sets sorted by tile,
    pung first;
@@ -15,14 +14,16 @@ definition of :mod:`majiang.rules.mcr.fans`, written over arrays:
    ``(kind, tiles)``: chows, the pair, pungs) detect the fans of ``fans.detect`` with the units'
    indices as their sets, and select them as ``fans.select`` does (order by points, number and
    sets; 不计, excludes-same-sets, excludes-one, account-once by union-find);
-4. add seven pairs (七对) and thirteen orphans (十三幺) where the tiles form them;
+4. add the special shapes where the tiles form them: 组合龙 (a whole knitted arrangement and a
+   standard rest), 七对, 全不靠 / 七星不靠, 十三幺;
 5. keep the highest total, ties to the arrangement first in ``scoring._tie_key`` order (the
-   standard shape, then more chows, then the sets sorted by tile, pung first).
+   standard shape, 组合龙, 七对, 全不靠, 十三幺; within a shape more chows, then the sets sorted by
+   tile, pung first).
 
 The wait fans need a unique wait (trap MCR-01): the tiles completing the concealed part before the
 win are counted from each tile group's code (sets only, sets and a pair, neither) and, where they
-may, seven pairs and thirteen orphans, with ``McrOptions.fifth_copy_waits`` as the Python path
-reads it.
+may (``scoring._special_possible``), the special shapes, with ``McrOptions.fifth_copy_waits`` as
+the Python path reads it.
 
 The functions are plain Python that numba compiles (``njit(cache=True)``, :func:`available`); the
 Python definitions stay the reference, and ``tests/rules/test_mcr_compiled.py`` compares the two.
@@ -36,7 +37,8 @@ from majiang.rules.mcr import fans as F
 from majiang.rules.mcr import fast as FP
 
 _KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_possible", "_knitted_possible",
-            "_seven_pairs_with", "_orphans_with", "_special_fans", "_tile_set_fans", "_condition_fans", "_enumerate",
+            "_seven_pairs_with", "_orphans_with", "_honors_knitted_with", "_knitted_with",
+            "_knitted_fans", "_special_fans", "_tile_set_fans", "_condition_fans", "_enumerate",
             "_select", "_add", "_sorted_ranks", "_suit_spread", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
             "score_standard")
 _STATE: list[bool] = []
@@ -50,9 +52,9 @@ CHOW_MELD, PUNG_MELD, CONCEALED_KONG_MELD, MELDED_KONG_MELD = 0, 1, 2, 3
 # flags bits
 SELF_DRAWN, LAST_WALL, KONG_REPLACEMENT, ROBBING, LAST_OF_KIND = 1, 2, 4, 8, 16
 SEAT_SHIFT, PREVALENT_SHIFT = 5, 7
-MCKP, FIFTH = 1 << 9, 1 << 10
+MCKP, FIFTH, KNITTED_WAITS = 1 << 9, 1 << 10, 1 << 11
 """``flags`` bits: the win conditions, the seat and prevalent winds (0-3, two bits each) and the
-options ``melded_concealed_kong_pair`` and ``fifth_copy_waits``."""
+options ``melded_concealed_kong_pair``, ``fifth_copy_waits`` and ``knitted_straight_waits``."""
 
 _NF = 83
 _POINTS = np.array(FP.POINTS, dtype=np.int64)
@@ -118,6 +120,8 @@ SINGLE_WAIT, SELF_DRAWN_FAN, MELDED_AND_CONCEALED_KONG = (_N[k] for k in (
     "single_wait", "self_drawn", "melded_and_concealed_kong"))
 SEVEN_PAIRS_FAN, SEVEN_SHIFTED_PAIRS, THIRTEEN_ORPHANS = (_N[k] for k in (
     "seven_pairs", "seven_shifted_pairs", "thirteen_orphans"))
+KNITTED_STRAIGHT, LESSER_HONORS_KNITTED, GREATER_HONORS_KNITTED = (_N[k] for k in (
+    "knitted_straight", "lesser_honors_and_knitted_tiles", "greater_honors_and_knitted_tiles"))
 
 
 def _mask(tiles) -> int:
@@ -186,7 +190,8 @@ _CAND = 1305
 _EW = 1313
 _PUNG = 1349
 _ROW = 1383
-_BUF = 1387
+_KOUT = 1387
+_BUF = 1451
 
 
 def available() -> bool:
@@ -337,6 +342,57 @@ def _orphans_with(c: np.ndarray, t: int) -> bool:
             return False
         n += k
     return n == total + 1
+
+
+def _honors_knitted_with(c: np.ndarray, t: int) -> bool:
+    """Whether the tiles ``c`` (no melds) plus ``t`` (-1: none) are 14 different tiles, the suited
+    ones within one knitted arrangement (全不靠, 七星不靠)."""
+    total = 0
+    suited = 0
+    for x in range(34):
+        k = c[x] + (x == t)
+        if k > 1:
+            return False
+        total += k
+        if x < 27:
+            suited += k
+    if total != 14:
+        return False
+    for a in range(6):
+        s = 0
+        for j in range(9):
+            x = _KNITTED[a, j]
+            s += c[x] + (x == t)
+        if s == suited:
+            return True
+    return False
+
+
+def _knitted_with(c: np.ndarray, t: int, buf: np.ndarray) -> bool:
+    """Whether the concealed tiles ``c`` plus ``t`` hold a whole knitted arrangement and a standard
+    rest (组合龙 plus the sets and the pair), ``t`` not a fifth copy."""
+    if c[t] >= 4:
+        return False
+    c[t] += 1
+    ok = False
+    for a in range(6):
+        whole = True
+        for j in range(9):
+            if c[_KNITTED[a, j]] == 0:
+                whole = False
+        if whole:
+            for j in range(9):
+                c[_KNITTED[a, j]] -= 1
+            codes = 0
+            for g in range(4):
+                codes += _group_code(c, g, buf)
+            for j in range(9):
+                c[_KNITTED[a, j]] += 1
+            if codes == 6:
+                ok = True
+                break
+    c[t] -= 1
+    return ok
 
 
 def _special_possible(pre: np.ndarray, melds: int) -> bool:
@@ -893,10 +949,59 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
     return total
 
 
+def _knitted_fans(set_kind: int, set_tile: int, melded: int, hidden: int, pair: int, present: int, flags: int,
+                  wait: int, hogs: int, open_melds: int, counted: np.ndarray, buf: np.ndarray) -> int:
+    """The fans of a knitted-straight arrangement (组合龙, one set -- ``set_kind`` 0 chow, 1 pung,
+    concealed or the declared meld -- and the pair), as ``fast.knitted_hits`` and the hand-level
+    detections give them (the set's honour-pung fans, 平和, kongs, 四归一, the tile set, the win
+    conditions, the wait fan ``wait``), selected; returns the points."""
+    hf = buf[_HF:_HF + 64]
+    hs = buf[_HS:_HS + 64]
+    hm = buf[_HM:_HM + 64]
+    one = buf[_ONE_U:_ONE_U + 4]
+    nh = 0
+    self_drawn = flags & SELF_DRAWN != 0
+    nh = _add(hf, hs, hm, nh, KNITTED_STRAIGHT, one, 0)
+    one[0] = 0  # the set's unit (the only set: its index tells nothing else apart)
+    if set_kind == 1:
+        t = set_tile
+        if t >= 31:
+            nh = _add(hf, hs, hm, nh, DRAGON_PUNG, one, 1)
+        elif t >= 27:
+            if t == 27 + (flags >> PREVALENT_SHIFT & 3):
+                nh = _add(hf, hs, hm, nh, PREVALENT_WIND, one, 1)
+            if t == 27 + (flags >> SEAT_SHIFT & 3):
+                nh = _add(hf, hs, hm, nh, SEAT_WIND, one, 1)
+        if t >= 27 or t % 9 == 0 or t % 9 == 8:
+            nh = _add(hf, hs, hm, nh, PUNG_OF_TERMINALS_OR_HONORS, one, 1)
+    elif pair < 27:
+        nh = _add(hf, hs, hm, nh, ALL_CHOWS, one, 0)
+    for j in range(hogs):
+        nh = _add(hf, hs, hm, nh, TILE_HOG, one, 0)
+    if melded + hidden == 1:
+        nh = _add(hf, hs, hm, nh, MELDED_KONG if melded else CONCEALED_KONG, one, 0)
+    nh = _tile_set_fans(present, False, hf, hs, hm, nh, one)
+    nh = _condition_fans(flags, hf, hs, hm, nh, one)
+    if open_melds == 0:
+        nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
+    if wait == 1:
+        nh = _add(hf, hs, hm, nh, EDGE_WAIT, one, 0)
+    elif wait == 2:
+        nh = _add(hf, hs, hm, nh, CLOSED_WAIT, one, 0)
+    elif wait == 3:
+        nh = _add(hf, hs, hm, nh, SINGLE_WAIT, one, 0)
+    total = _select(hf, hs, hm, nh, counted, buf)
+    if total == 0:
+        counted[CHICKEN_HAND] = 1
+        total = _POINTS[CHICKEN_HAND]
+    return total
+
+
 def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: np.ndarray, buf: np.ndarray) -> int:
-    """The fans of a seven-pairs (``sp`` 0) or thirteen-orphans (1) arrangement of the 14 concealed
-    tiles ``full`` (no melds), as ``fans.detect`` finds them (no sets; no wait fan: 七对 and 十三幺
-    exclude 单钓将, the only one they could give), selected; returns the points."""
+    """The fans of a seven-pairs (``sp`` 0), thirteen-orphans (1) or honours-and-knitted (2, 全不靠 /
+    七星不靠) arrangement of the 14 concealed tiles ``full`` (no melds), as ``fans.detect`` finds them
+    (no sets; no wait fan: these shapes exclude 单钓将, the only one they could give), selected;
+    returns the points."""
     hf = buf[_HF:_HF + 64]
     hs = buf[_HS:_HS + 64]
     hm = buf[_HM:_HM + 64]
@@ -919,8 +1024,15 @@ def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: 
         for t in range(34):
             if full[t] == 4:
                 nh = _add(hf, hs, hm, nh, TILE_HOG, one, 0)
-    else:
+    elif sp == 1:
         nh = _add(hf, hs, hm, nh, THIRTEEN_ORPHANS, one, 0)
+    else:
+        honors = 0
+        for t in range(27, 34):
+            honors += full[t] > 0
+        nh = _add(hf, hs, hm, nh, GREATER_HONORS_KNITTED if honors == 7 else LESSER_HONORS_KNITTED, one, 0)
+        if honors == 5:  # nine suited tiles: the whole knitted straight
+            nh = _add(hf, hs, hm, nh, KNITTED_STRAIGHT, one, 0)
     nh = _tile_set_fans(present, sp == 0, hf, hs, hm, nh, one)
     nh = _condition_fans(flags, hf, hs, hm, nh, one)
     nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
@@ -942,9 +1054,11 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
     arrangement's points (flowers aside), its counted fans in counting order packed 11 bits each
     (``number << 4 | count``, five to an int, zero-ended) and its concealed groups in sorted order
     packed 8 bits each (``kind << 6 | tile``, kind 1 chow, 2 pair, 3 pung, the first group lowest),
-    or -1 when the best arrangement is seven pairs, -2 thirteen orphans. :data:`PYTHON`: the Python
-    path must score (or refuse) the hand; :data:`NOT_WINNING`: no arrangement (and no knitted shape
-    possible)."""
+    or for a special shape: -1 seven pairs, -2 thirteen orphans, -3 honours and knitted (their
+    groups follow from the tiles), ``-(packed << 2)`` a knitted straight (the groups packed as above,
+    the knitted straight as a pair code whose tile is 34 plus its arrangement in
+    ``shapes.KNITTED_ARRANGEMENTS``). :data:`PYTHON`: the Python path must refuse the hand (or
+    score it, past the kernel's limits); :data:`NOT_WINNING`: no arrangement."""
     buf = np.empty(_BUF, dtype=np.int64)
     full = buf[_FULL:_FULL + 34]
     n = 0
@@ -1016,11 +1130,8 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
         return (PYTHON, 0, 0, 0, 0, 0)
     if flags & LAST_OF_KIND and pre_c[win]:
         return (PYTHON, 0, 0, 0, 0, 0)
-    special = False  # seven pairs or thirteen orphans may complete the hand or wait on a tile
-    if _special_possible(pre_c, nmelds):
-        if _knitted_possible(pre_c, nmelds):
-            return (PYTHON, 0, 0, 0, 0, 0)
-        special = True
+    special = _special_possible(pre_c, nmelds)  # a special shape may complete the hand or wait on a tile
+    knit = special and _knitted_possible(pre_c, nmelds)
     if shown == 3:
         flags |= LAST_OF_KIND
     hogs = 0
@@ -1051,7 +1162,37 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
                 pairs[q] = p
     seven = special and _seven_pairs_with(pre_c, win)
     orphans = special and _orphans_with(pre_c, win)
-    if nd == 0 and not seven and not orphans:
+    honors_knitted = knit and nmelds == 0 and _honors_knitted_with(full, -1)
+    # 组合龙: a whole knitted arrangement, then the rest's decompositions (a pair and 1 - melds sets)
+    kout = buf[_KOUT:_KOUT + 64].reshape((16, 4))  # per row: arrangement, pair, set code or -1
+    nk = 0
+    if knit:
+        for a in range(6):
+            whole = True
+            for j in range(9):
+                if full[_KNITTED[a, j]] == 0:
+                    whole = False
+            if not whole:
+                continue
+            for j in range(9):
+                full[_KNITTED[a, j]] -= 1
+            for p in range(34):
+                if full[p] >= 2:
+                    full[p] -= 2
+                    before = nd
+                    got = _enumerate(full, 1 - nmelds, out, nd, buf)
+                    full[p] += 2
+                    for q in range(before, min(got, out.shape[0])):
+                        if nk < 16:
+                            kout[nk, 0] = a
+                            kout[nk, 1] = p
+                            kout[nk, 2] = out[q, 0] if nmelds == 0 else -1
+                        nk += 1
+            for j in range(9):
+                full[_KNITTED[a, j]] += 1
+            if nk > 16:
+                return (PYTHON, 0, 0, 0, 0, 0)
+    if nd == 0 and nk == 0 and not seven and not orphans and not honors_knitted:
         return (NOT_WINNING, 0, 0, 0, 0, 0)
     # the unique wait, worked out when an arrangement places the winning tile for a wait fan
     unique = -1
@@ -1152,15 +1293,66 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
             best = a
             best_chows = chows_n
             best_counted[:] = counted
-    shape = 0  # the best arrangement's shape: 0 standard, -1 seven pairs, -2 thirteen orphans
-    for sp in range(2):
-        if (seven if sp == 0 else orphans):
+    # the special shapes after the standard ones, in scoring._tie_key's order: 组合龙, 七对, 全不靠,
+    # 十三幺; each replaces the best so far only with more points (the first of equals stays)
+    shape = 0  # the best arrangement's: 0 standard, 1 组合龙 (row best_k), -1 七对, -2 十三幺, -3 全不靠
+    best_k = -1
+    for q in range(nk):
+        a = kout[q, 0]
+        p = kout[q, 1]
+        sc = kout[q, 2]
+        in_knit = False
+        for j in range(9):
+            if _KNITTED[a, j] == win:
+                in_knit = True
+        if nmelds == 1:  # the set is the declared meld
+            k = mk[0]
+            set_kind = 0 if k == CHOW_MELD else 1
+            set_tile = mt[0]
+        else:
+            set_kind = 0 if sc & 1 else 1
+            set_tile = sc >> 1
+        # where the winning tile sits (scoring._wait_fan over the sorted groups: the chow, the
+        # knitted straight, the pair)
+        wait = 0
+        if nmelds == 0 and set_kind == 0 and set_tile <= win <= set_tile + 2:
+            if win == set_tile + 1:
+                wait = 2
+            elif (win == set_tile + 2 and set_tile % 9 == 0) or (win == set_tile and set_tile % 9 == 6):
+                wait = 1
+        if in_knit and not flags & KNITTED_WAITS:
+            wait = 0
+        elif wait == 0 and p == win:
+            wait = 3
+        if wait:
+            if unique < 0:
+                unique = _unique_wait(pre_c, win, mk, mt, nmelds, flags, special, buf)
+            if unique == 0:
+                wait = 0
+        counted[:] = 0
+        total = _knitted_fans(set_kind, set_tile, melded, hidden, p, present, flags, wait, hogs, open_melds,
+                              counted, buf)
+        better = total > best_total
+        if total == best_total and shape == 1:  # _tie_key: a concealed chow first, then by set
+            chows_n = nmelds == 0 and set_kind == 0
+            best_chows = nmelds == 0 and kout[best_k, 2] & 1 == 1
+            if chows_n != best_chows:
+                better = chows_n
+            elif nmelds == 0:
+                better = sc < kout[best_k, 2]
+        if better:
+            best_total = total
+            best_counted[:] = counted
+            shape = 1
+            best_k = q
+    for sp in (0, 2, 1):
+        if (seven if sp == 0 else orphans if sp == 1 else honors_knitted):
             counted[:] = 0
             total = _special_fans(sp, present, full, flags, counted, buf)
-            if total > best_total:  # on a tie the standard arrangement stays (scoring._tie_key)
+            if total > best_total:
                 best_total = total
                 best_counted[:] = counted
-                shape = -1 - sp
+                shape = -1 - sp if sp < 2 else -3
     # pack the fans in counting order (points descending, number ascending)
     packs = buf[_PACKS:_PACKS + 3]
     packs[:] = 0
@@ -1173,8 +1365,24 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
                 return (PYTHON, 0, 0, 0, 0, 0)
             packs[nf // 5] |= (f << 4 | c) << (11 * (nf % 5))
             nf += 1
-    if shape:
+    if shape < 0:
         return (OK, best_total, packs[0], packs[1], packs[2], shape)
+    if shape == 1:  # sorted groups: the concealed chow, the knitted straight (a pair code, tile 34 +
+        # its arrangement), the pair, the concealed pung; returned as -(packed << 2)
+        a = kout[best_k, 0]
+        sc = kout[best_k, 2]
+        groups = 0
+        g = 0
+        if nmelds == 0 and sc & 1:
+            groups |= (1 << 6 | sc >> 1) << (8 * g)
+            g += 1
+        groups |= (2 << 6 | (34 + a)) << (8 * g)
+        g += 1
+        groups |= (2 << 6 | kout[best_k, 1]) << (8 * g)
+        g += 1
+        if nmelds == 0 and not sc & 1:
+            groups |= (3 << 6 | sc >> 1) << (8 * g)
+        return (OK, best_total, packs[0], packs[1], packs[2], -(groups << 2))
     # pack the concealed groups as sorted (kind name, tiles): chows, the pair, pungs
     groups = 0
     g = 0
@@ -1196,9 +1404,9 @@ def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) ->
 def _unique_wait(pre: np.ndarray, win: int, mk: np.ndarray, mt: np.ndarray, nmelds: int, flags: int,
                  special: bool, buf: np.ndarray) -> int:
     """1 if ``win`` is the only tile completing ``pre``, as ``scoring._unique_wait`` counts: in a
-    standard shape, or with ``special`` in seven pairs or thirteen orphans (never with a fifth copy;
-    the knitted shapes are left to the Python path by the caller); with ``fifth_copy_waits`` every
-    tile completing the form, without it only tiles with a copy out of the player's hand and melds."""
+    standard shape, or with ``special`` in a special shape too (seven pairs, thirteen orphans,
+    全不靠, 组合龙; never with a fifth copy); with ``fifth_copy_waits`` every tile completing the
+    form, without it only tiles with a copy out of the player's hand and melds."""
     fifth = flags & FIFTH != 0
     visible = buf[_VIS:_VIS + 34]
     visible[:] = 0
@@ -1227,7 +1435,9 @@ def _unique_wait(pre: np.ndarray, win: int, mk: np.ndarray, mt: np.ndarray, nmel
                 continue
         if not fifth and pre[t] + visible[t] >= 4:
             continue
-        if _completes(pre, codes, t, buf) or (special and (_seven_pairs_with(pre, t) or _orphans_with(pre, t))):
+        if _completes(pre, codes, t, buf) or (special and (
+                _seven_pairs_with(pre, t) or _orphans_with(pre, t)
+                or (nmelds == 0 and pre[t] == 0 and _honors_knitted_with(pre, t)) or _knitted_with(pre, t, buf))):
             count += 1
             if count > 1:
                 return 0

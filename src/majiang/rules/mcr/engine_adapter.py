@@ -38,8 +38,8 @@ class McrScorer:
                     last_tile: bool, kong_replacement: bool, win_tile_seen: int, seat_wind: int,
                     prevalent_wind: int) -> int | None:
         """The ``value`` :meth:`score` would give a wildcard-free win told in plain numbers, where the
-        compiled path (:mod:`majiang.rules.mcr.compiled`) can score it; None otherwise (a special
-        shape, anything the scorer must check, no numba), and the caller scores the whole context.
+        compiled path (:mod:`majiang.rules.mcr.compiled`) can score it; None otherwise (anything
+        the scorer must check or refuse, no numba), and the caller scores the whole context.
 
         ``pre``: the winner's concealed counts without the winning tile (34 bytes); ``melds``: the
         declared melds as ``(kind, tile)``; the flags as in :class:`~majiang.rules.base.WinContext`
@@ -56,7 +56,7 @@ class McrScorer:
         o = self.options
         flags = (self_drawn | last_tile << 1 | kong_replacement << 2 | (win_tile_seen >= 3 and not pre[win]) << 4
                  | (seat_wind - 27) << 5 | (prevalent_wind - 27) << 7 | o.melded_concealed_kong_pair << 9
-                 | o.fifth_copy_waits << 10)
+                 | o.fifth_copy_waits << 10 | o.knitted_straight_waits << 11)
         status, total, _, _, _, _ = kernel(pre, win, packed, len(melds), flags)
         return total if status == 0 else None
 

@@ -336,7 +336,8 @@ def use_compiled(on: bool | None) -> bool:
 
 _PACKED_FANS: dict[int, dict[int, int]] = {}
 _PACKED_GROUPS: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
-_GROUP_OF_CODE = {1: lambda t: ("chow", (t, t + 1, t + 2)), 2: lambda t: ("pair", (t, t)),
+_GROUP_OF_CODE = {1: lambda t: ("chow", (t, t + 1, t + 2)),
+                  2: lambda t: ("pair", (t, t)) if t < 34 else ("knitted", KNITTED_ARRANGEMENTS[t - 34]),
                   3: lambda t: ("pung", (t, t, t))}
 
 
@@ -365,16 +366,24 @@ def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrO
     flags = (self_drawn | conditions.last_wall_tile << 1 | conditions.kong_replacement << 2
              | conditions.robbing_kong << 3 | conditions.last_of_kind << 4 | conditions.seat_wind << 5
              | conditions.prevalent_wind << 7 | options.melded_concealed_kong_pair << 9
-             | options.fifth_copy_waits << 10)
+             | options.fifth_copy_waits << 10 | options.knitted_straight_waits << 11)
     status, total, f0, f1, f2, groups = kernel(bytes(hand._counts), win, packed, len(melds), flags)
     if status:
         return None
     if f1:
         f0 |= f1 << 55 | f2 << 110
-    if groups < 0:  # seven pairs (-1) or thirteen orphans (-2): the groups follow from the tiles
-        full = list(hand._counts)
+    if groups < 0:  # a special shape: -(packed << 2) 组合龙, -1 七对, -2 十三幺, -3 全不靠
+        code = -groups & 3
+        if code == 0:
+            return _new_result(McrResult, (f0, total + flowers, flowers, F.KNITTED_STRAIGHT, None, options,
+                                           conditions, melds, -groups >> 2, (), (), (), win, self_drawn, False))
+        full = list(hand._counts)  # the groups follow from the tiles
         full[win] += 1
-        if groups == -1:
+        if code == 3:
+            g = tuple(("single", (t,)) for t in range(34) if full[t])
+            return _new_result(McrResult, (f0, total + flowers, flowers, F.HONORS_AND_KNITTED, None, options,
+                                           conditions, melds, g, (), (), (), win, self_drawn, False))
+        if code == 1:
             g = tuple(("pair", (t, t)) for t in range(34) for _ in range(full[t] // 2))
             return _new_result(McrResult, (f0, total + flowers, flowers, SEVEN_PAIRS, None, options, conditions,
                                            melds, g, (), (), (), win, self_drawn, False))
@@ -403,7 +412,8 @@ def _unpack_fans(packed: int) -> dict[int, int]:
 
 def _unpack_groups(groups: int) -> tuple[tuple[str, tuple[int, ...]], ...]:
     """The sorted ``(kind, tiles)`` groups from the compiled path's packed groups (8 bits each,
-    ``kind << 6 | tile``, kind 1 chow, 2 pair, 3 pung, the first lowest)."""
+    ``kind << 6 | tile``, kind 1 chow, 2 pair (a tile from 34 up: the knitted straight of that
+    arrangement), 3 pung, the first lowest)."""
     out = []
     word = groups
     while word:
