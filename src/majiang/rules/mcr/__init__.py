@@ -2,7 +2,8 @@
 
 * :mod:`.fans` — the fans as data (:data:`FANS`), detectors, the exclusion / account-once selection;
 * :mod:`.conditions` — :class:`WinConditions`, :class:`McrOptions`;
-* :mod:`.scoring` — :func:`score`, :func:`settle`, :class:`McrResult`;
+* :mod:`.scoring` — :func:`score`, :func:`settle`, :class:`McrResult`, :func:`use_compiled`;
+* :mod:`.compiled` — the same scoring compiled (numba), which :func:`score` takes after 2,000 hands;
 * :mod:`.notation` — :func:`parse_hand_string` for ``gb_mahjong_cases.json`` strings.
 """
 
@@ -17,10 +18,11 @@ from majiang.rules.mcr.scoring import (
     score,
     score_arrangements,
     settle,
+    use_compiled,
 )
 
 __all__ = [
     "FANS", "OFFICIAL_FANS", "Fan", "FanCount", "McrConditionError", "McrNotWinningError", "McrOptions",
     "McrResult", "McrScoringError", "WinConditions", "fan", "format_hand_string", "parse_hand_string", "score",
-    "score_arrangements", "settle",
+    "score_arrangements", "settle", "use_compiled",
 ]

@@ -54,7 +54,7 @@ from majiang.rules.mcr.notation import parse_hand_string
 from majiang.tiles import WILD, format_compact
 
 __all__ = ["FanCount", "McrNotWinningError", "McrResult", "McrScoringError", "parse_hand_string", "score",
-           "score_arrangements", "settle"]
+           "score_arrangements", "settle", "use_compiled"]
 
 
 class McrNotWinningError(MajiangError):
