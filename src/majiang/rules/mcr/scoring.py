@@ -22,6 +22,11 @@ concealed-pung fans, unless the winning tile can sit in another group of the sam
 (case 347: 777m + 789m on a discarded 7m keeps 777m concealed). The wait fans 边张 / 嵌张 / 单钓将
 need a unique wait (独听, trap MCR-01: a hand waiting on two tiles scores none of them); which of
 them is then read from where the winning tile sits in the arrangement.
+
+Two paths compute this: the Python one above, and :mod:`.compiled` (numba), the same procedure over
+arrays in one call, which :func:`score` takes after :data:`_COMPILED_AFTER` hands in a process or
+from :func:`use_compiled` (``True``) on; it hands back to the Python path every hand to refuse, so
+the errors are the same. ``tests/rules/test_mcr_compiled.py`` keeps the two equal.
 """
 
 from __future__ import annotations
