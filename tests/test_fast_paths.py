@@ -260,8 +260,9 @@ def test_a_full_table_keeps_its_newer_half():
 def test_win_check_reads_every_input_form_as_its_counts():
     """The win check's hot path reads the counts as bytes: lists, tuples, bytes, numpy arrays of
     any integer type and integral floats give the brute-force answer (tests/reference.py), and
-    what bytes would misread (a 35th entry, a numpy ``int64`` buffer that is not 34 counts, a
-    count outside 0-4 in a group the tables have already seen) is refused by name."""
+    what bytes would misread (a 35th entry, a numpy ``int64`` buffer that is not 34 counts, 34
+    one-byte counts in a 2-D array, a count outside 0-4 in a group the tables have already seen) is
+    refused by name."""
     import numpy as np
 
     from majiang.analysis import is_winning
@@ -284,6 +285,8 @@ def test_win_check_reads_every_input_form_as_its_counts():
     assert is_winning(win)  # its groups are in the tables now
     for bad, what in ((win + [0], "34 entries, got 35"), (win[:33], "34 entries, got 33"),
                       (np.array(win + [0]), "34 entries, got 35"), ([-1] + win[1:], "got -1"),
+                      (np.array([win], dtype=np.uint8), "34 entries, got 1"),
+                      (np.array(win, dtype=np.uint8).reshape(2, 17), "34 entries, got 2"),
                       ([5] + win[1:], "got 5"), (win[:27] + [3, 0, 0, 0, 0, 0, 0], "15 concealed tiles")):
         with pytest.raises(TileCountError, match=what):
             is_winning(bad)

@@ -1,7 +1,7 @@
 """The MCR scorer's compiled path (rules/mcr/compiled.py) against its Python path.
 
-``scoring.use_compiled(True)`` makes :func:`majiang.rules.mcr.score` send standard-shape hands
-through :func:`majiang.rules.mcr.compiled.score_standard`; ``use_compiled(False)`` keeps the Python
+``scoring.use_compiled(True)`` makes :func:`majiang.rules.mcr.score` send every hand
+through :func:`majiang.rules.mcr.compiled.score_hand`; ``use_compiled(False)`` keeps the Python
 path, which ``tests/rules/test_mcr_fast_path.py`` checks against the plain definition of fans.py and
 ``test_mcr_oracle.py`` against PyMahjongGB. Here the two paths must give equal results (fans, total,
 shape, arrangement) or the same error, on random hands under every option, on the annotated cases

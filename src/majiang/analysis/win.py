@@ -157,10 +157,10 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     or a count outside 0-4.
     """
     # The hot path, without wildcards: the counts as bytes, each group's record (tables.WIN_SUIT:
-    # code + 1,024 × size) looked up by its slice, the four added up. A count outside 0-4, a vector
-    # that is not 34 counts (the honour slice runs to the end) or one that is not plain integers
-    # misses the tables or fails in bytes(), and the general path checks it.
-    if not wilds and rules.standard:
+    # code + 1,024 × size) looked up by its slice, the four added up. A count outside 0-4, or counts
+    # that are not plain integers (a numpy int64 buffer is 272 bytes: the honour slice runs to the
+    # end) miss the tables or fail in bytes(), and the general path checks them.
+    if not wilds and rules.standard and len(counts) == 34:
         try:
             b = bytes(counts)
             s = WIN_HONOR[b[27:]] + WIN_SUIT[b[:9]] + WIN_SUIT[b[9:18]] + WIN_SUIT[b[18:27]]

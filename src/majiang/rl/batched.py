@@ -80,6 +80,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from majiang.analysis import is_winning
 from majiang.analysis.shapes import KNITTED_ARRANGEMENTS
 from majiang.engine import Match, RuleSet
 from majiang.errors import MajiangError
@@ -839,12 +840,18 @@ class BatchedCore:
         (the live wall is empty on a draw, ``last_discard`` on a discard), a kong replacement, the
         copies of the tile in sight (rivers, every meld but the others' concealed kongs, the hand)
         and the winds. None where the scorer has no such method or cannot tell (the caller asks the
-        engine). Not for robbing a kong (rare: the engine decides)."""
+        engine). Not for robbing a kong (rare: the engine decides). As the engine does, the hand is
+        first checked under the rule set's own shapes (``is_winning``): the scorer may know more shapes."""
         quick = self._quick_value
         if quick is None:
             return None
         h = self.hand[i, seat]
         own = int(h[tile])
+        full = h.tolist()
+        if not self_drawn:
+            full[tile] += 1
+        if not is_winning(full, 0, self.rules.shape_rules):  # the engine's exact shape test first (the
+            return False                                      # candidates' test of special shapes is not)
         pre = h.astype(np.uint8)
         if self_drawn:
             pre[tile] -= 1

@@ -1,6 +1,6 @@
 """The MCR scorer's compiled path (numba): a hand scored in one call.
 
-:func:`score_standard` takes a hand as plain numbers and returns its best arrangement's counted fans,
+:func:`score_hand` takes a hand as plain numbers and returns its best arrangement's counted fans,
 total and concealed groups (or shape); :func:`majiang.rules.mcr.scoring.score` turns them into the
 same :class:`~majiang.rules.mcr.scoring.McrResult` as its Python path. The procedure is the plain
 definition of :mod:`majiang.rules.mcr.fans`, written over arrays:
@@ -40,11 +40,12 @@ _KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_
             "_seven_pairs_with", "_orphans_with", "_honors_knitted_with", "_knitted_with",
             "_knitted_fans", "_special_fans", "_tile_set_fans", "_condition_fans", "_enumerate",
             "_select", "_add", "_sorted_ranks", "_suit_spread", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
-            "score_standard")
+            "score_hand")
 _STATE: list[bool] = []
 
 OK, PYTHON, NOT_WINNING = 0, 1, 2
-"""Statuses of :func:`score_standard`: scored; left to the Python path; no standard shape."""
+"""Statuses of :func:`score_hand`: scored; left to the Python path (to refuse, or past the kernel's
+limits); no winning shape at all."""
 
 CHOW_MELD, PUNG_MELD, CONCEALED_KONG_MELD, MELDED_KONG_MELD = 0, 1, 2, 3
 """Meld kinds in the packed melds (8 bits a meld: kind << 6 | tile, the first meld lowest)."""
@@ -195,7 +196,7 @@ _BUF = 1451
 
 
 def available() -> bool:
-    """True when :func:`score_standard` runs compiled (numba there, ``MAJIANG_NUMBA`` not 0; see
+    """True when :func:`score_hand` runs compiled (numba there, ``MAJIANG_NUMBA`` not 0; see
     :func:`majiang.rl.kernels.available`)."""
     from majiang.rl import kernels
 
@@ -1045,7 +1046,7 @@ def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: 
 
 # ------------------------------------------------------------------------------------- the hand
 
-def score_standard(pre: bytes, win: int, melds: int, nmelds: int, flags: int) -> tuple:
+def score_hand(pre: bytes, win: int, melds: int, nmelds: int, flags: int) -> tuple:
     """Score a hand whose concealed part before the win is ``pre`` (34 counts as bytes), won on
     ``win``, with ``nmelds`` declared melds packed in ``melds`` (8 bits each: kind << 6 | tile, kinds
     :data:`CHOW_MELD` ...) and the conditions and options in ``flags``.

@@ -43,17 +43,23 @@ class McrScorer:
 
         ``pre``: the winner's concealed counts without the winning tile (34 bytes); ``melds``: the
         declared melds as ``(kind, tile)``; the flags as in :class:`~majiang.rules.base.WinContext`
-        (a robbed kong is never told here). For the batched RL core (``majiang.rl.batched``), which
-        asks whether a win meets the minimum far more often than it scores one."""
+        (a robbed kong is never told here); winds as tiles (27-30). Anything else -- ``pre`` not 34
+        bytes, a tile or wind out of range, more than four melds, a kong replacement not self-drawn
+        -- is None too, left to :meth:`score`, which checks the context. For the batched RL core
+        (``majiang.rl.batched``), which asks whether a win meets the minimum far more often than it
+        scores one. The kernel is used wherever numba is there (``scoring.use_compiled`` aside)."""
         kernel = _kernel()
-        if kernel is None:
+        if (kernel is None or type(pre) is not bytes or len(pre) != 34 or not 0 <= win < 34 or len(melds) > 4
+                or not 27 <= seat_wind <= 30 or not 27 <= prevalent_wind <= 30 or (kong_replacement and not self_drawn)):
             return None
         packed = 0
         shift = 0
         for kind, tile in melds:
+            if not 0 <= tile < 34:
+                return None
             packed |= (_MELD_CODE[kind] << 6 | tile) << shift
             shift += 8
-        o = self.options
+        o = self.options  # the bits of compiled.SELF_DRAWN ... KNITTED_WAITS (as scoring._score_compiled)
         flags = (self_drawn | last_tile << 1 | kong_replacement << 2 | (win_tile_seen >= 3 and not pre[win]) << 4
                  | (seat_wind - 27) << 5 | (prevalent_wind - 27) << 7 | o.melded_concealed_kong_pair << 9
                  | o.fifth_copy_waits << 10 | o.knitted_straight_waits << 11)
@@ -77,11 +83,11 @@ _MELD_CODE = {MeldKind.CHOW: 0, MeldKind.PUNG: 1, MeldKind.CONCEALED_KONG: 2, Me
 _KERNEL: list = []
 
 
-def _kernel():  # noqa: ANN202 - the compiled score_standard, or None without numba
+def _kernel():  # noqa: ANN202 - the compiled score_hand, or None without numba
     if not _KERNEL:
         from majiang.rules.mcr import compiled
 
-        _KERNEL.append(compiled.score_standard if compiled.available() else None)
+        _KERNEL.append(compiled.score_hand if compiled.available() else None)
     return _KERNEL[0]
 
 

@@ -319,21 +319,23 @@ _COMPILED_AFTER = 2000
 (:mod:`.compiled`, where numba is installed): a few calls never pay numba's start (about half a
 second to load its cache, far more to compile on a fresh installation); many calls gain."""
 _COMPILED: list = [None, 0]
-"""The compiled ``score_standard`` once in use (else None), and the hands scored before it."""
+"""The compiled ``score_hand`` once in use (else None), and the hands scored before it."""
 
 
 def use_compiled(on: bool | None) -> bool:
     """Switch :func:`score`'s compiled path: ``True`` now (where numba is installed and
     ``MAJIANG_NUMBA`` is not 0), ``False`` never, ``None`` after :data:`_COMPILED_AFTER` hands (the
     default). Returns whether it is in use now. Either path gives the same results; the compiled
-    one scores standard-shape hands in one call and leaves the rest to the Python path."""
+    one scores a hand of any shape in one call and hands back to the Python path only what must be
+    refused (which the Python path names). :meth:`.engine_adapter.McrScorer.quick_value` uses the
+    kernel wherever numba is there, whatever this switch says."""
     _COMPILED[0] = None
     _COMPILED[1] = _COMPILED_AFTER if on is False else 0
     if on:
         from majiang.rules.mcr import compiled
 
         if compiled.available():
-            _COMPILED[0] = compiled.score_standard
+            _COMPILED[0] = compiled.score_hand
         else:
             _COMPILED[1] = _COMPILED_AFTER
     return _COMPILED[0] is not None
@@ -347,8 +349,8 @@ _GROUP_OF_CODE = {1: lambda t: ("chow", (t, t + 1, t + 2)),
 
 
 def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrOptions) -> McrResult | None:  # noqa: ANN001
-    """:func:`score` through :func:`.compiled.score_standard`, or None where the Python path must
-    score the hand (special shapes, anything to refuse or check)."""
+    """:func:`score` through :func:`.compiled.score_hand`, or None where the Python path must
+    score the hand (anything to refuse or check, which it names)."""
     if type(hand) is not Hand or type(conditions) is not WinConditions or hand.wilds:
         return None
     win = hand.win_tile
@@ -368,6 +370,7 @@ def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrO
             return None
         flowers = len(hand.flowers)
     self_drawn = conditions.self_drawn
+    # the bits of compiled.SELF_DRAWN ... KNITTED_WAITS (as McrScorer.quick_value packs them)
     flags = (self_drawn | conditions.last_wall_tile << 1 | conditions.kong_replacement << 2
              | conditions.robbing_kong << 3 | conditions.last_of_kind << 4 | conditions.seat_wind << 5
              | conditions.prevalent_wind << 7 | options.melded_concealed_kong_pair << 9
