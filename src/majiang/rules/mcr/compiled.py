@@ -38,7 +38,7 @@ from majiang.rules.mcr import fast as FP
 
 _KERNELS = ("_suit_code", "_honor_code", "_group_code", "_completes", "_special_possible", "_knitted_possible",
             "_seven_pairs_with", "_orphans_with", "_honors_knitted_with", "_knitted_with",
-            "_knitted_fans", "_special_fans", "_tile_set_fans", "_condition_fans", "_enumerate",
+            "_knitted_fans", "_special_fans", "_tile_set_fans", "_condition_fans", "_concealment_wait_select", "_enumerate",
             "_select", "_add", "_sorted_ranks", "_suit_spread", "_chow_fans", "_pung_fans", "_combos", "_arrangement", "_unique_wait",
             "score_hand")
 _STATE: list[bool] = []
@@ -705,6 +705,29 @@ def _combos(group: np.ndarray, ng: int, kind_pung: bool, units: np.ndarray, hf: 
 
 # ----------------------------------------------------------------------------- one arrangement
 
+def _concealment_wait_select(flags: int, open_melds: int, wait: int, hf: np.ndarray, hs: np.ndarray, hm: np.ndarray,
+                             nh: int, one: np.ndarray, counted: np.ndarray, buf: np.ndarray) -> int:
+    """The last detections of an arrangement -- 不求人 / 门前清 / 全求人 from the ``open_melds`` (a
+    four-meld hand is only ever standard), the wait fan ``wait`` (0 none, 1 边张, 2 嵌张, 3 单钓将) --
+    then the selection, 无番和 when nothing counts; returns the points."""
+    self_drawn = flags & SELF_DRAWN != 0
+    if open_melds == 0:
+        nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
+    elif open_melds == 4 and not self_drawn:
+        nh = _add(hf, hs, hm, nh, MELDED_HAND, one, 0)
+    if wait == 1:
+        nh = _add(hf, hs, hm, nh, EDGE_WAIT, one, 0)
+    elif wait == 2:
+        nh = _add(hf, hs, hm, nh, CLOSED_WAIT, one, 0)
+    elif wait == 3:
+        nh = _add(hf, hs, hm, nh, SINGLE_WAIT, one, 0)
+    total = _select(hf, hs, hm, nh, counted, buf)
+    if total == 0:
+        counted[CHICKEN_HAND] = 1
+        total = _POINTS[CHICKEN_HAND]
+    return total
+
+
 def _tile_set_fans(present: int, pairs_or_standard: bool, hf: np.ndarray, hs: np.ndarray, hm: np.ndarray, nh: int,
                    one: np.ndarray) -> int:
     """``fans.tile_set_fans`` of the tiles ``present`` (a bit mask): the detections appended."""
@@ -778,7 +801,6 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
     hm = buf[_HM:_HM + 64]
     one = buf[_ONE_U:_ONE_U + 4]
     nh = 0
-    self_drawn = flags & SELF_DRAWN != 0
     seat = 27 + (flags >> SEAT_SHIFT & 3)
     prevalent = 27 + (flags >> PREVALENT_SHIFT & 3)
     pair = -1
@@ -933,21 +955,7 @@ def _arrangement(kind: np.ndarray, tile: np.ndarray, conc: np.ndarray, kong: np.
         nh = _add(hf, hs, hm, nh, MELDED_KONG if melded_kongs else CONCEALED_KONG, one, 0)
     # how the hand was won
     nh = _condition_fans(flags, hf, hs, hm, nh, one)
-    if open_melds == 0:
-        nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
-    elif open_melds == 4 and not self_drawn:
-        nh = _add(hf, hs, hm, nh, MELDED_HAND, one, 0)
-    if wait == 1:
-        nh = _add(hf, hs, hm, nh, EDGE_WAIT, one, 0)
-    elif wait == 2:
-        nh = _add(hf, hs, hm, nh, CLOSED_WAIT, one, 0)
-    elif wait == 3:
-        nh = _add(hf, hs, hm, nh, SINGLE_WAIT, one, 0)
-    total = _select(hf, hs, hm, nh, counted, buf)
-    if total == 0:
-        counted[CHICKEN_HAND] = 1
-        total = _POINTS[CHICKEN_HAND]
-    return total
+    return _concealment_wait_select(flags, open_melds, wait, hf, hs, hm, nh, one, counted, buf)
 
 
 def _knitted_fans(set_kind: int, set_tile: int, melded: int, hidden: int, pair: int, present: int, flags: int,
@@ -961,7 +969,6 @@ def _knitted_fans(set_kind: int, set_tile: int, melded: int, hidden: int, pair: 
     hm = buf[_HM:_HM + 64]
     one = buf[_ONE_U:_ONE_U + 4]
     nh = 0
-    self_drawn = flags & SELF_DRAWN != 0
     nh = _add(hf, hs, hm, nh, KNITTED_STRAIGHT, one, 0)
     one[0] = 0  # the set's unit (the only set: its index tells nothing else apart)
     if set_kind == 1:
@@ -983,19 +990,7 @@ def _knitted_fans(set_kind: int, set_tile: int, melded: int, hidden: int, pair: 
         nh = _add(hf, hs, hm, nh, MELDED_KONG if melded else CONCEALED_KONG, one, 0)
     nh = _tile_set_fans(present, False, hf, hs, hm, nh, one)
     nh = _condition_fans(flags, hf, hs, hm, nh, one)
-    if open_melds == 0:
-        nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
-    if wait == 1:
-        nh = _add(hf, hs, hm, nh, EDGE_WAIT, one, 0)
-    elif wait == 2:
-        nh = _add(hf, hs, hm, nh, CLOSED_WAIT, one, 0)
-    elif wait == 3:
-        nh = _add(hf, hs, hm, nh, SINGLE_WAIT, one, 0)
-    total = _select(hf, hs, hm, nh, counted, buf)
-    if total == 0:
-        counted[CHICKEN_HAND] = 1
-        total = _POINTS[CHICKEN_HAND]
-    return total
+    return _concealment_wait_select(flags, open_melds, wait, hf, hs, hm, nh, one, counted, buf)
 
 
 def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: np.ndarray, buf: np.ndarray) -> int:
@@ -1008,7 +1003,6 @@ def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: 
     hm = buf[_HM:_HM + 64]
     one = buf[_ONE_U:_ONE_U + 4]
     nh = 0
-    self_drawn = flags & SELF_DRAWN != 0
     if sp == 0:
         nh = _add(hf, hs, hm, nh, SEVEN_PAIRS_FAN, one, 0)
         lo = -1
@@ -1036,12 +1030,7 @@ def _special_fans(sp: int, present: int, full: np.ndarray, flags: int, counted: 
             nh = _add(hf, hs, hm, nh, KNITTED_STRAIGHT, one, 0)
     nh = _tile_set_fans(present, sp == 0, hf, hs, hm, nh, one)
     nh = _condition_fans(flags, hf, hs, hm, nh, one)
-    nh = _add(hf, hs, hm, nh, FULLY_CONCEALED_HAND if self_drawn else CONCEALED_HAND, one, 0)
-    total = _select(hf, hs, hm, nh, counted, buf)
-    if total == 0:
-        counted[CHICKEN_HAND] = 1
-        total = _POINTS[CHICKEN_HAND]
-    return total
+    return _concealment_wait_select(flags, 0, 0, hf, hs, hm, nh, one, counted, buf)
 
 
 # ------------------------------------------------------------------------------------- the hand
