@@ -845,16 +845,17 @@ class BatchedCore:
         quick = self._quick_value
         if quick is None:
             return None
-        h = self.hand[i, seat]
-        own = int(h[tile])
-        full = h.tolist()
-        if not self_drawn:
+        c = self.hand[i, seat].tolist()
+        own = c[tile]
+        if self_drawn:
+            full = c
+            c = list(c)
+            c[tile] -= 1
+        else:
+            full = list(c)
             full[tile] += 1
         if not is_winning(full, 0, self.rules.shape_rules):  # the engine's exact shape test first (the
             return False                                      # candidates' test of special shapes is not)
-        pre = h.astype(np.uint8)
-        if self_drawn:
-            pre[tile] -= 1
         seen = own + int(np.count_nonzero((self.river[i] == tile) & (_RIVER_COL < self.river_len[i][:, None])))
         nm = self.n_melds[i].tolist()
         kinds, tiles = self.meld_kind[i].tolist(), self.meld_tile[i].tolist()
@@ -869,10 +870,18 @@ class BatchedCore:
                 elif t == tile and (s == seat or k is not MeldKind.CONCEALED_KONG):
                     seen += 3 if k is MeldKind.PUNG else 4
         last = (self.tail[i] - self.head[i] - self.reserve == 0) if self_drawn else self.last_discard[i]
-        v = quick(pre.tobytes(), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
+        v = quick(bytes(c), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
                   kong_replacement=self_drawn and bool(self.kong_chain[i]), win_tile_seen=max(seen - 1, 0),
                   seat_wind=27 + (seat - int(self.dealer[i])) % 4, prevalent_wind=int(self.prevalent[i]))
         return None if v is None else v >= self.rules.min_score
+
+    def _drawn_win(self, i: int, seat: int, tile: int) -> bool:
+        """Whether ``seat`` of row ``i`` may win on the tile it drew (a complete shape): the quick
+        value (:meth:`_quick_win`), else the engine on a synced table."""
+        q = self._quick_win(i, seat, tile, True)
+        if q is None:
+            q = self._sync(i)._score_win(seat, tile, self_drawn=True, discarder=None, robbing=False) is not None
+        return q
 
     def _candidates(self, x: np.ndarray) -> np.ndarray:
         """:func:`shape_candidates` under this rule set's shapes."""
@@ -943,11 +952,7 @@ class BatchedCore:
             for k in k0[cand].tolist():
                 i = int(rows[k])
                 seat = int(s[k])
-                q = self._quick_win(i, seat, int(ld[k]), True)
-                if q is None:
-                    q = self._sync(i)._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
-                                                 robbing=False) is not None
-                ok[k] = q
+                ok[k] = self._drawn_win(i, seat, int(ld[k]))
         self.turn_win[rows] = ok
 
     def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
@@ -1004,11 +1009,7 @@ class BatchedCore:
                 ld = self.last_draw[r, s]
                 for k in cand.nonzero()[0].tolist():
                     i, seat = int(r[k]), int(s[k])
-                    q = self._quick_win(i, seat, int(ld[k]), True)
-                    if q is None:
-                        q = self._sync(i)._score_win(seat, int(ld[k]), self_drawn=True, discarder=None,
-                                                     robbing=False) is not None
-                    self.turn_win[i] = q
+                    self.turn_win[i] = self._drawn_win(i, seat, int(ld[k]))
             return
         self._draw_numpy(rows, seats, tail)
 
@@ -1636,11 +1637,7 @@ class BatchedCore:
             cand = step_kernels.candidates(self.hand, test, s, None, self._shapes, self._gate_tables)
             for k in cand.nonzero()[0].tolist():
                 i, seat = int(test[k]), int(s[k])
-                tile = int(self.last_draw[i, seat])
-                q = self._quick_win(i, seat, tile, True)
-                if q is None:
-                    q = self._sync(i)._score_win(seat, tile, self_drawn=True, discarder=None, robbing=False) is not None
-                self.turn_win[i] = q
+                self.turn_win[i] = self._drawn_win(i, seat, int(self.last_draw[i, seat]))
         self._queued_draws()
 
     @property

@@ -48,14 +48,17 @@ OK, PYTHON, NOT_WINNING = 0, 1, 2
 limits); no winning shape at all."""
 
 CHOW_MELD, PUNG_MELD, CONCEALED_KONG_MELD, MELDED_KONG_MELD = 0, 1, 2, 3
-"""Meld kinds in the packed melds (8 bits a meld: kind << 6 | tile, the first meld lowest)."""
+"""Meld kinds in the packed melds (8 bits a meld: kind << 6 | tile, the first meld lowest;
+``scoring._pack_melds`` packs them)."""
+
 
 # flags bits
 SELF_DRAWN, LAST_WALL, KONG_REPLACEMENT, ROBBING, LAST_OF_KIND = 1, 2, 4, 8, 16
 SEAT_SHIFT, PREVALENT_SHIFT = 5, 7
 MCKP, FIFTH, KNITTED_WAITS = 1 << 9, 1 << 10, 1 << 11
 """``flags`` bits: the win conditions, the seat and prevalent winds (0-3, two bits each) and the
-options ``melded_concealed_kong_pair``, ``fifth_copy_waits`` and ``knitted_straight_waits``."""
+options ``melded_concealed_kong_pair``, ``fifth_copy_waits`` and ``knitted_straight_waits``
+(``scoring._pack_flags`` packs them)."""
 
 _NF = 83
 _POINTS = np.array(FP.POINTS, dtype=np.int64)
@@ -193,6 +196,11 @@ _PUNG = 1349
 _ROW = 1383
 _KOUT = 1387
 _BUF = 1451
+
+
+def kernel():  # noqa: ANN201 - the compiled score_hand, or None
+    """The compiled :func:`score_hand` where numba is there (:func:`available`), else None."""
+    return score_hand if available() else None
 
 
 def available() -> bool:

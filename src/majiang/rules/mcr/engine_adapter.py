@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from majiang.hand import MeldKind
 from majiang.rules.base import ScoreResult, WinContext
 from majiang.rules.mcr.conditions import McrOptions, WinConditions
-from majiang.rules.mcr.scoring import score
+from majiang.rules.mcr.scoring import _pack_flags, _pack_melds, score
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,18 +52,11 @@ class McrScorer:
         if (kernel is None or type(pre) is not bytes or len(pre) != 34 or not 0 <= win < 34 or len(melds) > 4
                 or not 27 <= seat_wind <= 30 or not 27 <= prevalent_wind <= 30 or (kong_replacement and not self_drawn)):
             return None
-        packed = 0
-        shift = 0
-        for kind, tile in melds:
-            if not 0 <= tile < 34:
-                return None
-            packed |= (_MELD_CODE[kind] << 6 | tile) << shift
-            shift += 8
-        o = self.options  # the bits of compiled.SELF_DRAWN ... KNITTED_WAITS (as scoring._score_compiled)
-        flags = (self_drawn | last_tile << 1 | kong_replacement << 2 | (win_tile_seen >= 3 and not pre[win]) << 4
-                 | (seat_wind - 27) << 5 | (prevalent_wind - 27) << 7 | o.melded_concealed_kong_pair << 9
-                 | o.fifth_copy_waits << 10 | o.knitted_straight_waits << 11)
-        status, total, _, _, _, _ = kernel(pre, win, packed, len(melds), flags)
+        if any(not 0 <= tile < 34 for _, tile in melds):
+            return None
+        flags = _pack_flags(self_drawn, last_tile, kong_replacement, False, win_tile_seen >= 3 and not pre[win],
+                                    seat_wind - 27, prevalent_wind - 27, self.options)
+        status, total, _, _, _, _ = kernel(pre, win, _pack_melds(melds), len(melds), flags)
         return total if status == 0 else None
 
     def score(self, ctx: WinContext) -> ScoreResult:
@@ -78,16 +71,14 @@ class McrScorer:
                            tuple((fc.fan.name_zh, fc.fan.points, fc.count) for fc in r.fans))
 
 
-_MELD_CODE = {MeldKind.CHOW: 0, MeldKind.PUNG: 1, MeldKind.CONCEALED_KONG: 2, MeldKind.EXPOSED_KONG: 3,
-              MeldKind.ADDED_KONG: 3}
 _KERNEL: list = []
 
 
 def _kernel():  # noqa: ANN202 - the compiled score_hand, or None without numba
-    if not _KERNEL:
+    if not _KERNEL:  # imported here: numpy and numba stay out of a plain import of the scorer
         from majiang.rules.mcr import compiled
 
-        _KERNEL.append(compiled.score_hand if compiled.available() else None)
+        _KERNEL.append(compiled.kernel())
     return _KERNEL[0]
 
 

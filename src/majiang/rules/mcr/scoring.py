@@ -334,9 +334,8 @@ def use_compiled(on: bool | None) -> bool:
     if on:
         from majiang.rules.mcr import compiled
 
-        if compiled.available():
-            _COMPILED[0] = compiled.score_hand
-        else:
+        _COMPILED[0] = compiled.kernel()
+        if _COMPILED[0] is None:
             _COMPILED[1] = _COMPILED_AFTER
     return _COMPILED[0] is not None
 
@@ -346,6 +345,31 @@ _PACKED_GROUPS: dict[int, tuple[tuple[str, tuple[int, ...]], ...]] = {}
 _GROUP_OF_CODE = {1: lambda t: ("chow", (t, t + 1, t + 2)),
                   2: lambda t: ("pair", (t, t)) if t < 34 else ("knitted", KNITTED_ARRANGEMENTS[t - 34]),
                   3: lambda t: ("pung", (t, t, t))}
+
+
+def _meld_code(kind: MeldKind) -> int:
+    """A meld kind's code in :func:`.compiled.score_hand`'s packed melds (``compiled.CHOW_MELD`` ...;
+    identity tests: an enum's hash is a Python-level call)."""
+    return 0 if kind is _CHOW_KIND else 1 if kind is _PUNG_KIND else 2 if kind is _CONCEALED_KONG_KIND else 3
+
+
+def _pack_melds(melds: Sequence[tuple[MeldKind, int]]) -> int:
+    """:func:`.compiled.score_hand`'s ``melds`` argument from ``(kind, tile)`` pairs (8 bits a meld)."""
+    packed = 0
+    shift = 0
+    for kind, tile in melds:
+        packed |= (_meld_code(kind) << 6 | tile) << shift
+        shift += 8
+    return packed
+
+
+def _pack_flags(self_drawn: bool, last_wall_tile: bool, kong_replacement: bool, robbing_kong: bool,
+                last_of_kind: bool, seat_wind: int, prevalent_wind: int, options: McrOptions) -> int:
+    """:func:`.compiled.score_hand`'s ``flags`` argument (the bits ``compiled.SELF_DRAWN`` ...): the win
+    conditions, the winds 0-3, and the options the kernel reads."""
+    return (self_drawn | last_wall_tile << 1 | kong_replacement << 2 | robbing_kong << 3 | last_of_kind << 4
+            | seat_wind << 5 | prevalent_wind << 7 | options.melded_concealed_kong_pair << 9
+            | options.fifth_copy_waits << 10 | options.knitted_straight_waits << 11)
 
 
 def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrOptions) -> McrResult | None:  # noqa: ANN001
@@ -359,10 +383,8 @@ def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrO
     melds = hand.melds
     packed = 0
     shift = 0
-    for m in melds:
-        k = m.kind
-        packed |= (0 if k is _CHOW_KIND else 1 if k is _PUNG_KIND else 2 if k is _CONCEALED_KONG_KIND else 3
-                   ) << 6 + shift | m.tile << shift
+    for m in melds:  # _pack_melds, over Meld objects
+        packed |= (_meld_code(m.kind) << 6 | m.tile) << shift
         shift += 8
     flowers = conditions.flowers
     if hand.flowers:
@@ -370,11 +392,8 @@ def _score_compiled(kernel, hand: Hand, conditions: WinConditions, options: McrO
             return None
         flowers = len(hand.flowers)
     self_drawn = conditions.self_drawn
-    # the bits of compiled.SELF_DRAWN ... KNITTED_WAITS (as McrScorer.quick_value packs them)
-    flags = (self_drawn | conditions.last_wall_tile << 1 | conditions.kong_replacement << 2
-             | conditions.robbing_kong << 3 | conditions.last_of_kind << 4 | conditions.seat_wind << 5
-             | conditions.prevalent_wind << 7 | options.melded_concealed_kong_pair << 9
-             | options.fifth_copy_waits << 10 | options.knitted_straight_waits << 11)
+    flags = _pack_flags(self_drawn, conditions.last_wall_tile, conditions.kong_replacement, conditions.robbing_kong,
+                       conditions.last_of_kind, conditions.seat_wind, conditions.prevalent_wind, options)
     status, total, f0, f1, f2, groups = kernel(bytes(hand._counts), win, packed, len(melds), flags)
     if status:
         return None
