@@ -159,14 +159,15 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     # The hot path, without wildcards: the counts as bytes, each group's record (tables.WIN_SUIT:
     # code + 1,024 × size) looked up by its slice, the four added up. A count outside 0-4, or counts
     # that are not plain integers (a numpy int64 buffer is 272 bytes: the honour slice runs to the
-    # end) miss the tables or fail in bytes(), and the general path checks them.
+    # end) miss the tables or fail in bytearray(), and the general path checks them. From a list,
+    # bytes(bytearray(x)) takes two thirds of bytes(x)'s time; the slices are made once, below.
     if not wilds and rules.standard and len(counts) == 34:
         try:
-            b = bytes(counts)
-            s = WIN_HONOR[b[27:]] + WIN_SUIT[b[:9]] + WIN_SUIT[b[9:18]] + WIN_SUIT[b[18:27]]
+            b = bytes(bytearray(counts))
+            s = WIN_HONOR[b[_HONORS]] + WIN_SUIT[b[_M]] + WIN_SUIT[b[_P]] + WIN_SUIT[b[_S]]
         except (KeyError, TypeError, ValueError):  # a group seen for the first time, or not plain counts
             return _is_winning(counts, wilds, rules)
-        if s & _CODES == 6:
+        if s & 1023 == 6:  # the codes' sum (_CODES): one pair and sets only
             return True
         if (s >> 10) % 3 != 2:
             _check(counts, 0, 2)
@@ -177,6 +178,7 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
 
 
 _CODES = WIN_SIZE - 1
+_M, _P, _S, _HONORS = slice(0, 9), slice(9, 18), slice(18, 27), slice(27, None)  # honours: to the end
 
 
 def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
