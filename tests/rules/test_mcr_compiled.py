@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from dataclasses import replace
 from pathlib import Path
 
@@ -130,4 +131,58 @@ def test_switch():
     scoring.use_compiled(None)
     for _ in range(scoring._COMPILED_AFTER):
         score(hand, cond)
+    scoring._STARTING[0].join()
     assert scoring._COMPILED[0] is not None  # None (the default): after _COMPILED_AFTER hands
+
+
+def _blocked_start(monkeypatch, gate: threading.Event) -> None:
+    """Make the background start wait for ``gate`` before it asks for the kernel."""
+    real = compiled.kernel
+
+    def kernel():
+        assert gate.wait(30)
+        return real()
+
+    monkeypatch.setattr(compiled, "kernel", kernel)
+
+
+def test_the_caller_never_waits_for_the_compiler(monkeypatch):
+    """The automatic start runs on a worker thread: while numba compiles (held here by a gate),
+    every hand is answered on the Python path, and the compiled path is taken once it is ready."""
+    gate = threading.Event()
+    _blocked_start(monkeypatch, gate)
+    scoring.use_compiled(None)
+    hand, cond = parse_hand_string("123m456p789s123s5z5z")
+    want = _outcome(hand, cond, McrOptions(), False)
+    scoring.use_compiled(None)
+    for _ in range(scoring._COMPILED_AFTER + 50):
+        assert score(hand, cond) == want
+    thread = scoring._STARTING[0]
+    assert thread.is_alive() and scoring._COMPILED[0] is None
+    gate.set()
+    thread.join(60)
+    assert scoring._COMPILED[0] is not None
+    assert score(hand, cond) == want
+
+
+def test_a_busy_caller_waits_at_the_second_threshold(monkeypatch):
+    """A caller still on the Python path _WAIT_AFTER hands in waits for the start (a loop that
+    never yields the GIL would starve the thread); a use_compiled call meanwhile wins over it."""
+    gate = threading.Event()
+    _blocked_start(monkeypatch, gate)
+    scoring.use_compiled(None)
+    hand, cond = parse_hand_string("123m456p789s123s5z5z")
+    for _ in range(scoring._WAIT_AFTER - 1):
+        score(hand, cond)
+    assert scoring._COMPILED[0] is None
+    threading.Timer(0.2, gate.set).start()
+    score(hand, cond)  # the _WAIT_AFTER-th hand: waits for the thread
+    assert scoring._COMPILED[0] is not None
+    gate.clear()
+    scoring.use_compiled(None)
+    for _ in range(scoring._COMPILED_AFTER):
+        score(hand, cond)
+    scoring.use_compiled(False)  # while the start waits at the gate
+    gate.set()
+    scoring._STARTING[0].join(60)
+    assert scoring._COMPILED[0] is None

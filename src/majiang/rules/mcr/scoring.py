@@ -33,6 +33,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+import os
+import threading
 from operator import itemgetter
 
 from majiang.analysis import MCR_SHAPES, decompositions, waits
@@ -299,10 +301,12 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
         r = _score_compiled(kernel, hand, conditions, options)
         if r is not None:
             return r
-    elif _COMPILED[1] < _COMPILED_AFTER:
+    elif _COMPILED[1] < _WAIT_AFTER:
         _COMPILED[1] += 1
         if _COMPILED[1] == _COMPILED_AFTER:
-            use_compiled(True)
+            _compile_in_background()
+        elif _COMPILED[1] == _WAIT_AFTER:
+            _wait_for_start()
     flowers, evaluated = _evaluate(hand, conditions, options)
     best = evaluated[0]
     if len(evaluated) > 1:
@@ -317,27 +321,80 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
 _COMPILED_AFTER = 2000
 """Hands a process scores on the Python path before :func:`score` starts its compiled path
 (:mod:`.compiled`, where numba is installed): a few calls never pay numba's start (about half a
-second to load its cache, far more to compile on a fresh installation); many calls gain."""
-_COMPILED: list = [None, 0]
-"""The compiled ``score_hand`` once in use (else None), and the hands scored before it."""
+second to load its cache, some 20 s to compile on a fresh installation); many calls gain. The
+start runs on a worker thread (:func:`_compile_in_background`); a process still on the Python
+path :data:`_WAIT_AFTER` hands in waits for it (a busy caller starves the thread of the GIL, an
+event loop that waits for its clients does not)."""
+_WAIT_AFTER = 10 * _COMPILED_AFTER
+_COMPILED: list = [None, 0, 0]
+"""The compiled ``score_hand`` once in use (else None), the hands scored before it, and the number
+of :func:`use_compiled` calls (a background start made before the latest call does not switch)."""
 
 
 def use_compiled(on: bool | None) -> bool:
     """Switch :func:`score`'s compiled path: ``True`` now (where numba is installed and
-    ``MAJIANG_NUMBA`` is not 0), ``False`` never, ``None`` after :data:`_COMPILED_AFTER` hands (the
-    default). Returns whether it is in use now. Either path gives the same results; the compiled
-    one scores a hand of any shape in one call and hands back to the Python path only what must be
-    refused (which the Python path names). :meth:`.engine_adapter.McrScorer.quick_value` uses the
-    kernel wherever numba is there, whatever this switch says."""
+    ``MAJIANG_NUMBA`` is not 0; this call waits while numba compiles or loads it), ``False`` never,
+    ``None`` after :data:`_COMPILED_AFTER` hands (the default: started on a worker thread, the Python
+    path serving until it is ready). Returns whether it is in use now. Either path gives the same
+    results; the compiled one scores a hand of any shape in one call and hands back to the Python
+    path only what must be refused (which the Python path names).
+    :meth:`.engine_adapter.McrScorer.quick_value` uses the kernel wherever numba is there, whatever
+    this switch says."""
+    _COMPILED[2] += 1
     _COMPILED[0] = None
-    _COMPILED[1] = _COMPILED_AFTER if on is False else 0
+    _COMPILED[1] = _WAIT_AFTER if on is False else 0
     if on:
         from majiang.rules.mcr import compiled
 
         _COMPILED[0] = compiled.kernel()
         if _COMPILED[0] is None:
-            _COMPILED[1] = _COMPILED_AFTER
+            _COMPILED[1] = _WAIT_AFTER
     return _COMPILED[0] is not None
+
+
+def _compile_in_background() -> threading.Thread:
+    """Start the compiled path on a daemon thread: numba compiles the kernel there (or loads its
+    cache) and scores one hand with it, and only then does :func:`score` take it. Until then the
+    Python path answers, so no caller waits for the compiler -- above all a web server, which
+    scores on its event loop and would otherwise stop every table for the compile. A
+    :func:`use_compiled` call in the meantime wins: the thread then leaves the switch alone. A fork
+    waits for the thread (:func:`_before_fork`)."""
+    calls = _COMPILED[2]
+
+    def start() -> None:
+        from majiang.rules.mcr import compiled
+
+        kernel = compiled.kernel()
+        if kernel is not None:
+            hand, cond = parse_hand_string(_WARM_HAND)
+            _score_compiled(kernel, hand, cond, McrOptions())  # the compile (or cache load) happens here
+        if kernel is not None and _COMPILED[2] == calls:
+            _COMPILED[0] = kernel
+
+    t = threading.Thread(target=start, name="majiang-mcr-compile", daemon=True)
+    _STARTING[:] = [t]
+    t.start()
+    return t
+
+
+_WARM_HAND = "123m456p789s123s5z5z"
+"""The hand the background start scores once (a plain win: the kernel's every step runs)."""
+_STARTING: list[threading.Thread] = []
+"""The background start's thread, once started."""
+
+
+def _wait_for_start() -> None:
+    """Wait for the background start, if one is running (and this is not its own thread). Called
+    :data:`_WAIT_AFTER` hands in, and before the process forks: a child copies numba's compiler
+    lock as the parent holds it, and would hang at its own first compile if the copy were taken
+    mid-way."""
+    for t in _STARTING:
+        if t.is_alive() and t is not threading.current_thread():
+            t.join()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_wait_for_start)
 
 
 _PACKED_FANS: dict[int, dict[int, int]] = {}
