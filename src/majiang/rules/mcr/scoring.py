@@ -31,10 +31,10 @@ the errors are the same. ``tests/rules/test_mcr_compiled.py`` keeps the two equa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 import os
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from operator import itemgetter
 
 from majiang.analysis import MCR_SHAPES, decompositions, waits
@@ -302,10 +302,10 @@ def score(hand: Hand, conditions: WinConditions, options: McrOptions = McrOption
         if r is not None:
             return r
     elif _COMPILED[1] < _WAIT_AFTER:
-        _COMPILED[1] += 1
-        if _COMPILED[1] == _COMPILED_AFTER:
+        n = _COMPILED[1] = _COMPILED[1] + 1  # this call's own count (threads may repeat one, never skip one)
+        if n == _COMPILED_AFTER:
             _compile_in_background()
-        elif _COMPILED[1] == _WAIT_AFTER:
+        elif n == _WAIT_AFTER:
             _wait_for_start()
     flowers, evaluated = _evaluate(hand, conditions, options)
     best = evaluated[0]
@@ -358,7 +358,7 @@ def _compile_in_background() -> threading.Thread:
     Python path answers, so no caller waits for the compiler -- above all a web server, which
     scores on its event loop and would otherwise stop every table for the compile. A
     :func:`use_compiled` call in the meantime wins: the thread then leaves the switch alone. A fork
-    waits for the thread (:func:`_before_fork`)."""
+    waits for the thread (:func:`_wait_for_start`)."""
     calls = _COMPILED[2]
 
     def start() -> None:
