@@ -108,8 +108,6 @@ TURN, CLAIM, ROB, END = 0, 1, 2, 3
 K_PASS, K_WIN, K_DISCARD, K_CHOW, K_PUNG, K_EKONG, K_CKONG, K_AKONG, K_READY = range(9)
 # meld kinds in the arrays, and their engine MeldKind
 M_CHOW, M_PUNG, M_EKONG, M_CKONG, M_AKONG = range(5)
-_RIVER_COL = np.arange(96)
-"""Column numbers of a seat's river (``BatchedCore.river``: 96 slots)."""
 _MELD_KINDS = (MeldKind.CHOW, MeldKind.PUNG, MeldKind.EXPOSED_KONG, MeldKind.CONCEALED_KONG, MeldKind.ADDED_KONG)
 _PRIORITY = {K_WIN: 0, K_EKONG: 1, K_PUNG: 1, K_CHOW: 2}  # engine.actions.CLAIM_PRIORITY
 _PRIO = np.full(10, 9, dtype=np.int64)  # by answer kind + 1 (no answer: -1); a pass ranks last
@@ -856,19 +854,10 @@ class BatchedCore:
             full[tile] += 1
         if not is_winning(full, 0, self.rules.shape_rules):  # the engine's exact shape test first (the
             return False                                      # candidates' test of special shapes is not)
-        seen = own + int(np.count_nonzero((self.river[i] == tile) & (_RIVER_COL < self.river_len[i][:, None])))
-        nm = self.n_melds[i].tolist()
-        kinds, tiles = self.meld_kind[i].tolist(), self.meld_tile[i].tolist()
-        melds = []
-        for s in range(4):
-            for j in range(nm[s]):
-                k, t = _MELD_KINDS[kinds[s][j]], tiles[s][j]
-                if s == seat:
-                    melds.append((k, t))
-                if k is MeldKind.CHOW:
-                    seen += t <= tile <= t + 2
-                elif t == tile and (s == seat or k is not MeldKind.CONCEALED_KONG):
-                    seen += 3 if k is MeldKind.PUNG else 4
+        # in sight: the hand, the rivers and every exposed meld (vis), the seat's own concealed kongs
+        seen = own + int(self.vis[i, tile]) + int(self.ckong[i, seat, tile])
+        kinds, tiles = self.meld_kind[i, seat].tolist(), self.meld_tile[i, seat].tolist()
+        melds = [(_MELD_KINDS[kinds[j]], tiles[j]) for j in range(int(self.n_melds[i, seat]))]
         last = (self.tail[i] - self.head[i] - self.reserve == 0) if self_drawn else self.last_discard[i]
         v = quick(bytes(c), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
                   kong_replacement=self_drawn and bool(self.kong_chain[i]), win_tile_seen=max(seen - 1, 0),
