@@ -51,6 +51,7 @@ _CHOW_BY_LOW = sorted(_CHOWS, key=lambda x: (x[1], x[2]))  # the engine's order:
 _COLS = B._COL.tolist()
 _TILES = B._TILES
 _ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
+_KONG_BASES = np.array([CONCEALED_KONG_BASE, ADDED_KONG_BASE], dtype=np.int64)  # the kongs a turn may offer
 
 def bot_names(opponents: object) -> list[str] | None:
     """The three opponents' bot names (next, opposite, previous seat by number) when every one is
@@ -183,8 +184,7 @@ class BatchedLearner:
         turn discards and claims as :class:`FastEfficiencyBot` makes them. Returns the rows left to
         :meth:`_efficiency` (kongs on the turn, hands the kernel leaves alone, no kernel candidate)."""
         core = self.core
-        m = core.mask[rows]
-        win = m[:, 1] != 0
+        win = core.mask[rows, 1] != 0
         acts[rows[win]] = 1
         ph = core.phase[rows]
         rob = (ph == B.ROB) & ~win
@@ -192,25 +192,21 @@ class BatchedLearner:
         left = [rows[:0]]
         turn = (ph == B.TURN) & ~win
         if turn.any():
-            kong = (m[:, CONCEALED_KONG_BASE:CONCEALED_KONG_BASE + 34].any(1)
-                    | m[:, ADDED_KONG_BASE:ADDED_KONG_BASE + 34].any(1))
-            left.append(rows[turn & kong])
-            t = turn & ~kong
-            if t.any():
-                left.append(self._turns(rows[t], seats[t], m[t], acts))
+            left.append(self._turns(rows[turn], seats[turn], acts))
         claim = (ph == B.CLAIM) & ~win
         if claim.any():
-            left.append(self._claims(rows[claim], seats[claim], m[claim], acts))
+            left.append(self._claims(rows[claim], seats[claim], acts))
         return np.concatenate(left)
 
-    def _turns(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    def _turns(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in
-        one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left."""
+        one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left (a kong
+        offered among them)."""
         core = self.core
-        return kernels.efficiency_turns(core.hand, core.vis, core.ckong, rows, seats, core.mask, DISCARD_BASE, _TILES,
-                                        _ORPHAN_KEY, self._plain, acts)
+        return kernels.efficiency_turns(core.hand, core.vis, core.ckong, rows, seats, core.mask, DISCARD_BASE,
+                                        _KONG_BASES, _TILES, _ORPHAN_KEY, self._plain, acts)
 
-    def _claims(self, rows: np.ndarray, seats: np.ndarray, m: np.ndarray, acts: np.ndarray) -> np.ndarray:
+    def _claims(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows`` in one compiled loop
         (:func:`majiang.rl.kernels.efficiency_claims`): the hand's shanten now, each offered claim's
         after it (after the best discard for a pung or chow), the first strictly lower; returns the
@@ -218,7 +214,6 @@ class BatchedLearner:
         core = self.core
         return kernels.efficiency_claims(core.hand, rows, seats, core.mask, core.claim_tile, B._COL, EXPOSED_KONG_BASE,
                                          PUNG_BASE, B._CHOW_IDX, self._plain, acts)
-
 
     def _efficiency(self, i: int, s: int) -> int:
         """:meth:`EfficiencyBot.choose` on row ``i``'s seat ``s`` (the index it picks)."""

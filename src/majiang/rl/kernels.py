@@ -1536,15 +1536,16 @@ def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, or
 
 
 def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
-                      mask: np.ndarray, dbase: int, tile_of_col: np.ndarray, orphan_key: np.ndarray, sev: int,
-                      quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
-                      acts: np.ndarray, left: np.ndarray) -> None:
+                      mask: np.ndarray, dbase: int, kong_bases: np.ndarray, tile_of_col: np.ndarray,
+                      orphan_key: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray,
+                      hu: np.ndarray, acts: np.ndarray, left: np.ndarray) -> None:
     """The efficiency bot's turn discard on each row ``rows[q]`` for seat ``seats[q]``
     (``FastEfficiencyBot.kernel_discards`` and its tie-break): among the allowed discards (``mask``
     from ``dbase``, layout columns) that leave the lowest shanten, the most useful unseen copies
     (:func:`_rows`' planes, only where several tie), then ``orphan_key`` (honours and terminals
     first, then the lowest tile). ``acts[rows[q]]`` gets the index; ``left[q]`` = 1 where the bot's
-    own code must decide (a hand left alone, no candidate, the planes and the shanten loop differ)."""
+    own code must decide (a kong offered: the mask's 34 columns from each of ``kong_bases``; a hand
+    left alone, no candidate, the planes and the shanten loop differ)."""
     keys = np.zeros(4, dtype=np.int64)
     W = np.zeros((17, 12), dtype=np.int64)
     st = np.zeros(6, dtype=np.int64)
@@ -1558,6 +1559,14 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
     for q in range(rows.shape[0]):
         i = rows[q]
         s = seats[q]
+        kong = False
+        for b in kong_bases:
+            for j in range(34):
+                if mask[i, b + j] != 0:
+                    kong = True
+        if kong:
+            left[q] = 1
+            continue
         for t in range(34):
             cnt[t] = hand[i, s, t]
         _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
@@ -1694,13 +1703,14 @@ def efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mas
 
 
 def efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
-                     mask: np.ndarray, dbase: int, tile_of_col: np.ndarray, orphan_key: np.ndarray,
-                     flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
+                     mask: np.ndarray, dbase: int, kong_bases: np.ndarray, tile_of_col: np.ndarray,
+                     orphan_key: np.ndarray, flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
     """:func:`_efficiency_turns` (the batched learner's efficiency bots; see there); returns the
     rows (of ``rows``) left to the bot's own code."""
     left = np.zeros(rows.shape[0], dtype=np.uint8)
     su, hu = _Tables.get()
-    _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, tile_of_col, orphan_key, *flags, su, hu, acts, left)
+    _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, kong_bases, tile_of_col, orphan_key, *flags, su, hu,
+                      acts, left)
     return rows[left.view(bool)]
 
 
