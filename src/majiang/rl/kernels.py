@@ -117,7 +117,8 @@ from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
 _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows", "_one", "_thermo",
+            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
+            "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
             "_now", "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
@@ -732,6 +733,26 @@ def _now(cnt: np.ndarray, total: int, turn: int, keys: np.ndarray, W: np.ndarray
     return now
 
 
+def _rows_scratch() -> tuple:
+    """The scratch arrays of :func:`_rows_with` (any values: it writes each before it reads it)."""
+    return (np.zeros(4, dtype=np.int64),  # keys: each group's table key
+            np.zeros((17, 12), dtype=np.int64),  # W: see _V .. _TH
+            np.zeros(6, dtype=np.int64),  # st: the special shapes' counts
+            np.zeros(34, dtype=np.int64),  # disc: the shanten after each discard
+            np.zeros(34, dtype=np.int64),  # spd: the special shapes' shanten after each discard
+            np.zeros(34, dtype=np.int64),  # cg: per best-discard vector seen: its group, vector, useful draws
+            np.zeros((34, 12), dtype=np.int64),  # cv
+            np.zeros(34, dtype=np.int64),  # cm
+            np.zeros(10, dtype=np.int64),  # cls: special shapes: per (count, orphan) class of a draw, lowers or not
+            np.zeros(10, dtype=np.int64),  # cbits: the tiles of each (count, orphan) class held fewer than four times
+            np.zeros((10, 10), dtype=np.int64),  # cres: [discard's class, draw's class]: lowers, or -1 not known
+            np.zeros((34, 12), dtype=np.int64),  # D: per group, the vectors after each draw that could join it
+            np.zeros(34, dtype=np.int64),  # yy: their tiles
+            np.zeros(4, dtype=np.int64),  # dj: each group's first row in D
+            np.zeros(4, dtype=np.int64),  # dn: and count
+            np.zeros(4, dtype=np.int64))  # lone: each group's tiles that would stand alone (bits)
+
+
 def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
           sev: int, quad2: int, orph: int, eight: int, wwin: int,
           su: np.ndarray, hu: np.ndarray,
@@ -739,24 +760,17 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
     A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
     marked in ``skipped``; returns how many."""
+    return _rows_with(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped, _rows_scratch())
+
+
+def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
+               sev: int, quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
+               skipped: np.ndarray, scratch: tuple) -> int:
+    """:func:`_rows` with its scratch arrays given (:func:`_rows_scratch`: a caller that fills the
+    planes of one row at a time makes them once)."""
     group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
-    keys = np.zeros(4, dtype=np.int64)
-    W = np.zeros((17, 12), dtype=np.int64)  # see _V .. _TH
-    st = np.zeros(6, dtype=np.int64)
-    disc = np.zeros(34, dtype=np.int64)
-    spd = np.zeros(34, dtype=np.int64)  # the special shapes' shanten after each discard
-    cg = np.zeros(34, dtype=np.int64)  # per best-discard vector seen: its group, vector, useful draws
-    cv = np.zeros((34, 12), dtype=np.int64)
-    cm = np.zeros(34, dtype=np.int64)
-    cls = np.zeros(10, dtype=np.int64)  # special shapes: per (count, orphan) class of a draw, lowers or not
-    cbits = np.zeros(10, dtype=np.int64)  # the tiles of each class (held fewer than four times), as held
-    cres = np.zeros((10, 10), dtype=np.int64)  # [discard's class, draw's class]: lowers, or -1 not known
-    D = np.zeros((34, 12), dtype=np.int64)  # per group, the vectors after each draw that could join it
-    yy = np.zeros(34, dtype=np.int64)  # their tiles
-    dj = np.zeros(4, dtype=np.int64)  # each group's first row in D
-    dn = np.zeros(4, dtype=np.int64)  # and count
-    lone = np.zeros(4, dtype=np.int64)  # each group's tiles that would stand alone (bits)
+    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = scratch
     special = sev + orph + eight > 0 or wwin == 1
     nskip = 0
     for row in range(nrows):
@@ -1556,6 +1570,7 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
     out = np.zeros((1, 5, 34), dtype=np.float32)
     tflag = np.ones(1, dtype=np.int8)
     skipped = np.zeros(1, dtype=np.uint8)
+    scratch = _rows_scratch()
     for q in range(rows.shape[0]):
         i = rows[q]
         s = seats[q]
@@ -1594,7 +1609,7 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
             both[1, t] = unseen[t]
         out[:] = 0.0
         skipped[0] = 0
-        _rows(both[0:1], tflag, both[1:2], out, 0, sev, quad2, orph, eight, wwin, su, hu, skipped)
+        _rows_with(both[0:1], tflag, both[1:2], out, 0, sev, quad2, orph, eight, wwin, su, hu, skipped, scratch)
         if skipped[0]:
             left[q] = 1
             continue
