@@ -31,6 +31,7 @@ the errors are the same. ``tests/rules/test_mcr_compiled.py`` keeps the two equa
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections.abc import Sequence
@@ -333,68 +334,95 @@ of :func:`use_compiled` calls (a background start made before the latest call do
 
 def use_compiled(on: bool | None) -> bool:
     """Switch :func:`score`'s compiled path: ``True`` now (where numba is installed and
-    ``MAJIANG_NUMBA`` is not 0; this call waits while numba compiles or loads it), ``False`` never,
-    ``None`` after :data:`_COMPILED_AFTER` hands (the default: started on a worker thread, the Python
-    path serving until it is ready). Returns whether it is in use now. Either path gives the same
-    results; the compiled one scores a hand of any shape in one call and hands back to the Python
-    path only what must be refused (which the Python path names).
+    ``MAJIANG_NUMBA`` is not 0; this call waits while numba compiles or loads it, and scores one
+    hand with it), ``False`` never, ``None`` after :data:`_COMPILED_AFTER` hands (the default:
+    started on a worker thread, the Python path serving until it is ready). Returns whether it is in
+    use now. Either path gives the same results; the compiled one scores a hand of any shape in one
+    call and hands back to the Python path only what must be refused (which the Python path names).
     :meth:`.engine_adapter.McrScorer.quick_value` uses the kernel wherever numba is there, whatever
     this switch says."""
     _COMPILED[2] += 1
     _COMPILED[0] = None
     _COMPILED[1] = _WAIT_AFTER if on is False else 0
     if on:
-        from majiang.rules.mcr import compiled
-
-        _COMPILED[0] = compiled.kernel()
-        if _COMPILED[0] is None:
+        kernel = _ready_kernel()
+        _COMPILED[0] = kernel
+        if kernel is None:
             _COMPILED[1] = _WAIT_AFTER
     return _COMPILED[0] is not None
 
 
-def _compile_in_background() -> threading.Thread:
+def _ready_kernel():  # noqa: ANN202 - the compiled score_hand, or None
+    """The compiled kernel, compiled (or loaded from numba's cache) by scoring one hand with it;
+    None without numba."""
+    from majiang.rules.mcr import compiled
+
+    kernel = compiled.kernel()
+    if kernel is not None:
+        hand, cond = parse_hand_string(_WARM_HAND)
+        _score_compiled(kernel, hand, cond, McrOptions())  # the compile (or cache load) happens here
+    return kernel
+
+
+_WARM_HAND = "123m456p789s123s5z5z"
+"""The hand that makes numba compile the kernel (a plain win: the kernel's every step runs)."""
+
+
+def _compile_in_background() -> None:
     """Start the compiled path on a daemon thread: numba compiles the kernel there (or loads its
     cache) and scores one hand with it, and only then does :func:`score` take it. Until then the
     Python path answers, so no caller waits for the compiler -- above all a web server, which
     scores on its event loop and would otherwise stop every table for the compile. A
     :func:`use_compiled` call in the meantime wins: the thread then leaves the switch alone. A fork
-    waits for the thread (:func:`_wait_for_start`)."""
+    waits for the thread (:func:`_wait_for_start`). Where no thread can start (the interpreter
+    shutting down, a process out of threads) the Python path simply goes on."""
     calls = _COMPILED[2]
 
     def start() -> None:
-        from majiang.rules.mcr import compiled
-
-        kernel = compiled.kernel()
-        if kernel is not None:
-            hand, cond = parse_hand_string(_WARM_HAND)
-            _score_compiled(kernel, hand, cond, McrOptions())  # the compile (or cache load) happens here
+        try:
+            kernel = _ready_kernel()
+        except Exception:  # noqa: BLE001 - a compiler failure leaves the Python path, said once
+            _LOG.warning("the compiled MCR scorer could not start; scoring stays on the Python path", exc_info=True)
+            return
         if kernel is not None and _COMPILED[2] == calls:
             _COMPILED[0] = kernel
 
     t = threading.Thread(target=start, name="majiang-mcr-compile", daemon=True)
-    _STARTING[:] = [t]
-    t.start()
-    return t
+    _STARTING.append(t)
+    try:
+        t.start()
+    except RuntimeError:
+        _STARTING.remove(t)
 
 
-_WARM_HAND = "123m456p789s123s5z5z"
-"""The hand the background start scores once (a plain win: the kernel's every step runs)."""
 _STARTING: list[threading.Thread] = []
-"""The background start's thread, once started."""
+"""The background starts' threads."""
+_LOG = logging.getLogger(__name__)
+_FORK_WAIT = 300.0
+"""The longest a fork waits for a background start (s): beyond it the fork goes on (a compile takes
+about 20 s; a start stuck for good must not stop the process's forks with it)."""
 
 
-def _wait_for_start() -> None:
-    """Wait for the background start, if one is running (and this is not its own thread). Called
-    :data:`_WAIT_AFTER` hands in, and before the process forks: a child copies numba's compiler
-    lock as the parent holds it, and would hang at its own first compile if the copy were taken
-    mid-way."""
-    for t in _STARTING:
+def _wait_for_start(timeout: float | None = None) -> None:
+    """Wait for the background starts still running (not from their own thread). Called
+    :data:`_WAIT_AFTER` hands in, and before the process forks (for at most :data:`_FORK_WAIT`
+    seconds): a child copies numba's compiler lock as the parent holds it, and would hang at its own
+    first compile if the copy were taken mid-way."""
+    for t in list(_STARTING):
         if t.is_alive() and t is not threading.current_thread():
-            t.join()
+            t.join(timeout)
+        if t.ident is not None and not t.is_alive():
+            _STARTING.remove(t)
 
 
+def _before_fork() -> None:
+    _wait_for_start(_FORK_WAIT)
+
+
+# Fork hooks run newest first. Logging's hook takes logging's lock, which the compiler's thread needs
+# (numba logs): logging is imported at the top, so its hook is older and runs after this one has waited.
 if hasattr(os, "register_at_fork"):
-    os.register_at_fork(before=_wait_for_start)
+    os.register_at_fork(before=_before_fork)
 
 
 _PACKED_FANS: dict[int, dict[int, int]] = {}
