@@ -12,7 +12,8 @@ A wrong size raises :class:`~majiang.errors.TileCountError`; a count above 4 rai
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Mapping, Sequence, Sized
 from dataclasses import dataclass, field
 from itertools import permutations
 from operator import itemgetter
@@ -41,7 +42,6 @@ from majiang.errors import TileCountError
 from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
 
 
-
 def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
     """Size check on the hot path; counts outside 0-4 are caught when a group key is first seen."""
     if len(counts) == NUM_KINDS and wilds >= 0:
@@ -52,6 +52,7 @@ def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
 
 
 def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
+    _refuse_input(counts, wilds)
     if len(counts) != NUM_KINDS:
         raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
     if wilds < 0:
@@ -66,6 +67,39 @@ def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
         want = "3k+2 (a complete hand)" if mod == 2 else "3k+1 (a waiting hand)"
         raise TileCountError(f"{total} concealed tiles: expected {want}", kind="size", count=total)
     return total
+
+
+def _whole(x: object) -> int | None:
+    """``x`` as a whole number (ints, bools, numpy integers, whole floats), else None."""
+    try:
+        return operator.index(x)  # type: ignore[arg-type]
+    except TypeError:
+        return int(x) if isinstance(x, float) and x.is_integer() else None
+
+
+def _refuse_input(counts: object, wilds: object, ranges: bool = False) -> None:
+    """Raise :class:`TileCountError` naming what makes ``counts`` and ``wilds`` no concealed part:
+    not a sequence of 34 entries (a mapping, a string, a number), an entry that is not a whole
+    number (a list, an array, None, 0.5), with ``ranges`` a count outside 0-4 (else the caller's own
+    checks name it), a number of wildcards that is not a whole number 0 or more. Returns when
+    nothing is wrong. The analysis calls run it on their error paths only, so a good hand pays
+    nothing for it."""
+    if isinstance(counts, (str, Mapping)) or not isinstance(counts, Sized) or not hasattr(counts, "__getitem__"):
+        raise TileCountError(f"a count vector is a sequence of 34 counts, got {type(counts).__name__}", kind="size")
+    if len(counts) != NUM_KINDS:
+        raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
+    for t in range(NUM_KINDS):
+        x = counts[t]  # type: ignore[index]
+        n = _whole(x)
+        if n is None:
+            raise TileCountError(f"the count of {format_compact([t])} is {x!r}, not a whole number 0-4", kind="size",
+                                 tile=t)
+        if ranges and not 0 <= n <= 4:
+            raise TileCountError(f"{n} copies of {format_compact([t])}: a count must be 0-4",
+                                 kind="fifth-copy" if n > 4 else "size", tile=t, count=n)
+    w = _whole(wilds)
+    if w is None or (ranges and w < 0):
+        raise TileCountError(f"the number of wildcards is {wilds!r}, not a whole number 0 or more", kind="size")
 
 
 def _standard_need(counts: Sequence[int], cap: bool) -> int:
@@ -140,12 +174,16 @@ def _special_need(counts: Sequence[int], total: int, rules: ShapeRules, limit: i
 
 def win_need(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> int:
     """Fewest wildcards that would complete this 3k+2 part (:data:`~majiang.analysis.tables.INF` if none)."""
-    total = _total(counts, wilds, 2)
-    cap = not rules.wild_fifth_copy or wilds == 0
-    best = _standard_need(counts, cap) if rules.standard else INF
-    if rules.any_special and best > 0:
-        best = min(best, _special_need(counts, total, rules))
-    return best
+    try:
+        total = _total(counts, wilds, 2)
+        cap = not rules.wild_fifth_copy or wilds == 0
+        best = _standard_need(counts, cap) if rules.standard else INF
+        if rules.any_special and best > 0:
+            best = min(best, _special_need(counts, total, rules))
+        return best
+    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
+        _refuse_input(counts, wilds)
+        raise
 
 
 def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> bool:
@@ -161,10 +199,10 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     # that are not plain integers (a numpy int64 buffer is 272 bytes: the honour slice runs to the
     # end) miss the tables or fail in bytearray(), and the general path checks them. From a list,
     # bytes(bytearray(x)) takes two thirds of bytes(x)'s time; the slices are made once, below.
-    if not wilds and rules.standard and len(counts) == 34:
+    if not wilds and rules.standard:
         try:
-            b = bytes(bytearray(counts))
-            s = WIN_HONOR[b[_HONORS]] + WIN_SUIT[b[_M]] + WIN_SUIT[b[_P]] + WIN_SUIT[b[_S]]
+            b = bytes(bytearray(counts)) if len(counts) == 34 else None  # None: not 34 counts, checked below
+            s = WIN_HONOR[b[_HONORS]] + WIN_SUIT[b[_M]] + WIN_SUIT[b[_P]] + WIN_SUIT[b[_S]]  # type: ignore[index]
         except (KeyError, TypeError, ValueError):  # a group seen for the first time, or not plain counts
             return _is_winning(counts, wilds, rules)
         if s & 1023 == 6:  # the codes' sum (_CODES): one pair and sets only
@@ -183,21 +221,25 @@ _M, _P, _S, _HONORS = slice(0, 9), slice(9, 18), slice(18, 27), slice(27, None) 
 
 def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
     """:func:`is_winning` off its hot path: wildcards, a group not yet in the tables, input to check."""
-    if len(counts) != NUM_KINDS or wilds < 0:
-        _check(counts, wilds, 2)
-    if rules.standard:
-        if not wilds:
-            if fill_win_codes(counts) & _CODES == 6:  # raises on a count outside 0-4
+    try:
+        if len(counts) != NUM_KINDS or wilds < 0:
+            _check(counts, wilds, 2)
+        if rules.standard:
+            if not wilds:
+                if fill_win_codes(counts) & _CODES == 6:  # raises on a count outside 0-4
+                    return True
+            elif _standard_need(counts, not rules.wild_fifth_copy) <= wilds:
+                if (sum(counts) + wilds) % 3 != 2:
+                    _check(counts, wilds, 2)
                 return True
-        elif _standard_need(counts, not rules.wild_fifth_copy) <= wilds:
-            if (sum(counts) + wilds) % 3 != 2:
-                _check(counts, wilds, 2)
-            return True
-    if (sum(counts) + wilds) % 3 != 2:
-        _check(counts, wilds, 2)
-    if rules.any_special:
-        return _special_need(counts, sum(counts) + wilds, rules, wilds) <= wilds
-    return False
+        if (sum(counts) + wilds) % 3 != 2:
+            _check(counts, wilds, 2)
+        if rules.any_special:
+            return _special_need(counts, sum(counts) + wilds, rules, wilds) <= wilds
+        return False
+    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
+        _refuse_input(counts, wilds)
+        raise
 
 
 # ------------------------------------------------------------------------------------- waits
@@ -237,60 +279,64 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
     reported under ``exhausted``, not ``tiles``. ``wild_in_play``: also say whether drawing a
     wildcard completes the hand (always done when ``wilds`` > 0). Raises :class:`TileCountError` on a bad size.
     """
-    total = _total(counts, wilds, 1)
-    cap = not rules.wild_fifth_copy or wilds == 0
-    c = counts if isinstance(counts, list) else list(counts)
-    if cap:
-        sd, hd = NEED_CAP, HONOR_NEED_CAP
-    else:
-        sd, hd = NEED_FREE, HONOR_NEED_FREE
-    keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
-    needs = (sd[keys[0]], sd[keys[1]],
-             sd[keys[2]], hd[keys[3]])
-    real: list[int] = []
-    exhausted: list[int] = []
-    special = rules.any_special and (total + 1 in (14, 17) or (rules.knitted_straight and total + 1 == 11)
-                                     or rules.wilds_win > 0)
-    if rules.standard:
-        t0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
-        deltas = [x1 - x0 for x0, x1 in needs]
-        order = sorted(range(4), key=deltas.__getitem__)
-        for g in range(4):
-            other0 = t0 - needs[g][0]
-            # best pair delta among the other groups, or a pair of two wildcards
-            od = deltas[order[1]] if order[0] == g else deltas[order[0]]
-            if od > 2:
-                od = 2
-            if other0 + (od if od < 0 else 0) > wilds:
-                continue
-            adds = (ADDS_CAP if cap else ADDS_FREE)[keys[g]]
-            base = 9 * g
-            for i, (x0, x1) in enumerate(adds):
-                if other0 + (x1 if x1 < x0 + od else x0 + od) <= wilds:
-                    (real if keys[g][i] < 4 else exhausted).append(base + i)
-    # no special wait unless the hand is ready (shanten 0) for a special shape: most hands are not,
-    # and the special shanten is one look at the per-group records, where the loop below is 34 checks
-    if special and _specials(c, wilds, total, rules, 1) > 0:
-        special = False
-    found = set(real) | set(exhausted)
-    if special:
-        # a special shape never holds a fifth copy, so only tiles with copies left are tried
-        for t in range(NUM_KINDS):
-            if t in found or c[t] >= 4:
-                continue
-            c[t] += 1
-            ok = _special_need(c, total + 1, rules) <= wilds
-            c[t] -= 1
-            if ok:
-                real.append(t)
-    if visible is not None:
-        moved = [t for t in real if counts[t] + visible[t] >= 4]
-        real = [t for t in real if t not in moved]
-        exhausted.extend(moved)
-    wild_win = bool(wilds or wild_in_play) and win_need(c, wilds + 1, rules) <= wilds + 1
-    if not real and not exhausted and not wild_win:
-        return _NO_WAITS
-    return Waits(tuple(sorted(set(real))), tuple(sorted(set(exhausted))), wild_win)
+    try:
+        total = _total(counts, wilds, 1)
+        cap = not rules.wild_fifth_copy or wilds == 0
+        c = counts if isinstance(counts, list) else list(counts)
+        if cap:
+            sd, hd = NEED_CAP, HONOR_NEED_CAP
+        else:
+            sd, hd = NEED_FREE, HONOR_NEED_FREE
+        keys = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]), tuple(c[27:34]))
+        needs = (sd[keys[0]], sd[keys[1]],
+                 sd[keys[2]], hd[keys[3]])
+        real: list[int] = []
+        exhausted: list[int] = []
+        special = rules.any_special and (total + 1 in (14, 17) or (rules.knitted_straight and total + 1 == 11)
+                                         or rules.wilds_win > 0)
+        if rules.standard:
+            t0 = needs[0][0] + needs[1][0] + needs[2][0] + needs[3][0]
+            deltas = [x1 - x0 for x0, x1 in needs]
+            order = sorted(range(4), key=deltas.__getitem__)
+            for g in range(4):
+                other0 = t0 - needs[g][0]
+                # best pair delta among the other groups, or a pair of two wildcards
+                od = deltas[order[1]] if order[0] == g else deltas[order[0]]
+                if od > 2:
+                    od = 2
+                if other0 + (od if od < 0 else 0) > wilds:
+                    continue
+                adds = (ADDS_CAP if cap else ADDS_FREE)[keys[g]]
+                base = 9 * g
+                for i, (x0, x1) in enumerate(adds):
+                    if other0 + (x1 if x1 < x0 + od else x0 + od) <= wilds:
+                        (real if keys[g][i] < 4 else exhausted).append(base + i)
+        # no special wait unless the hand is ready (shanten 0) for a special shape: most hands are not,
+        # and the special shanten is one look at the per-group records, where the loop below is 34 checks
+        if special and _specials(c, wilds, total, rules, 1) > 0:
+            special = False
+        found = set(real) | set(exhausted)
+        if special:
+            # a special shape never holds a fifth copy, so only tiles with copies left are tried
+            for t in range(NUM_KINDS):
+                if t in found or c[t] >= 4:
+                    continue
+                c[t] += 1
+                ok = _special_need(c, total + 1, rules) <= wilds
+                c[t] -= 1
+                if ok:
+                    real.append(t)
+        if visible is not None:
+            moved = [t for t in real if counts[t] + visible[t] >= 4]
+            real = [t for t in real if t not in moved]
+            exhausted.extend(moved)
+        wild_win = bool(wilds or wild_in_play) and win_need(c, wilds + 1, rules) <= wilds + 1
+        if not real and not exhausted and not wild_win:
+            return _NO_WAITS
+        return Waits(tuple(sorted(set(real))), tuple(sorted(set(exhausted))), wild_win)
+    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
+        _refuse_input(counts, wilds)
+        raise
 
 
 # ------------------------------------------------------------------------------------- shanten
@@ -325,8 +371,12 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
     -1 = complete (3k+2 only), 0 = ready (听牌). Missing tiles are real draws: a face is used at
     most 4 times. Works for 3k+1 and 3k+2 parts (3k+2: after the best discard).
     """
-    total = _size(counts, wilds)
-    return _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
+    try:
+        total = _size(counts, wilds)
+        return _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
+    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
+        _refuse_input(counts, wilds)
+        raise
 
 
 def _infos(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -410,6 +460,7 @@ def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, 
 
 def shanten_seven_pairs(counts: Sequence[int], wilds: int = 0, quad_as_two_pairs: bool = True) -> int:
     """Shanten for seven pairs (13/14 concealed tiles only; 99 otherwise)."""
+    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, seven_pairs=True,
                                                       quad_as_two_pairs=quad_as_two_pairs), 99)
@@ -417,18 +468,21 @@ def shanten_seven_pairs(counts: Sequence[int], wilds: int = 0, quad_as_two_pairs
 
 def shanten_thirteen_orphans(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for thirteen orphans (13/14 concealed tiles only; 99 otherwise)."""
+    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, thirteen_orphans=True), 99)
 
 
 def shanten_honors_and_knitted(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 全不靠 (honours and knitted tiles; 13/14 concealed tiles only; 99 otherwise)."""
+    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, honors_and_knitted=True), 99)
 
 
 def shanten_knitted_straight(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 组合龙 + one set + pair (10/11 or 13/14 concealed tiles; 99 otherwise)."""
+    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, knitted_straight=True), 99)
 
@@ -454,75 +508,79 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
     A complete 3k+2 hand (by :func:`is_winning` under ``rules``) is -1. Raises
     :class:`TileCountError` for a size 3k or a count outside 0-4.
     """
-    # The hot path (no wildcards, no shape beyond standard / seven pairs / thirteen orphans /
-    # knitted): :func:`shanten_with_infos` and :func:`_specials` in one body, the knitted shapes'
-    # best arrangement from KNIT_PAIR; anything else goes the general way.
-    if wilds or len(counts) != NUM_KINDS:
-        return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
-    p = _PLANS.get(id(rules))
-    if p is None or p[0] is not rules:
-        p = _plan(rules)
-    if not p[1]:
-        return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)
-    a = SUIT_INFO[tuple(counts[0:9])]
-    b = SUIT_INFO[tuple(counts[9:18])]
-    c = SUIT_INFO[tuple(counts[18:27])]
-    h = HONOR_INFO[tuple(counts[27:34])]
-    # the four groups' pair and terminal counts, five bits each, and the hand's size from bit 30
-    q = a[14] + b[14] + c[14] + h[7]
-    total = q >> 30
-    if not total % 3:
-        return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)  # raises: a size of 3k
-    n = total // 3
-    top = 3 * n + 1  # shanten = max(top - used, -1)
-    ab = COMBINED[(a[0], b[0])]
-    ch = COMBINED[(c[0], h[0])]
-    if p[2]:
-        best = top - BEST[(ab, ch, n)]
-        if best <= -1 or not p[8]:
-            return -1 if best < -1 else best
-    else:
-        best = 99
-    if total != 13 and total != 14:
-        return _specials(counts, 0, total, rules, best, (a, b, c, h)) if p[7] else best
-    if p[3]:
-        if p[4]:
-            pairs, odd = q & 31, q >> 5 & 31
+    try:
+        # The hot path (no wildcards, no shape beyond standard / seven pairs / thirteen orphans /
+        # knitted): :func:`shanten_with_infos` and :func:`_specials` in one body, the knitted shapes'
+        # best arrangement from KNIT_PAIR; anything else goes the general way.
+        if wilds or len(counts) != NUM_KINDS:
+            return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
+        p = _PLANS.get(id(rules))
+        if p is None or p[0] is not rules:
+            p = _plan(rules)
+        if not p[1]:
+            return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)
+        a = SUIT_INFO[tuple(counts[0:9])]
+        b = SUIT_INFO[tuple(counts[9:18])]
+        c = SUIT_INFO[tuple(counts[18:27])]
+        h = HONOR_INFO[tuple(counts[27:34])]
+        # the four groups' pair and terminal counts, five bits each, and the hand's size from bit 30
+        q = a[14] + b[14] + c[14] + h[7]
+        total = q >> 30
+        if not total % 3:
+            return shanten_with_infos(counts, 0, _size(counts, 0), rules, None)  # raises: a size of 3k
+        n = total // 3
+        top = 3 * n + 1  # shanten = max(top - used, -1)
+        ab = COMBINED[(a[0], b[0])]
+        ch = COMBINED[(c[0], h[0])]
+        if p[2]:
+            best = top - BEST[(ab, ch, n)]
+            if best <= -1 or not p[8]:
+                return -1 if best < -1 else best
         else:
-            pairs, odd = q >> 10 & 31, q >> 15 & 31
-        if pairs > 7:
-            pairs = 7
-        used = top - 2 * pairs - (odd if odd < 7 - pairs else 7 - pairs)
-        if used < best:
-            best = used if used > -1 else -1
-    if p[5]:
-        used = top - (q >> 20 & 31) - (1 if q >> 25 & 31 else 0)
-        if used < best:
-            best = used if used > -1 else -1
-    if p[6] or p[7]:
-        kp = KNIT_PAIR[(a[10], b[10])]
-        k0, k1, k2 = kp[0] + c[1], kp[1] + c[2], kp[2] + c[3]
-        kmax = k0 if k0 >= k1 and k0 >= k2 else (k1 if k1 >= k2 else k2)
-        if p[6]:
-            used = h[1] + kmax
-            used = top - (used if used < 14 else 14)
+            best = 99
+        if total != 13 and total != 14:
+            return _specials(counts, 0, total, rules, best, (a, b, c, h)) if p[7] else best
+        if p[3]:
+            if p[4]:
+                pairs, odd = q & 31, q >> 5 & 31
+            else:
+                pairs, odd = q >> 10 & 31, q >> 15 & 31
+            if pairs > 7:
+                pairs = 7
+            used = top - 2 * pairs - (odd if odd < 7 - pairs else 7 - pairs)
             if used < best:
                 best = used if used > -1 else -1
-        # the knitted straight: its knitted tiles, then n - 3 sets and a pair from the rest, which
-        # use at most what the whole hand's n - 3 sets and pair use (the bound tried first)
-        if p[7] and top - kmax - (3 * n - 7) < best and top - kmax - BEST[(ab, ch, n - 3)] < best:
-            # each arrangement; the rest is each suit without one of each knitted face of its class
-            # (the used ids in SUIT_INFO[11:14])
-            hu, m = h[0], n - 3
-            rb = top - BEST[(ab, ch, m)]
-            for i, j, k in _ARRANGEMENT_INV:
-                kn = a[1 + i] + b[1 + j] + c[1 + k]
-                if rb - kn >= best:
-                    continue
-                used = top - kn - BEST[(COMBINED[(a[11 + i], b[11 + j])], COMBINED[(c[11 + k], hu)], m)]
+        if p[5]:
+            used = top - (q >> 20 & 31) - (1 if q >> 25 & 31 else 0)
+            if used < best:
+                best = used if used > -1 else -1
+        if p[6] or p[7]:
+            kp = KNIT_PAIR[(a[10], b[10])]
+            k0, k1, k2 = kp[0] + c[1], kp[1] + c[2], kp[2] + c[3]
+            kmax = k0 if k0 >= k1 and k0 >= k2 else (k1 if k1 >= k2 else k2)
+            if p[6]:
+                used = h[1] + kmax
+                used = top - (used if used < 14 else 14)
                 if used < best:
                     best = used if used > -1 else -1
-    return best
+            # the knitted straight: its knitted tiles, then n - 3 sets and a pair from the rest, which
+            # use at most what the whole hand's n - 3 sets and pair use (the bound tried first)
+            if p[7] and top - kmax - (3 * n - 7) < best and top - kmax - BEST[(ab, ch, n - 3)] < best:
+                # each arrangement; the rest is each suit without one of each knitted face of its class
+                # (the used ids in SUIT_INFO[11:14])
+                hu, m = h[0], n - 3
+                rb = top - BEST[(ab, ch, m)]
+                for i, j, k in _ARRANGEMENT_INV:
+                    kn = a[1 + i] + b[1 + j] + c[1 + k]
+                    if rb - kn >= best:
+                        continue
+                    used = top - kn - BEST[(COMBINED[(a[11 + i], b[11 + j])], COMBINED[(c[11 + k], hu)], m)]
+                    if used < best:
+                        best = used if used > -1 else -1
+        return best
+    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
+        _refuse_input(counts, wilds)
+        raise
 
 
 def shanten_with_infos(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules,
