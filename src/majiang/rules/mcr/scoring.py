@@ -24,9 +24,9 @@ need a unique wait (独听, trap MCR-01: a hand waiting on two tiles scores none
 them is then read from where the winning tile sits in the arrangement.
 
 Two paths compute this: the Python one above, and :mod:`.compiled` (numba), the same procedure over
-arrays in one call, which :func:`score` takes after :data:`_COMPILED_AFTER` hands in a process or
-from :func:`use_compiled` (``True``) on; it hands back to the Python path every hand to refuse, so
-the errors are the same. ``tests/rules/test_mcr_compiled.py`` keeps the two equal.
+arrays in one call, which :func:`score` starts on a worker thread after :data:`_COMPILED_AFTER`
+hands in a process and takes once numba has it ready, or takes from :func:`use_compiled` (``True``)
+on; it hands back to the Python path every hand to refuse, so the errors are the same. ``tests/rules/test_mcr_compiled.py`` keeps the two equal.
 """
 
 from __future__ import annotations
