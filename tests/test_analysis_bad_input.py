@@ -66,3 +66,42 @@ def test_the_error_names_the_entry_at_fault(name):
     bad[9] = [1]  # 1p
     with pytest.raises(TileCountError, match="1p"):
         call(bad)
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_bad_wildcards_are_refused(name):
+    """A number of wildcards that is not an integer is refused, on the hot paths too (None, '' and
+    [] used to read as no wildcards there, and 1.5 could make a hand complete)."""
+    call, good = CALLS[name]
+    import inspect
+
+    fn = getattr(A, name.split()[0])
+    rules = MCR_SHAPES if name.endswith("MCR") else A.STANDARD
+    takes_rules = "rules" in inspect.signature(fn).parameters
+    for wilds in (None, "", "1", [], 1.5, 1.0):
+        with pytest.raises(TileCountError, match="wildcards"):
+            fn(list(good), wilds, rules) if takes_rules else fn(list(good), wilds)
+            pytest.fail(f"{name} accepted wilds={wilds!r}")
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_numpy_and_float_counts_are_read_as_counts_whatever_the_tables_hold(name):
+    """numpy integers and whole floats read as the counts they are, with the look-up tables empty
+    (they used to be refused as 'a tile count must be 0-4, got np.int64(1)' until a list of the same
+    hand had filled the tables) and full alike."""
+    from majiang.analysis import tables
+
+    call, good = CALLS[name]
+    want = call(list(good))
+    for form in (np.array(good), np.array(good, dtype=np.uint8), [float(x) for x in good], tuple(good)):
+        tables.clear_caches()
+        assert call(form) == want, (name, type(form))
+        assert call(form) == want, (name, type(form))
+
+
+def test_decompositions_refuse_bad_counts_of_a_good_size():
+    """Counts outside 0-4 or fractional ones whose total is still 3k+2 are refused, not decomposed."""
+    for bad in ([5] + [0] * 33, [14] + [0] * 33, [-1, 3] + _WIN[2:], [0.5, 1.5] + _WIN[2:]):
+        with pytest.raises(TileCountError):
+            A.decompositions(bad)
+            pytest.fail(f"decomposed {bad[:2]}")

@@ -18,7 +18,7 @@ from itertools import combinations
 
 from majiang.analysis import shapes as sh
 from majiang.analysis.shapes import STANDARD, ShapeRules
-from majiang.analysis.win import _refuse_input
+from majiang.analysis.win import _plain_input
 from majiang.errors import TileCountError
 from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
 
@@ -186,38 +186,36 @@ def decompositions(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = ST
     Empty when the part does not win. Standard decompositions come first, then special shapes.
     Raises :class:`TileCountError` on a size that is not 3k+2.
     """
-    try:
-        total = sum(counts) + wilds
-        if len(counts) != NUM_KINDS or total % 3 != 2:
-            raise TileCountError(f"{total} concealed tiles: expected 3k+2", kind="size", count=total)
-        cap = not rules.wild_fifth_copy
-        out: list[Decomposition] = []
-        if rules.standard:
-            out.extend(Decomposition(STANDARD_SHAPE, g) for g in _standard(counts, wilds, cap))
-        if total == 14:
-            if rules.seven_pairs and sh.seven_pairs_need(counts, rules.quad_as_two_pairs) <= wilds:
-                out.extend(_seven_pairs(counts, wilds, rules))
-            if rules.thirteen_orphans and sh.thirteen_orphans_need(counts) <= wilds:
-                out.extend(_orphans(counts, wilds))
-            if rules.honors_and_knitted and sh.honors_and_knitted_need(counts) <= wilds:
-                out.extend(_honors_knitted(counts, wilds))
-            if rules.unconnected and sh.unconnected_ok(counts):
-                out.append(_loose(UNCONNECTED, counts, wilds))
-        if total == 17 and rules.eight_pairs and sh.eight_pairs_need(counts) <= wilds:
-            out.append(_eight_pairs(counts, wilds))
-        if rules.wilds_win and wilds >= rules.wilds_win:
-            out.append(_loose(WILDS_WIN, counts, wilds))
-        if rules.knitted_straight and total in (11, 14):
-            for arr, rest, need in sh.knitted_straight_options(counts):
-                if need <= wilds:
-                    kn = Group(KNITTED, arr, tuple(t for t in arr if counts[t] == 0), need)
-                    for g in _standard(rest, wilds - need, cap):
-                        out.append(Decomposition(KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
-        return out
-    except (TypeError, ValueError):  # bad input is named (win._refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
-
+    plain = _plain_input(counts, wilds, ranges=True)  # a count of 5 with a size of 3k+2 would decompose
+    if plain is not None:
+        counts, wilds = plain
+    total = sum(counts) + wilds
+    if len(counts) != NUM_KINDS or total % 3 != 2:
+        raise TileCountError(f"{total} concealed tiles: expected 3k+2", kind="size", count=total)
+    cap = not rules.wild_fifth_copy
+    out: list[Decomposition] = []
+    if rules.standard:
+        out.extend(Decomposition(STANDARD_SHAPE, g) for g in _standard(counts, wilds, cap))
+    if total == 14:
+        if rules.seven_pairs and sh.seven_pairs_need(counts, rules.quad_as_two_pairs) <= wilds:
+            out.extend(_seven_pairs(counts, wilds, rules))
+        if rules.thirteen_orphans and sh.thirteen_orphans_need(counts) <= wilds:
+            out.extend(_orphans(counts, wilds))
+        if rules.honors_and_knitted and sh.honors_and_knitted_need(counts) <= wilds:
+            out.extend(_honors_knitted(counts, wilds))
+        if rules.unconnected and sh.unconnected_ok(counts):
+            out.append(_loose(UNCONNECTED, counts, wilds))
+    if total == 17 and rules.eight_pairs and sh.eight_pairs_need(counts) <= wilds:
+        out.append(_eight_pairs(counts, wilds))
+    if rules.wilds_win and wilds >= rules.wilds_win:
+        out.append(_loose(WILDS_WIN, counts, wilds))
+    if rules.knitted_straight and total in (11, 14):
+        for arr, rest, need in sh.knitted_straight_options(counts):
+            if need <= wilds:
+                kn = Group(KNITTED, arr, tuple(t for t in arr if counts[t] == 0), need)
+                for g in _standard(rest, wilds - need, cap):
+                    out.append(Decomposition(KNITTED_STRAIGHT, tuple(sorted((kn,) + g))))
+    return out
 
 
 def _loose(shape: str, counts: Sequence[int], wilds: int) -> Decomposition:

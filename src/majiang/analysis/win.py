@@ -44,7 +44,7 @@ from majiang.tiles import NUM_KINDS, TERMINALS_AND_HONORS, format_compact
 
 def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
     """Size check on the hot path; counts outside 0-4 are caught when a group key is first seen."""
-    if len(counts) == NUM_KINDS and wilds >= 0:
+    if type(wilds) is int and wilds >= 0 and len(counts) == NUM_KINDS:
         total = sum(counts) + wilds
         if total % 3 == mod:
             return total
@@ -52,7 +52,7 @@ def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
 
 
 def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
-    _refuse_input(counts, wilds)
+    _plain_input(counts, wilds)  # the form first: a sequence of 34 whole numbers, an integer of wildcards
     if len(counts) != NUM_KINDS:
         raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
     if wilds < 0:
@@ -70,26 +70,45 @@ def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
 
 
 def _whole(x: object) -> int | None:
-    """``x`` as a whole number (ints, bools, numpy integers, whole floats), else None."""
+    """``x`` as a whole number (ints, Python bools, numpy integers, whole Python floats), else None."""
     try:
         return operator.index(x)  # type: ignore[arg-type]
     except TypeError:
         return int(x) if isinstance(x, float) and x.is_integer() else None
 
 
-def _refuse_input(counts: object, wilds: object, ranges: bool = False) -> None:
-    """Raise :class:`TileCountError` naming what makes ``counts`` and ``wilds`` no concealed part:
-    not a sequence of 34 entries (a mapping, a string, a number), an entry that is not a whole
-    number (a list, an array, None, 0.5), with ``ranges`` a count outside 0-4 (else the caller's own
-    checks name it), a number of wildcards that is not a whole number 0 or more. Returns when
-    nothing is wrong. The analysis calls run it on their error paths only, so a good hand pays
-    nothing for it."""
+def _not_counts(counts: object) -> TileCountError:
+    return TileCountError(f"a count vector is a sequence of 34 counts, got {type(counts).__name__}", kind="size")
+
+
+def _plain_input(counts: object, wilds: object, ranges: bool = False) -> tuple[list[int], int] | None:
+    """``counts`` and ``wilds`` as a list of 34 ints and an int, or None where they are that already.
+
+    Raises :class:`TileCountError` naming what makes them no concealed part: not a sequence of 34
+    entries (a mapping, a string, a number), an entry that is not a whole number (a list, an array,
+    None, 0.5), a number of wildcards that is not an integer; with ``ranges`` also a count outside
+    0-4 or negative wildcards (else the caller's own checks name those). The analysis calls run it
+    on their error paths (and then read the hand again as plain ints: numpy integers or whole
+    floats), so a good hand pays nothing for it; the calls that read counts straight into their
+    formulas run it first."""
+    if (type(counts) is list and type(wilds) is int and len(counts) == NUM_KINDS
+            and all(type(x) is int for x in counts)
+            and (not ranges or (wilds >= 0 and min(counts) >= 0 and max(counts) <= 4))):
+        return None
     if isinstance(counts, (str, Mapping)) or not isinstance(counts, Sized) or not hasattr(counts, "__getitem__"):
-        raise TileCountError(f"a count vector is a sequence of 34 counts, got {type(counts).__name__}", kind="size")
-    if len(counts) != NUM_KINDS:
-        raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
+        raise _not_counts(counts)
+    try:
+        size = len(counts)
+    except TypeError:  # a numpy 0-d array
+        raise _not_counts(counts) from None
+    if size != NUM_KINDS:
+        raise TileCountError(f"a count vector has 34 entries, got {size}", kind="size", count=size)
+    out = []
     for t in range(NUM_KINDS):
-        x = counts[t]  # type: ignore[index]
+        try:
+            x = counts[t]  # type: ignore[index]
+        except (TypeError, KeyError, IndexError):
+            raise _not_counts(counts) from None
         n = _whole(x)
         if n is None:
             raise TileCountError(f"the count of {format_compact([t])} is {x!r}, not a whole number 0-4", kind="size",
@@ -97,9 +116,14 @@ def _refuse_input(counts: object, wilds: object, ranges: bool = False) -> None:
         if ranges and not 0 <= n <= 4:
             raise TileCountError(f"{n} copies of {format_compact([t])}: a count must be 0-4",
                                  kind="fifth-copy" if n > 4 else "size", tile=t, count=n)
-    w = _whole(wilds)
-    if w is None or (ranges and w < 0):
-        raise TileCountError(f"the number of wildcards is {wilds!r}, not a whole number 0 or more", kind="size")
+        out.append(n)
+    try:
+        w = operator.index(wilds)  # type: ignore[arg-type]
+    except TypeError:
+        raise TileCountError(f"the number of wildcards is {wilds!r}, not an integer", kind="size") from None
+    if ranges and w < 0:
+        raise TileCountError(f"negative number of wildcards: {w}", kind="size", count=w)
+    return out, w
 
 
 def _standard_need(counts: Sequence[int], cap: bool) -> int:
@@ -181,9 +205,11 @@ def win_need(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD
         if rules.any_special and best > 0:
             best = min(best, _special_need(counts, total, rules))
         return best
-    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
+    except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
+        plain = _plain_input(counts, wilds)
+        if plain is None:
+            raise
+        return win_need(*plain, rules)
 
 
 def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> bool:
@@ -199,7 +225,7 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     # that are not plain integers (a numpy int64 buffer is 272 bytes: the honour slice runs to the
     # end) miss the tables or fail in bytearray(), and the general path checks them. From a list,
     # bytes(bytearray(x)) takes two thirds of bytes(x)'s time; the slices are made once, below.
-    if not wilds and rules.standard:
+    if wilds is _NO_WILDS and rules.standard:  # an int 0 (None, 0.0 or '' go the checked way)
         try:
             b = bytes(bytearray(counts)) if len(counts) == 34 else None  # None: not 34 counts, checked below
             s = WIN_HONOR[b[_HONORS]] + WIN_SUIT[b[_M]] + WIN_SUIT[b[_P]] + WIN_SUIT[b[_S]]  # type: ignore[index]
@@ -216,13 +242,16 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
 
 
 _CODES = WIN_SIZE - 1
+_NO_WILDS = 0
+"""The hot paths' test for no wildcards is ``wilds is _NO_WILDS``: every int 0 is this object in
+CPython (its small ints are shared), and anything else (None, 0.0, a numpy 0) takes the checked path."""
 _M, _P, _S, _HONORS = slice(0, 9), slice(9, 18), slice(18, 27), slice(27, None)  # honours: to the end
 
 
 def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
     """:func:`is_winning` off its hot path: wildcards, a group not yet in the tables, input to check."""
     try:
-        if len(counts) != NUM_KINDS or wilds < 0:
+        if type(wilds) is not int or len(counts) != NUM_KINDS or wilds < 0:
             _check(counts, wilds, 2)
         if rules.standard:
             if not wilds:
@@ -237,9 +266,11 @@ def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
         if rules.any_special:
             return _special_need(counts, sum(counts) + wilds, rules, wilds) <= wilds
         return False
-    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
+    except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
+        plain = _plain_input(counts, wilds)
+        if plain is None:
+            raise
+        return _is_winning(*plain, rules)
 
 
 # ------------------------------------------------------------------------------------- waits
@@ -334,9 +365,11 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
         if not real and not exhausted and not wild_win:
             return _NO_WAITS
         return Waits(tuple(sorted(set(real))), tuple(sorted(set(exhausted))), wild_win)
-    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
+    except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
+        plain = _plain_input(counts, wilds)
+        if plain is None:
+            raise
+        return waits(*plain, rules, visible, wild_in_play)
 
 
 # ------------------------------------------------------------------------------------- shanten
@@ -358,7 +391,7 @@ def _shanten_from_used(total: int, used: int, wilds: int) -> int:
 
 def _size(counts: Sequence[int], wilds: int) -> int:
     """Size of a 3k+1 or 3k+2 part (counts outside 0-4 are caught when a group key is first seen)."""
-    if len(counts) == NUM_KINDS and wilds >= 0:
+    if type(wilds) is int and wilds >= 0 and len(counts) == NUM_KINDS:
         total = sum(counts) + wilds
         if total % 3:
             return total
@@ -374,9 +407,11 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
     try:
         total = _size(counts, wilds)
         return _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
-    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
+    except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
+        plain = _plain_input(counts, wilds)
+        if plain is None:
+            raise
+        return shanten_standard(*plain)
 
 
 def _infos(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -460,7 +495,9 @@ def _specials(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules, 
 
 def shanten_seven_pairs(counts: Sequence[int], wilds: int = 0, quad_as_two_pairs: bool = True) -> int:
     """Shanten for seven pairs (13/14 concealed tiles only; 99 otherwise)."""
-    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    plain = _plain_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    if plain is not None:
+        counts, wilds = plain
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, seven_pairs=True,
                                                       quad_as_two_pairs=quad_as_two_pairs), 99)
@@ -468,21 +505,27 @@ def shanten_seven_pairs(counts: Sequence[int], wilds: int = 0, quad_as_two_pairs
 
 def shanten_thirteen_orphans(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for thirteen orphans (13/14 concealed tiles only; 99 otherwise)."""
-    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    plain = _plain_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    if plain is not None:
+        counts, wilds = plain
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, thirteen_orphans=True), 99)
 
 
 def shanten_honors_and_knitted(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 全不靠 (honours and knitted tiles; 13/14 concealed tiles only; 99 otherwise)."""
-    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    plain = _plain_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    if plain is not None:
+        counts, wilds = plain
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, honors_and_knitted=True), 99)
 
 
 def shanten_knitted_straight(counts: Sequence[int], wilds: int = 0) -> int:
     """Shanten for 组合龙 + one set + pair (10/11 or 13/14 concealed tiles; 99 otherwise)."""
-    _refuse_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    plain = _plain_input(counts, wilds, ranges=True)  # a count of 5 or -1 would otherwise give a number
+    if plain is not None:
+        counts, wilds = plain
     total = _size(counts, wilds)
     return _specials(counts, wilds, total, ShapeRules(standard=False, knitted_straight=True), 99)
 
@@ -512,7 +555,7 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
         # The hot path (no wildcards, no shape beyond standard / seven pairs / thirteen orphans /
         # knitted): :func:`shanten_with_infos` and :func:`_specials` in one body, the knitted shapes'
         # best arrangement from KNIT_PAIR; anything else goes the general way.
-        if wilds or len(counts) != NUM_KINDS:
+        if wilds is not _NO_WILDS or len(counts) != NUM_KINDS:
             return shanten_with_infos(counts, wilds, _size(counts, wilds), rules, None)
         p = _PLANS.get(id(rules))
         if p is None or p[0] is not rules:
@@ -578,9 +621,11 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
                     if used < best:
                         best = used if used > -1 else -1
         return best
-    except (TypeError, ValueError):  # bad input is named (_refuse_input); else the error stands
-        _refuse_input(counts, wilds)
-        raise
+    except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
+        plain = _plain_input(counts, wilds)
+        if plain is None:
+            raise
+        return shanten(*plain, rules)
 
 
 def shanten_with_infos(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules,
@@ -626,6 +671,9 @@ class DiscardOption:
 def useful_tiles(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
                  visible: Sequence[int] | None = None) -> tuple[int, list[tuple[int, int]]]:
     """For a 3k+1 part: (shanten, [(tile, unseen copies)]) of the tiles whose draw lowers the shanten."""
+    plain = _plain_input(counts, wilds)  # 35 shantens below: numpy counts read as ints once
+    if plain is not None:
+        counts, wilds = plain
     s = shanten(counts, wilds, rules)
     c = list(counts)
     out = []
@@ -648,6 +696,9 @@ def discard_advice(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = ST
     Best = lowest shanten, then most unseen copies of useful tiles. ``visible`` is a count vector of
     tiles in sight outside the concealed hand (discards, melds), subtracted from the unseen copies.
     """
+    plain = _plain_input(counts, wilds)  # numpy counts read as ints once
+    if plain is not None:
+        counts, wilds = plain
     _check(counts, wilds, 2)
     c = list(counts)
     out = []
