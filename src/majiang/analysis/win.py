@@ -126,6 +126,16 @@ def _plain_input(counts: object, wilds: object, ranges: bool = False) -> tuple[l
     return out, w
 
 
+def _read_again(counts: object, wilds: object) -> tuple[list[int], int]:
+    """In an ``except`` block of an analysis call: ``counts`` and ``wilds`` as plain ints to call
+    again with. Re-raises the error being handled where they are plain already (it is then about
+    the hand itself), raises :class:`TileCountError` where they are no hand (:func:`_plain_input`)."""
+    plain = _plain_input(counts, wilds)
+    if plain is None:
+        raise  # noqa: PLE0704 - the caller's exception, still being handled
+    return plain
+
+
 def _standard_need(counts: Sequence[int], cap: bool) -> int:
     """Fewest wildcards for the standard shape (INF if impossible)."""
     if cap:
@@ -206,10 +216,7 @@ def win_need(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD
             best = min(best, _special_need(counts, total, rules))
         return best
     except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
-        plain = _plain_input(counts, wilds)
-        if plain is None:
-            raise
-        return win_need(*plain, rules)
+        return win_need(*_read_again(counts, wilds), rules)
 
 
 def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD) -> bool:
@@ -267,10 +274,7 @@ def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:
             return _special_need(counts, sum(counts) + wilds, rules, wilds) <= wilds
         return False
     except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
-        plain = _plain_input(counts, wilds)
-        if plain is None:
-            raise
-        return _is_winning(*plain, rules)
+        return _is_winning(*_read_again(counts, wilds), rules)
 
 
 # ------------------------------------------------------------------------------------- waits
@@ -366,10 +370,7 @@ def waits(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD,
             return _NO_WAITS
         return Waits(tuple(sorted(set(real))), tuple(sorted(set(exhausted))), wild_win)
     except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
-        plain = _plain_input(counts, wilds)
-        if plain is None:
-            raise
-        return waits(*plain, rules, visible, wild_in_play)
+        return waits(*_read_again(counts, wilds), rules, visible, wild_in_play)
 
 
 # ------------------------------------------------------------------------------------- shanten
@@ -408,10 +409,7 @@ def shanten_standard(counts: Sequence[int], wilds: int = 0) -> int:
         total = _size(counts, wilds)
         return _shanten_from_used(total, _standard_used(counts, _sets_needed(total)), wilds)
     except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
-        plain = _plain_input(counts, wilds)
-        if plain is None:
-            raise
-        return shanten_standard(*plain)
+        return shanten_standard(*_read_again(counts, wilds))
 
 
 def _infos(counts: Sequence[int]) -> tuple[tuple[int, ...], ...]:
@@ -622,10 +620,7 @@ def shanten(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDARD)
                         best = used if used > -1 else -1
         return best
     except (TypeError, ValueError):  # bad input is named; numpy or float counts are read again as ints
-        plain = _plain_input(counts, wilds)
-        if plain is None:
-            raise
-        return shanten(*plain, rules)
+        return shanten(*_read_again(counts, wilds), rules)
 
 
 def shanten_with_infos(counts: Sequence[int], wilds: int, total: int, rules: ShapeRules,
