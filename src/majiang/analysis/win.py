@@ -52,9 +52,9 @@ def _total(counts: Sequence[int], wilds: int, mod: int) -> int:
 
 
 def _check(counts: Sequence[int], wilds: int, mod: int) -> int:
-    _plain_input(counts, wilds)  # the form first: a sequence of 34 whole numbers, an integer of wildcards
-    if len(counts) != NUM_KINDS:
-        raise TileCountError(f"a count vector has 34 entries, got {len(counts)}", kind="size", count=len(counts))
+    plain = _plain_input(counts, wilds)  # the form first: 34 whole numbers (its length too), an integer of wildcards
+    if plain is not None:
+        counts, wilds = plain
     if wilds < 0:
         raise TileCountError(f"negative number of wildcards: {wilds}", kind="size", count=wilds)
     total = wilds
