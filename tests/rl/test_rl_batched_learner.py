@@ -23,8 +23,10 @@ def _masked(rng: np.random.Generator, mask: np.ndarray) -> np.ndarray:
 
 
 def _watch(env: rl.VectorEnv, seen: list) -> None:
-    """Record every bot decision (row, seat, phase, mask, the index chosen) as the bots make it."""
+    """Record every bot decision (row, seat, phase, mask, the index chosen) as the bots make it
+    (one Python round a step: the fused loop decides out of Python's sight)."""
     bots = env.bots
+    bots.fused = False
     orig = bots._choose
 
     def choose(rows, acts):
@@ -46,6 +48,7 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
     checked = 0
     phases = set()
     bots = env.bots
+    bots.fused = False  # each decision watched, one Python round a step
     orig = bots._choose
 
     def choose(rows, acts):
@@ -69,6 +72,35 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
     assert B.TURN in phases and B.CLAIM in phases
     compiled, python = env.bots.decided
     assert compiled > 10 * python  # most decisions from the kernel path, not the bot's own code
+
+
+@pytest.mark.parametrize("preset,opponents,seat", [("mcr", "efficiency", 1), ("mcr", ["random", "efficiency", "random"], 0),
+                                                    ("taiwan", "efficiency", 3), ("shandong", "random", 2)])
+def test_the_fused_bot_loop_plays_the_stepwise_games(preset: str, opponents, seat: int) -> None:
+    """The bots' compiled loop (BatchedLearner.fused) and one Python round a step play the same
+    games: observations, masks, rewards, ends, records; and the fused loop made the decisions."""
+    n = 8
+    a = rl.VectorEnv(n, preset, opponents=opponents, seat=seat, records=True)
+    b = rl.VectorEnv(n, preset, opponents=opponents, seat=seat, records=True)
+    assert a.bots.fused
+    b.bots.fused = False
+    oa, _ = a.reset(seed=11)
+    ob, _ = b.reset(seed=11)
+    rng = np.random.default_rng(seat)
+    ends = 0
+    for _ in range(300):
+        assert np.array_equal(oa["observation"], ob["observation"])
+        assert np.array_equal(oa["action_mask"], ob["action_mask"])
+        acts = _masked(rng, oa["action_mask"])
+        oa, ra, ta, _, ia = a.step(acts)
+        ob, rb, tb, _, ib = b.step(acts)
+        assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
+        assert np.array_equal(ia["final_scores"], ib["final_scores"])
+        for i in np.flatnonzero(ta).tolist():
+            assert [str(e) for e in ia["final_records"][i].events] == [str(e) for e in ib["final_records"][i].events]
+        ends += int(ta.sum())
+    assert ends >= 15
+    assert a.bots.decided == b.bots.decided
 
 
 @pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])

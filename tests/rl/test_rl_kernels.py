@@ -351,3 +351,31 @@ def test_shapes_the_kernel_does_not_take_are_refused() -> None:
         kernels.shape_flags(dataclasses.replace(STANDARD, unconnected=True))
     with pytest.raises(MajiangError, match="kernel"):
         kernels.shape_flags(dataclasses.replace(STANDARD, knitted_straight=True))
+
+
+def test_a_cache_older_than_a_called_module_is_compiled_again(tmp_path, monkeypatch) -> None:
+    """numba's cache checks a function's own file only: ``compile_lazily`` empties the cache of a
+    loop whose called module (``depends``) changed after it was saved, so the loop never runs the
+    other module's old code."""
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    dep = tmp_path / "dep_mod.py"
+    dep.write_text("def g(x):\n    return x + 1\n")
+    caller = tmp_path / "caller_mod.py"
+    caller.write_text("def f(x):\n    return x * 2\n")
+
+    def wrapped() -> object:
+        ns: dict = {"__file__": str(caller)}
+        exec(compile(caller.read_text(), str(caller), "exec"), ns)
+        kernels.compile_lazily(ns, ("f",), (str(dep),))
+        return ns["f"]
+
+    f = wrapped()
+    assert f(3) == 6
+    index = next((tmp_path / "__pycache__").glob("caller_mod.f-*.nbi"))
+    full = index.stat().st_size
+    assert wrapped()._cache.load_overload(f.signatures[0], f.targetctx) is not None  # kept: nothing changed
+    future = index.stat().st_mtime + 60
+    os.utime(dep, (future, future))
+    g = wrapped()  # the called module is newer than the cache: emptied
+    assert index.stat().st_size < full and g._cache.load_overload(f.signatures[0], f.targetctx) is None
+    assert g(4) == 8

@@ -1508,15 +1508,7 @@ class BatchedCore:
         flowers of its draws) goes through the same code as the numpy path."""
         status, err = self._status, self._err
         while True:
-            args = self._step_args
-            if args is None:  # the state arrays the loop reads and writes (never rebound)
-                args = self._step_args = (
-                    self._log_n, self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt,
-                    self.vis, self.ro, self.discards_made, self._flags, self.claim_tile, self.origin, self.head,
-                    self.tail, self.n_melds, self.gate_group, self.gate_special, *self._gate_tables, _GROUP,
-                    _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
-                    self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.flower_tiles,
-                    self.flower_n, status, err)
+            args = self.step_args()
             busy = step_kernels._step(acts, self.mask, self.seat, _KIND, _TILE, _LOW, self._consts, self._log, *args)
             if busy >= 0:
                 break
@@ -1524,6 +1516,31 @@ class BatchedCore:
         if busy:
             self._after_compiled(acts, status)
         return self._rewards()
+
+    def step_args(self) -> tuple:
+        """The state arrays ``step_kernels._step`` reads and writes after its first eight arguments
+        (``acts, mask, seat, kinds, tiles, lows, consts, log``): made once (the arrays are never
+        rebound), ending with the status and error arrays."""
+        args = self._step_args
+        if args is None:
+            args = self._step_args = (
+                self._log_n, self.phase, self.cur, self.hand, self.river, self.river_len, self.river_cnt,
+                self.vis, self.ro, self.discards_made, self._flags, self.claim_tile, self.origin, self.head,
+                self.tail, self.n_melds, self.gate_group, self.gate_special, *self._gate_tables, _GROUP,
+                _CHOW_POS, self.awaiting, self.can_win, self.can_pung, self.can_kong, self.chow3, self.ans_kind,
+                self.ans_low, self.wall, self.deltas, self.last_draw, self.turn_win, self.flower_tiles,
+                self.flower_n, self._status, self._err)
+        return args
+
+    def mask_args(self) -> tuple[tuple, tuple]:
+        """``step_kernels._masks``' arguments before and after its ``seat, mask`` pair."""
+        r = self.rules
+        return ((self.phase, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
+                 self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
+                 int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
+                 self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
+                 _MASK_BASES, TURN, CLAIM, ROB),
+                (self.wild, self.white_face, int(r.wild_discardable), int(r.wild_claimable)))
 
     def _rewards(self) -> np.ndarray:
         """``(n, 4)`` rewards of a step: the settlement of the rows whose hand ended, scaled."""
@@ -1646,13 +1663,8 @@ class BatchedCore:
 
     def _compiled_masks(self, seat: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The compiled mask loop: fills ``seat`` (the seat to act per row) and ``mask``; returns ``seat``."""
-        r = self.rules
-        step_kernels._masks(self.phase, self.cur, self.origin, self.awaiting, self.hand, self.after_claim, self.head,
-                            self.tail, self.reserve, self.turn_win, int(r.concealed_kong), int(r.added_kong),
-                            int(r.added_kong_drawn_only), self.pung, self.last_draw, self.claim_tile,
-                            self.can_win, self.can_pung, self.can_kong, self.chow3, _TILES, _COL, _CHOW_IDX,
-                            _MASK_BASES, TURN, CLAIM, ROB, seat, mask, self.wild, self.white_face,
-                            int(r.wild_discardable), int(r.wild_claimable))
+        pre, post = self.mask_args()
+        step_kernels._masks(*pre, seat, mask, *post)
         return seat
 
     def fill(self) -> tuple[np.ndarray, np.ndarray]:

@@ -39,7 +39,7 @@ from majiang.rl.actions import (
     PUNG_BASE,
     chow_of_index,
 )
-from majiang.rl import kernels
+from majiang.rl import kernels, step_kernels
 from majiang.rl.fast_bots import _ORPHAN_FIRST, FastEfficiencyBot, kernel_flags
 
 BOTS = {"random": "random", "efficiency": "efficiency", "eff": "efficiency"}
@@ -52,6 +52,7 @@ _COLS = B._COL.tolist()
 _TILES = B._TILES
 _ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
 _KONG_BASES = np.array([CONCEALED_KONG_BASE, ADDED_KONG_BASE], dtype=np.int64)  # the kongs a turn may offer
+_NO_TABLES = (np.full((1, 12), -1, dtype=np.int8), np.full((1, 12), -1, dtype=np.int8))  # no efficiency bot: not read
 
 def bot_names(opponents: object) -> list[str] | None:
     """The three opponents' bot names (next, opposite, previous seat by number) when every one is
@@ -105,13 +106,133 @@ def _random_pick(rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, keys: np
                 k -= 1
 
 
-_KERNELS = ("_random_pick",)
+HELD_STEPPED, HELD_DECIDE, HELD_LOG = 1, 2, 3
+"""Why :func:`_bot_loop` left a row to Python: stepped with work left (``status``) or its hand
+ended; its bot's decision needs the bot's own code; the record log is full."""
+
+
+def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray, acts: np.ndarray,
+              hold: np.ndarray, mask: np.ndarray, seat: np.ndarray, mpre: tuple,
+              mpost: tuple, kind_of: np.ndarray, tile_of: np.ndarray, low_of: np.ndarray, consts: np.ndarray,
+              log: np.ndarray, sargs: tuple, rob_phase: int, vis: np.ndarray, ckong: np.ndarray, tmid: tuple,
+              claim_tile: np.ndarray, cmid: tuple, keys: np.ndarray, tally: np.ndarray) -> int:
+    """The bots' turns on every ``live`` row in one compiled loop: the masks
+    (``step_kernels._masks``), the bots' choices (the efficiency kernels, :func:`_random_pick`) and
+    the common step (``step_kernels._step``, the other rows skipped), again and again, until every
+    row awaits the ``learner`` or is held for Python: ``hold[i]`` = :data:`HELD_STEPPED` (the step
+    left work in ``status`` or ended the hand: ``status`` and ``done`` are as one
+    :meth:`BatchedCore.step` leaves them), :data:`HELD_DECIDE` (``acts[i]`` to be chosen by the bot's
+    own code), :data:`HELD_LOG`. ``acts[i]``: the last index chosen on row ``i``. ``tally``: efficiency
+    decisions made here and left to Python, added to. Returns the number of rows held, or -1 if the
+    step refused the batch (nothing changed)."""
+    n = live.shape[0]
+    log_n, phase, hand, flags, status = sargs[0], sargs[1], sargs[3], sargs[10], sargs[-2]
+    turn_phase, claim_phase = consts[2], consts[3]
+    done = flags[5]
+    step_acts = np.empty(n, dtype=np.int64)
+    held_st = np.zeros(n, dtype=np.int64)
+    held_done = np.zeros(n, dtype=np.bool_)
+    rr = np.empty(n, dtype=np.int64)
+    rs = np.empty(n, dtype=np.int64)
+    tr = np.empty(n, dtype=np.int64)
+    ts = np.empty(n, dtype=np.int64)
+    cr = np.empty(n, dtype=np.int64)
+    cs = np.empty(n, dtype=np.int64)
+    left = np.zeros(n, dtype=np.uint8)
+    cap = log.shape[1]
+    while True:
+        mask[:, :] = 0
+        step_kernels._masks(*mpre, seat, mask, *mpost)
+        nr = nt = nc = 0
+        active = False
+        for i in range(n):
+            step_acts[i] = -1
+            if not live[i] or hold[i] != 0:
+                continue
+            s = seat[i]
+            if s == learner:
+                continue
+            if log_n[i] >= cap:
+                hold[i] = 3
+                continue
+            active = True
+            step_acts[i] = 0  # decided below, or held
+            if not eff_seat[s]:
+                rr[nr] = i
+                rs[nr] = s
+                nr += 1
+            elif mask[i, 1]:
+                acts[i] = 1
+                tally[0] += 1
+            elif phase[i] == rob_phase:
+                acts[i] = 0
+                tally[0] += 1
+            elif eff_ok and phase[i] == turn_phase:
+                tr[nt] = i
+                ts[nt] = s
+                nt += 1
+            elif eff_ok and phase[i] == claim_phase:
+                cr[nc] = i
+                cs[nc] = s
+                nc += 1
+            else:
+                hold[i] = 2
+                step_acts[i] = -1
+        if not active:
+            break
+        if nr:
+            _random_pick(rr[:nr], rs[:nr], mask, keys, log_n, acts)
+        if nt:
+            left[:nt] = 0
+            kernels._efficiency_turns(hand, vis, ckong, tr[:nt], ts[:nt], mask, *tmid, acts, left[:nt])
+            for q in range(nt):
+                if left[q]:
+                    hold[tr[q]] = 2
+                    step_acts[tr[q]] = -1
+                else:
+                    tally[0] += 1
+        if nc:
+            left[:nc] = 0
+            kernels._efficiency_claims(hand, cr[:nc], cs[:nc], mask, claim_tile, *cmid, acts, left[:nc])
+            for q in range(nc):
+                if left[q]:
+                    hold[cr[q]] = 2
+                    step_acts[cr[q]] = -1
+                else:
+                    tally[0] += 1
+        for i in range(n):
+            if step_acts[i] == 0:
+                step_acts[i] = acts[i]
+        if step_kernels._step(step_acts, mask, seat, kind_of, tile_of, low_of, consts, log, *sargs) < 0:
+            return -1
+        for i in range(n):
+            if step_acts[i] >= 0 and (status[i] != 0 or done[i]):
+                hold[i] = 1
+                held_st[i] = status[i]
+                held_done[i] = done[i]
+    held = 0
+    for i in range(n):
+        if hold[i] == 2:
+            tally[1] += 1
+        if hold[i] != 0:
+            held += 1
+        if hold[i] == 1:
+            status[i] = held_st[i]
+            done[i] = held_done[i]
+        else:
+            status[i] = 0
+            done[i] = False
+    return held
+
+
+_KERNELS = ("_random_pick", "_bot_loop")
 _STATE: list[bool] = []
 
 
 def available() -> bool:
-    """True when the compiled random choice is there (numba)."""
-    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
+    """True when the compiled bots' loop is there (numba)."""
+    return step_kernels.available() and kernels.module_available(_STATE, globals(), _KERNELS, __file__,
+                                                                 (step_kernels.__file__,))
 
 
 class BatchedLearner:
@@ -129,9 +250,19 @@ class BatchedLearner:
         self.bot = FastEfficiencyBot(core.rules) if "efficiency" in names else None
         self._plain = kernel_flags(self.bot.shapes)[0] if self.bot is not None else None
         self.keys = np.zeros((core.n, 4), dtype=np.uint64)  # the random bots' per-row keys
-        self.decided = [0, 0]
-        """Efficiency decisions made from the kernel, and by the bot's own code (kongs, rare hands)."""
-        available()
+        self._tally = np.zeros(2, dtype=np.int64)
+        self.fused = available()
+        """Whether :meth:`advance` runs the bots' turns in one compiled loop (see there); the tests
+        switch it off to watch each decision (:meth:`_choose`)."""
+        mid = tuple(int(x) for x in self._plain) if self._plain is not None else (0, 0, 0, 0, 0)
+        tables = kernels._Tables.get() if self.bot is not None else _NO_TABLES  # the 24 MB only where used
+        self._tmid = (DISCARD_BASE, _KONG_BASES, _TILES, _ORPHAN_KEY, *mid, *tables)
+        self._cmid = (B._COL, EXPOSED_KONG_BASE, PUNG_BASE, B._CHOW_IDX, *mid, *tables)
+
+    @property
+    def decided(self) -> list[int]:
+        """Efficiency decisions made from the kernels, and by the bot's own code (kongs, rare hands)."""
+        return [int(self._tally[0]), int(self._tally[1])]
 
     def new_hands(self, rows: Iterable[int]) -> None:
         """Rows just dealt: the random bots' keys from their game seeds."""
@@ -145,7 +276,59 @@ class BatchedLearner:
                 ended: Callable[[np.ndarray], None]) -> None:
         """Step the bots on the ``live`` rows (bool) until each awaits the learner. The learner's
         rewards are added to ``rewards`` on the ``counted`` rows; rows whose hand ends are passed to
-        ``ended`` (bool), which deals them a new hand (and may uncount them): they play on."""
+        ``ended`` (bool), which deals them a new hand (and may uncount them): they play on.
+
+        With :attr:`fused` (the default) the bots' turns run in :func:`_bot_loop` and Python sees a
+        row only where the step leaves it work (a window with gated wins, a kong, a won or ended
+        hand, a decision for the bot's own code); otherwise one Python round a step of every row
+        (:meth:`_advance_stepwise`). Both play the same games: rows are independent."""
+        if not self.fused:
+            self._advance_stepwise(live, rewards, counted, ended)
+            return
+        core = self.core
+        n = core.n
+        acts = np.zeros(n, dtype=np.int64)
+        hold = np.zeros(n, dtype=np.int8)
+        mask = np.zeros((n, B.ACTION_SIZE), dtype=np.int8)
+        seat = np.zeros(n, dtype=np.int64)
+        mpre, mpost = core.mask_args()
+        sargs = core.step_args()
+        while True:
+            hold.fill(0)
+            held = _bot_loop(self.seat, self._eff_seat, self._plain is not None, live, acts, hold, mask, seat,
+                             mpre, mpost, B._KIND, B._TILE, B._LOW, core._consts, core._log, sargs, B.ROB,
+                             core.vis, core.ckong, self._tmid, core.claim_tile, self._cmid, self.keys, self._tally)
+            core.mask, core.seat = mask, seat
+            if held == 0:
+                return
+            if held < 0:  # not expected: the loop steps legal indices only, with room in the log
+                raise B.MajiangError("the bots' compiled loop refused its own step")
+            stepped = hold == HELD_STEPPED
+            if stepped.any():  # the follow-ups one core step would run, then the ends
+                core._after_compiled(acts, core._status)
+                self._settle(core._rewards(), stepped, rewards, counted, ended)
+            if (hold == HELD_LOG).any():
+                core._log = np.concatenate([core._log, np.zeros_like(core._log)], axis=1)
+            decide = hold == HELD_DECIDE
+            if decide.any():  # the bot's own code (kongs on the turn, hands the kernels leave)
+                mine = np.full(n, -1, dtype=np.int64)
+                for i in np.flatnonzero(decide).tolist():
+                    mine[i] = self._efficiency(i, int(seat[i]))
+                self._settle(core.step(mine, skip=True), decide, rewards, counted, ended)
+
+    def _settle(self, r: np.ndarray, rows: np.ndarray, rewards: np.ndarray, counted: np.ndarray,
+                ended: Callable[[np.ndarray], None]) -> None:
+        """The learner's share of the step's rewards ``r`` on the counted ``rows`` (bool), then the
+        rows whose hand ended to ``ended``."""
+        c = rows & counted
+        rewards[c] += r[c, self.seat]
+        d = self.core.done & rows
+        if d.any():
+            ended(d)
+
+    def _advance_stepwise(self, live: np.ndarray, rewards: np.ndarray, counted: np.ndarray,
+                          ended: Callable[[np.ndarray], None]) -> None:
+        """:meth:`advance` one Python round a step of every bot row (masks, :meth:`_choose`, the core's step)."""
         core = self.core
         n = core.n
         acts = np.empty(n, dtype=np.int64)
@@ -174,8 +357,8 @@ class BatchedLearner:
         er = rows[eff]
         if er.size:
             left = self._efficiency_rows(er, seats[eff], acts) if self._plain is not None else er
-            self.decided[0] += er.size - left.size
-            self.decided[1] += left.size
+            self._tally[0] += er.size - left.size
+            self._tally[1] += left.size
             for i in left.tolist():
                 acts[i] = self._efficiency(i, int(core.seat[i]))
 

@@ -108,7 +108,9 @@ checks both against ``shanten`` itself).
 
 from __future__ import annotations
 
+import glob
 import os
+import sys
 import threading
 
 import numpy as np
@@ -177,10 +179,12 @@ def note_first_compile(module_file: str, key: str) -> None:
 _MODULES_LOCK = threading.Lock()
 
 
-def module_available(state: list[bool], namespace: dict, names: tuple[str, ...], module_file: str) -> bool:
+def module_available(state: list[bool], namespace: dict, names: tuple[str, ...], module_file: str,
+                     depends: tuple[str, ...] = ()) -> bool:
     """The ``available()`` of a module whose compiled loops call these kernels (``state``: its ``[]``,
     then ``[True]`` or ``[False]``; ``namespace``, ``names``: its ``globals()`` and the functions to
-    compile; ``module_file``: its ``__file__``): True once this module's kernels are there and its
+    compile; ``module_file``: its ``__file__``; ``depends``: the files of the other modules whose
+    kernels it calls, this one's always counted): True once this module's kernels are there and its
     own functions are wrapped (:func:`compile_lazily`), False without numba."""
     if state:
         return state[0]
@@ -189,19 +193,44 @@ def module_available(state: list[bool], namespace: dict, names: tuple[str, ...],
             ok = available()
             if ok:
                 note_first_compile(module_file, "*")
-                compile_lazily(namespace, names)
+                compile_lazily(namespace, names, (__file__, *depends))
             state.append(ok)
     return state[0]
 
 
-def compile_lazily(namespace: dict, names: tuple[str, ...]) -> None:
+def compile_lazily(namespace: dict, names: tuple[str, ...], depends: tuple[str, ...] = ()) -> None:
     """Replace each function ``names`` of a module (its ``globals()``) by numba's ``njit(cache=True)``
     of it: compiled on its first call, then loaded from the cache in later processes. Call it once
-    (under a lock), after :func:`available`'s check that numba is there."""
+    (under a lock), after :func:`available`'s check that numba is there.
+
+    numba's cache checks a function's own file only, so a loop that calls another module's kernels
+    would keep their old code after that module changed: a cache older than any file of
+    ``depends`` is emptied first (:func:`_drop_stale`)."""
     import numba
 
+    newest = max((os.path.getmtime(f) for f in depends), default=0.0)
     for name in names:
-        namespace[name] = numba.njit(cache=True)(namespace[name])
+        namespace[name] = f = numba.njit(cache=True)(namespace[name])
+        if newest:
+            _drop_stale(f, newest)
+
+
+def _drop_stale(dispatcher, newest: float) -> None:  # noqa: ANN001 - a numba dispatcher
+    """Empty ``dispatcher``'s cache index if it is older than ``newest`` (a file time): the function
+    compiles again on its next call. Reads numba's cache object (``cache_path``, ``flush``); with
+    another numba where those are missing, nothing is done."""
+    try:
+        cache = dispatcher._cache
+        code = dispatcher.py_func.__code__
+        stem = os.path.splitext(os.path.basename(code.co_filename))[0]
+        py = "".join(map(str, sys.version_info[:2]))
+        name = f"{stem}.{dispatcher.py_func.__qualname__}-{code.co_firstlineno}.py{py}*.nbi"  # numba's index name
+        for index in glob.glob(os.path.join(cache.cache_path, name)):
+            if os.path.getmtime(index) < newest:
+                cache.flush()
+                return
+    except (AttributeError, OSError):
+        return
 
 
 MAX_TILES = 17

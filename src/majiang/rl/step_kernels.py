@@ -40,7 +40,7 @@ import numpy as np
 
 from majiang.rl import kernels
 
-_KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_cand_one", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
 
 
@@ -498,9 +498,11 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
     first (``err`` = (1 index outside the layout | 2 not legal | 3 the log is full, row); nothing
     changes then, returns -1); a discard, its win gate, its claim window and the next draw when nobody
     may claim; an answer in a window, and the next draw when every seat passed. ``status[i]`` tells the
-    caller what is left: 1 a turn action other than a discard, 2 a window to resolve, 4 a window with
-    gated wins, plus 8 times the status of the draw made here (:func:`_draws`). Returns how many rows
-    have a status other than 0.
+    caller what is left: 1 a turn action other than a discard, 2 a window to resolve, 4 a window where
+    a seat's hand may win on the discard (its gate and the shape test of :func:`candidates` admit it:
+    the scorer decides), plus 8 times the status of the draw made here (:func:`_draws`, its 1 only
+    where the shape test admits the drawn hand too). Returns how many rows have a status other
+    than 0.
 
     ``consts``: K_PASS, K_DISCARD, TURN, CLAIM, END, reserve, sets, claim_last_discard, exposed_kong,
     pung, chow, seven_pairs, thirteen_orphans, honors_and_knitted, knitted_straight, flower_wins. ``flags``: the
@@ -516,7 +518,9 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
     pung = np.zeros((1, 3), dtype=np.bool_)
     chow = np.zeros((1, 3), dtype=np.bool_)
     gated = np.zeros((1, 3), dtype=np.bool_)
-    win = np.zeros((1, 3), dtype=np.bool_)
+    win = np.zeros((1, 3), dtype=np.bool_)  # never set here: a window with a possible win is the caller's
+    c = np.zeros(34, dtype=np.int64)
+    cst = np.empty(7, dtype=np.int64)
     busy = 0
     for i in range(n):
         a = acts[i]
@@ -537,10 +541,16 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
                                   after_claim, kong_chain, claim_tile, origin, last_discard, head, tail, reserve)
                 _gate_one(hand, i, ds, n_melds, sbits, hbits, sev, orph, hk, knit, knitted, off_knitted, gate_group,
                           gate_special)
+                may_win = False
                 if _options_one(0, i, origin, claim_tile, hand, head, tail, reserve, n_melds, sets, claim_last, ekong,
                                 pung_ok, chow_ok, gate_group, gate_special, group_of, chow_pos, kong, pung, chow,
-                                gated):
-                    st = 4  # a seat's gate admits the discard: the shape test and the engine decide
+                                gated):  # a seat's gate admits the discard: the shape test
+                    for j in range(3):
+                        if gated[0, j] and _cand_one(hand, i, (ds + j + 1) % 4, tile_of[a], c, cst, sbits, hbits,
+                                                     sev, orph, hk, knit, knitted, off_knitted):
+                            may_win = True
+                if may_win:
+                    st = 4  # a hand the discard may complete: the caller asks the scorer or the engine
                 elif _window_one(0, i, origin, win, kong, pung, chow, awaiting, can_win, can_pung, can_kong, chow3,
                                  ans_kind, phase, kong_chain, claim_phase):
                     draw_seat = (origin[i] + 1) % 4
@@ -562,9 +572,13 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
                 else:
                     st = 2
         if draw_seat >= 0:
-            st += 8 * _draw_one(i, draw_seat, False, wall, head, tail, reserve, flower_chain, phase, done, deltas,
-                                hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
-                                flower_tiles, flower_n, turn_phase, end_phase, consts[15])
+            dst = _draw_one(i, draw_seat, False, wall, head, tail, reserve, flower_chain, phase, done, deltas,
+                            hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
+                            flower_tiles, flower_n, turn_phase, end_phase, consts[15])
+            if dst & 3 == 1 and not _cand_one(hand, i, draw_seat, -1, c, cst, sbits, hbits, sev, orph, hk, knit,
+                                              knitted, off_knitted):
+                dst -= 1  # the gate admitted the draw, the shape test does not: no win to offer
+            st += 8 * dst
         status[i] = st
         if st:
             busy += 1
@@ -663,6 +677,28 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         n_melds[i, s] = j + 1
 
 
+def _cand_one(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: np.ndarray, sbits: np.ndarray,
+              hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
+              off_knitted: np.ndarray) -> bool:
+    """Whether seat ``s``'s 3k+2 hand on row ``i`` (plus tile ``extra`` where not -1) may win (see
+    :func:`candidates`); ``c`` (34) and ``st`` (7) are scratch."""
+    for t in range(34):
+        c[t] = hand[i, s, t]
+    if extra >= 0:
+        c[extra] += 1
+    _stats(c, sbits, hbits, st)
+    pairs = 0
+    for g in range(4):
+        pairs += (st[6] >> g) & 1
+    cand = st[4] == 15 and pairs == 1
+    if not cand and st[0] == 14:
+        cand = ((sev != 0 and st[1] == 0) or (orph != 0 and st[3] == 0)
+                or (hk != 0 and st[2] == 0 and _knitted_single(c, off_knitted)))
+    if knit != 0 and not cand:
+        cand = _knitted_held(c, knitted, 9)
+    return cand
+
+
 def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray, sbits: np.ndarray,
                 hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
                 off_knitted: np.ndarray, out: np.ndarray) -> int:
@@ -670,22 +706,8 @@ def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np
     st = np.empty(7, dtype=np.int64)
     found = 0
     for k in range(rows.shape[0]):
-        i = rows[k]
-        s = seats[k]
-        for t in range(34):
-            c[t] = hand[i, s, t]
-        if extra[k] >= 0:
-            c[extra[k]] += 1
-        _stats(c, sbits, hbits, st)
-        pairs = 0
-        for g in range(4):
-            pairs += (st[6] >> g) & 1
-        cand = st[4] == 15 and pairs == 1
-        if not cand and st[0] == 14:
-            cand = ((sev != 0 and st[1] == 0) or (orph != 0 and st[3] == 0)
-                    or (hk != 0 and st[2] == 0 and _knitted_single(c, off_knitted)))
-        if knit != 0 and not cand:
-            cand = _knitted_held(c, knitted, 9)
+        cand = _cand_one(hand, rows[k], seats[k], extra[k], c, st, sbits, hbits, sev, orph, hk, knit, knitted,
+                         off_knitted)
         out[k] = cand
         if cand:
             found += 1
