@@ -74,48 +74,18 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
     assert compiled > 10 * python  # most decisions from the kernel path, not the bot's own code
 
 
-@pytest.mark.parametrize("preset,opponents,seat", [("mcr", "efficiency", 1), ("mcr", ["random", "efficiency", "random"], 0),
-                                                    ("taiwan", "efficiency", 3), ("shandong", "random", 2)])
-def test_the_fused_bot_loop_plays_the_stepwise_games(preset: str, opponents, seat: int) -> None:
-    """The bots' compiled loop (BatchedLearner.fused) and one Python round a step play the same
-    games: observations, masks, rewards, ends, records; and the fused loop made the decisions."""
-    n = 8
-    a = rl.VectorEnv(n, preset, opponents=opponents, seat=seat, records=True)
-    b = rl.VectorEnv(n, preset, opponents=opponents, seat=seat, records=True)
-    assert a.bots.fused
-    b.bots.fused = False
-    oa, _ = a.reset(seed=11)
-    ob, _ = b.reset(seed=11)
+def _same_games(a: rl.VectorEnv, b: rl.VectorEnv, seed: int, steps: int, seat: int, full_log: bool = False) -> int:
+    """Step ``a`` and ``b`` (the learner in ``seat``) with the same masked random learner actions,
+    asserting equal observations, masks, rewards, ends, final scores and records (event for
+    event) and the learner's seat awaited; returns the number of episodes ended. ``full_log``: the
+    batched cores' action logs cut to one free column after the reset (they grow as they fill)."""
     rng = np.random.default_rng(seat)
+    oa, _ = a.reset(seed=seed)
+    ob, _ = b.reset(seed=seed)
+    for env in (a, b) if full_log else ():
+        env.core._log = env.core._log[:, :int(env.core._log_n.max()) + 1].copy()
     ends = 0
-    for _ in range(300):
-        assert np.array_equal(oa["observation"], ob["observation"])
-        assert np.array_equal(oa["action_mask"], ob["action_mask"])
-        acts = _masked(rng, oa["action_mask"])
-        oa, ra, ta, _, ia = a.step(acts)
-        ob, rb, tb, _, ib = b.step(acts)
-        assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
-        assert np.array_equal(ia["final_scores"], ib["final_scores"])
-        for i in np.flatnonzero(ta).tolist():
-            assert [str(e) for e in ia["final_records"][i].events] == [str(e) for e in ib["final_records"][i].events]
-        ends += int(ta.sum())
-    assert ends >= 15
-    assert a.bots.decided == b.bots.decided
-
-
-@pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])
-def test_learner_rows_agree_with_the_per_table_path(preset: str, seat: int) -> None:
-    """Against efficiency bots the batched learner plays exactly the per-table learner's games:
-    observations, masks, rewards, ends, final scores and records, over several hands a row."""
-    n = 4
-    a = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat, records=True)
-    b = rl.VectorEnv(n, preset, opponents="efficiency", seat=seat, batched=False, records=True)
-    assert a.batched and not b.batched
-    oa, ia = a.reset(seed=5)
-    ob, ib = b.reset(seed=5)
-    rng = np.random.default_rng(seat)
-    ends = 0
-    for _ in range(400):
+    for _ in range(steps):
         assert np.array_equal(oa["observation"], ob["observation"])
         assert np.array_equal(oa["action_mask"], ob["action_mask"])
         acts = _masked(rng, oa["action_mask"])
@@ -124,10 +94,41 @@ def test_learner_rows_agree_with_the_per_table_path(preset: str, seat: int) -> N
         assert np.array_equal(ra, rb) and np.array_equal(ta, tb)
         assert (ia["seat"] == seat).all() and (ib["seat"] == seat).all()
         assert np.array_equal(ia["final_scores"], ib["final_scores"])
-        for i in np.flatnonzero(ta).tolist():  # the ended games' records, event for event
+        for i in np.flatnonzero(ta).tolist():
             assert [str(e) for e in ia["final_records"][i].events] == [str(e) for e in ib["final_records"][i].events]
         ends += int(ta.sum())
-    assert ends >= 8
+    return ends
+
+
+@pytest.mark.parametrize("preset,opponents,seat,full_log", [
+    ("mcr", "efficiency", 1, False), ("mcr", ["random", "efficiency", "random"], 0, False),
+    ("taiwan", "efficiency", 3, False), ("shandong", "random", 2, False), ("mcr", "efficiency", 2, True)])
+def test_the_fused_bot_loop_plays_the_stepwise_games(preset: str, opponents, seat: int, full_log: bool) -> None:
+    """The bots' compiled loop (BatchedLearner.fused) and one Python round a step play the same
+    games: observations, masks, rewards, ends, records (also with the action logs full, so that
+    the loop stops for Python to grow them); the fused loop decides without the stepwise choice
+    (``_choose``) and counts the same decisions."""
+    a = rl.VectorEnv(8, preset, opponents=opponents, seat=seat, records=True)
+    b = rl.VectorEnv(8, preset, opponents=opponents, seat=seat, records=True)
+    assert a.bots.fused
+    b.bots.fused = False
+
+    def stepwise(rows, acts):
+        raise AssertionError("the fused loop made a stepwise choice")
+
+    a.bots._choose = stepwise
+    assert _same_games(a, b, 11, 300, seat, full_log) >= 15
+    assert a.bots.decided == b.bots.decided
+
+
+@pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])
+def test_learner_rows_agree_with_the_per_table_path(preset: str, seat: int) -> None:
+    """Against efficiency bots the batched learner plays exactly the per-table learner's games:
+    observations, masks, rewards, ends, final scores and records, over several hands a row."""
+    a = rl.VectorEnv(4, preset, opponents="efficiency", seat=seat, records=True)
+    b = rl.VectorEnv(4, preset, opponents="efficiency", seat=seat, batched=False, records=True)
+    assert a.batched and not b.batched
+    assert _same_games(a, b, 5, 400, seat) >= 8
 
 
 def test_random_bots_are_legal_uniform_and_seeded() -> None:

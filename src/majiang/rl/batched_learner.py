@@ -108,7 +108,20 @@ def _random_pick(rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, keys: np
 
 HELD_STEPPED, HELD_DECIDE, HELD_LOG = 1, 2, 3
 """Why :func:`_bot_loop` left a row to Python: stepped with work left (``status``) or its hand
-ended; its bot's decision needs the bot's own code; the record log is full."""
+ended; its bot's decision needs the bot's own code; its action log is full (the common step refuses
+every row then, so the loop stops until Python grows the log)."""
+
+
+def _hold_left(rows: np.ndarray, left: np.ndarray, hold: np.ndarray, step_acts: np.ndarray,
+               tally: np.ndarray) -> None:
+    """After an efficiency kernel on ``rows``: the rows it left (``left[q]``) held for the bot's own
+    code and not stepped; the others counted as the kernel's decisions."""
+    for q in range(rows.shape[0]):
+        if left[q]:
+            hold[rows[q]] = HELD_DECIDE
+            step_acts[rows[q]] = -1
+        else:
+            tally[0] += 1
 
 
 def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray, acts: np.ndarray,
@@ -141,6 +154,13 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
     left = np.zeros(n, dtype=np.uint8)
     cap = log.shape[1]
     while True:
+        full = False  # the step refuses every row while any row's log is full: Python grows it first
+        for i in range(n):
+            if log_n[i] >= cap:
+                hold[i] = HELD_LOG
+                full = True
+        if full:
+            break
         mask[:, :] = 0
         step_kernels._masks(*mpre, seat, mask, *mpost)
         nr = nt = nc = 0
@@ -151,9 +171,6 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
                 continue
             s = seat[i]
             if s == learner:
-                continue
-            if log_n[i] >= cap:
-                hold[i] = 3
                 continue
             active = True
             step_acts[i] = 0  # decided below, or held
@@ -176,7 +193,7 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
                 cs[nc] = s
                 nc += 1
             else:
-                hold[i] = 2
+                hold[i] = HELD_DECIDE
                 step_acts[i] = -1
         if not active:
             break
@@ -185,21 +202,11 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
         if nt:
             left[:nt] = 0
             kernels._efficiency_turns(hand, vis, ckong, tr[:nt], ts[:nt], mask, *tmid, acts, left[:nt])
-            for q in range(nt):
-                if left[q]:
-                    hold[tr[q]] = 2
-                    step_acts[tr[q]] = -1
-                else:
-                    tally[0] += 1
+            _hold_left(tr[:nt], left, hold, step_acts, tally)
         if nc:
             left[:nc] = 0
             kernels._efficiency_claims(hand, cr[:nc], cs[:nc], mask, claim_tile, *cmid, acts, left[:nc])
-            for q in range(nc):
-                if left[q]:
-                    hold[cr[q]] = 2
-                    step_acts[cr[q]] = -1
-                else:
-                    tally[0] += 1
+            _hold_left(cr[:nc], left, hold, step_acts, tally)
         for i in range(n):
             if step_acts[i] == 0:
                 step_acts[i] = acts[i]
@@ -207,16 +214,16 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
             return -1
         for i in range(n):
             if step_acts[i] >= 0 and (status[i] != 0 or done[i]):
-                hold[i] = 1
+                hold[i] = HELD_STEPPED
                 held_st[i] = status[i]
                 held_done[i] = done[i]
     held = 0
     for i in range(n):
-        if hold[i] == 2:
+        if hold[i] == HELD_DECIDE:
             tally[1] += 1
         if hold[i] != 0:
             held += 1
-        if hold[i] == 1:
+        if hold[i] == HELD_STEPPED:
             status[i] = held_st[i]
             done[i] = held_done[i]
         else:
@@ -225,7 +232,7 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
     return held
 
 
-_KERNELS = ("_random_pick", "_bot_loop")
+_KERNELS = ("_random_pick", "_hold_left", "_bot_loop")
 _STATE: list[bool] = []
 
 
