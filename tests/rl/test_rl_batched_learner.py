@@ -78,14 +78,15 @@ def _same_games(a: rl.VectorEnv, b: rl.VectorEnv, seed: int, steps: int, seat: i
     """Step ``a`` and ``b`` (the learner in ``seat``) with the same masked random learner actions,
     asserting equal observations, masks, rewards, ends, final scores and records (event for
     event) and the learner's seat awaited; returns the number of episodes ended. ``full_log``: the
-    batched cores' action logs cut to one free column after the reset (they grow as they fill)."""
+    batched cores' action logs cut before every step to two free columns for the longest row (they
+    grow as rows fill them, in the learner's step and in the bots')."""
     rng = np.random.default_rng(seat)
     oa, _ = a.reset(seed=seed)
     ob, _ = b.reset(seed=seed)
-    for env in (a, b) if full_log else ():
-        env.core._log = env.core._log[:, :int(env.core._log_n.max()) + 1].copy()
     ends = 0
     for _ in range(steps):
+        for env in (a, b) if full_log else ():
+            env.core._log = env.core._log[:, :int(env.core._log_n.max()) + 2].copy()
         assert np.array_equal(oa["observation"], ob["observation"])
         assert np.array_equal(oa["action_mask"], ob["action_mask"])
         acts = _masked(rng, oa["action_mask"])
@@ -102,7 +103,8 @@ def _same_games(a: rl.VectorEnv, b: rl.VectorEnv, seed: int, steps: int, seat: i
 
 @pytest.mark.parametrize("preset,opponents,seat,full_log", [
     ("mcr", "efficiency", 1, False), ("mcr", ["random", "efficiency", "random"], 0, False),
-    ("taiwan", "efficiency", 3, False), ("shandong", "random", 2, False), ("mcr", "efficiency", 2, True)])
+    ("taiwan", "efficiency", 3, False), ("shandong", "random", 2, False), ("mcr", "efficiency", 2, True),
+    ("taiwan", "random", 1, True)])
 def test_the_fused_bot_loop_plays_the_stepwise_games(preset: str, opponents, seat: int, full_log: bool) -> None:
     """The bots' compiled loop (BatchedLearner.fused) and one Python round a step play the same
     games: observations, masks, rewards, ends, records (also with the action logs full, so that

@@ -108,8 +108,7 @@ def _random_pick(rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, keys: np
 
 HELD_STEPPED, HELD_DECIDE, HELD_LOG = 1, 2, 3
 """Why :func:`_bot_loop` left a row to Python: stepped with work left (``status``) or its hand
-ended; its bot's decision needs the bot's own code; its action log is full (the common step refuses
-every row then, so the loop stops until Python grows the log)."""
+ended; its bot's decision needs the bot's own code; its action log is full (Python grows it)."""
 
 
 def _hold_left(rows: np.ndarray, left: np.ndarray, hold: np.ndarray, step_acts: np.ndarray,
@@ -154,13 +153,6 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
     left = np.zeros(n, dtype=np.uint8)
     cap = log.shape[1]
     while True:
-        full = False  # the step refuses every row while any row's log is full: Python grows it first
-        for i in range(n):
-            if log_n[i] >= cap:
-                hold[i] = HELD_LOG
-                full = True
-        if full:
-            break
         mask[:, :] = 0
         step_kernels._masks(*mpre, seat, mask, *mpost)
         nr = nt = nc = 0
@@ -172,23 +164,29 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
             s = seat[i]
             if s == learner:
                 continue
+            if log_n[i] >= cap:
+                hold[i] = HELD_LOG
+                continue
             active = True
             step_acts[i] = 0  # decided below, or held
             if not eff_seat[s]:
                 rr[nr] = i
                 rs[nr] = s
                 nr += 1
+            elif not eff_ok:  # the kernels do not take the rule set's shapes: the bot's own code
+                hold[i] = HELD_DECIDE
+                step_acts[i] = -1
             elif mask[i, 1]:
                 acts[i] = 1
                 tally[0] += 1
             elif phase[i] == rob_phase:
                 acts[i] = 0
                 tally[0] += 1
-            elif eff_ok and phase[i] == turn_phase:
+            elif phase[i] == turn_phase:
                 tr[nt] = i
                 ts[nt] = s
                 nt += 1
-            elif eff_ok and phase[i] == claim_phase:
+            elif phase[i] == claim_phase:
                 cr[nc] = i
                 cs[nc] = s
                 nc += 1

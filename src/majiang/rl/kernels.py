@@ -108,9 +108,7 @@ checks both against ``shanten`` itself).
 
 from __future__ import annotations
 
-import glob
 import os
-import sys
 import threading
 
 import numpy as np
@@ -203,33 +201,28 @@ def compile_lazily(namespace: dict, names: tuple[str, ...], depends: tuple[str, 
     of it: compiled on its first call, then loaded from the cache in later processes. Call it once
     (under a lock), after :func:`available`'s check that numba is there.
 
-    numba's cache checks a function's own file only, so a loop that calls another module's kernels
-    would keep their old code after that module changed: a cache older than any file of
-    ``depends`` is emptied first (:func:`_drop_stale`)."""
+    numba's cache is keyed to a function's own file only, so a loop that calls another module's
+    kernels would keep their old code after that module changed: the files of ``depends`` are
+    added to the key (:func:`_stamp_dependencies`)."""
     import numba
 
-    newest = max((os.path.getmtime(f) for f in depends), default=0.0)
+    stamps = tuple((f, os.stat(f).st_mtime, os.stat(f).st_size) for f in depends)
     for name in names:
         namespace[name] = f = numba.njit(cache=True)(namespace[name])
-        if newest:
-            _drop_stale(f, newest)
+        if stamps:
+            _stamp_dependencies(f, stamps)
 
 
-def _drop_stale(dispatcher, newest: float) -> None:  # noqa: ANN001 - a numba dispatcher
-    """Empty ``dispatcher``'s cache index if it is older than ``newest`` (a file time): the function
-    compiles again on its next call. Reads numba's cache object (``cache_path``, ``flush``); with
-    another numba where those are missing, nothing is done."""
+def _stamp_dependencies(dispatcher, stamps: tuple) -> None:  # noqa: ANN001 - a numba dispatcher
+    """Add ``stamps`` (each file's path, time and size) to the source stamp numba saves with
+    ``dispatcher``'s cache and compares, for equality, when it loads it: a cache saved before one
+    of those files changed is not loaded, and the function compiles again (then saves the new
+    stamp). Sets numba's cache-file object's ``_source_stamp``; with a numba without it, nothing
+    is done (the cache then checks the function's own file only)."""
     try:
-        cache = dispatcher._cache
-        code = dispatcher.py_func.__code__
-        stem = os.path.splitext(os.path.basename(code.co_filename))[0]
-        py = "".join(map(str, sys.version_info[:2]))
-        name = f"{stem}.{dispatcher.py_func.__qualname__}-{code.co_firstlineno}.py{py}*.nbi"  # numba's index name
-        for index in glob.glob(os.path.join(cache.cache_path, name)):
-            if os.path.getmtime(index) < newest:
-                cache.flush()
-                return
-    except (AttributeError, OSError):
+        cache_file = dispatcher._cache._cache_file
+        cache_file._source_stamp = (cache_file._source_stamp, stamps)
+    except AttributeError:
         return
 
 

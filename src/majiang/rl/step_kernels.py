@@ -462,7 +462,7 @@ def _draws(rows: np.ndarray, seats: np.ndarray, from_tail: np.ndarray, wall: np.
 
 def _acts_ok(acts: np.ndarray, mask: np.ndarray, log: np.ndarray, log_n: np.ndarray, err: np.ndarray) -> bool:
     """Every row's index checked before any row steps: False with ``err`` = (1 outside the layout |
-    2 not legal | 3 the log is full, row)."""
+    2 not legal | 3 the log is full, row); rows skipped (-1) are not checked."""
     n = acts.shape[0]
     for i in range(n):
         if acts[i] == -1:  # a row left as it is (BatchedCore.step's ``skip``)
@@ -477,7 +477,7 @@ def _acts_ok(acts: np.ndarray, mask: np.ndarray, log: np.ndarray, log_n: np.ndar
             err[1] = i
             return False
     for i in range(n):
-        if log_n[i] >= log.shape[1]:
+        if acts[i] != -1 and log_n[i] >= log.shape[1]:  # a skipped row writes nothing
             err[0] = 3
             err[1] = i
             return False
