@@ -120,7 +120,7 @@ _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_st
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
             "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
-            "_now", "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
+            "_now", "_discards", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -785,12 +785,117 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     return _rows_with(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped, _rows_scratch())
 
 
+def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: np.ndarray, keys: np.ndarray,
+                 W: np.ndarray, st: np.ndarray, unseen: np.ndarray, o: np.ndarray, s0: int, sev: int, quad2: int,
+                 orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, cg: np.ndarray, cv: np.ndarray,
+                 cm: np.ndarray, cbits: np.ndarray, cres: np.ndarray, D: np.ndarray, yy: np.ndarray, dj: np.ndarray,
+                 dn: np.ndarray, lone: np.ndarray) -> None:
+    """For each discard ``x`` of the 3k+2 hand ``cnt`` (``total`` naturals) that leaves the lowest
+    shanten ``best`` (``disc[x] == best``; ``spd[x]`` its special shapes' shanten): 1 in plane
+    ``s0 + 1`` and the unseen copies (``unseen``, 34) of the draws that would lower it, over 34, in
+    plane ``s0 + 2`` of ``o`` (layout columns). ``keys``, ``W``, ``st`` as :func:`_now` and the
+    discard loop after it leave them; the rest is scratch (:func:`_rows_scratch`)."""
+    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL
+    special = sev + orph + eight > 0 or wwin == 1
+    top = total // 3
+    n = total // 3
+    ncache = 0
+    drawn = False
+    classed = False
+    for x in range(34):
+        if cnt[x] == 0 or disc[x] != best:
+            continue
+        if not drawn:  # the draws of each group as the hand stands (before any discard)
+            drawn = True
+            j = 0
+            for h in range(4):
+                dj[h] = j
+                dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
+                j += dn[h]
+        o[s0 + 1, col[x]] = 1.0
+        g = group[x]
+        kx = keys[g] - p5[x]
+        _load(g, kx, W, _VG, su, hu)
+        cnt[x] -= 1
+        # the standard shape's useful draws outside group g depend on g's vector only: shared
+        # by the best discards that leave the same vector
+        hit = -1
+        for c in range(ncache):
+            if cg[c] == g:
+                same = True
+                for i in range(12):
+                    if cv[c, i] != W[_VG, i]:
+                        same = False
+                        break
+                if same:
+                    hit = c
+                    break
+        if hit >= 0:
+            mask = cm[hit]
+            iso = (mask >> 63) & 1 == 1
+            mask &= ~(np.int64(1) << 63)
+        else:
+            iso = _lone(W, _VG, _O + g, n, best)
+            mask = np.int64(0)
+            for h in range(4):
+                if h == g:
+                    continue
+                if dn[h]:
+                    a, b = _two_others(g, h)
+                    _comb(W, _VG, _pair(a, b), _OH, top)
+                    mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
+                if iso:
+                    mask |= lone[h]
+            cg[ncache] = g
+            cv[ncache, :] = W[_VG]
+            cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
+            ncache += 1
+        mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
+        if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
+            # the special shapes read a draw by its (count, orphan) class, and the hand after
+            # the discard by the discard's class: one test per pair of classes and hand
+            kx = 2 * (cnt[x] + 1) + orphan[x]
+            if not classed:
+                classed = True
+                for k in range(10):
+                    cbits[k] = 0
+                    for k2 in range(10):
+                        cres[k, k2] = -1
+                for y in range(34):
+                    if cnt[y] + (y == x) < 4:
+                        cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
+            bx = np.int64(1) << x
+            for k in range(10):
+                bits = cbits[k]
+                if k == kx:
+                    bits &= ~bx
+                if k == kx - 2:
+                    bits |= bx
+                if bits == 0 or (mask | ~bits) == -1:
+                    continue
+                r = cres[kx, k]
+                if r < 0:
+                    _change(st, cnt[x] + 1, -1, orphan[x])
+                    _change(st, k // 2, 1, k % 2)
+                    r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
+                    _change(st, k // 2 + 1, -1, k % 2)
+                    _change(st, cnt[x], 1, orphan[x])
+                if r:
+                    mask |= bits
+        cnt[x] += 1
+        tot = 0
+        for y in range(34):
+            if (mask >> y) & 1:
+                tot += unseen[y]
+        o[s0 + 2, col[x]] = tot / 34.0
+
+
 def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
                sev: int, quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
                skipped: np.ndarray, scratch: tuple) -> int:
     """:func:`_rows` with its scratch arrays given (:func:`_rows_scratch`: a caller that fills the
     planes of one row at a time makes them once)."""
-    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
+    p5, orphan, col = _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
     keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = scratch
     special = sev + orph + eight > 0 or wwin == 1
@@ -811,8 +916,6 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
         if total % 3 == 0:
             continue
         now = _now(cnt, total, turn[row], keys, W, st, su, hu, sev, quad2, orph, eight, wwin, special)
-        top = (total + 1) // 3 if total % 3 == 1 else total // 3
-        n = total // 3
         sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
         o = out[row]
         for t in range(34):
@@ -820,112 +923,9 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
         if total % 3 == 2:
             if not turn[row]:
                 continue
-            n1 = (total - 1) // 3
-            best = 99
-            for x in range(34):
-                if cnt[x] == 0:
-                    continue
-                g = group[x]
-                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
-                spd[x] = 99
-                if special:
-                    _change(st, cnt[x], -1, orphan[x])
-                    spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
-                    _change(st, cnt[x] - 1, 1, orphan[x])
-                    if spd[x] < s:
-                        s = spd[x]
-                disc[x] = s
-                if s < best:
-                    best = s
-            ncache = 0
-            drawn = False
-            classed = False
-            for x in range(34):
-                if cnt[x] == 0 or disc[x] != best:
-                    continue
-                if not drawn:  # the draws of each group as the hand stands (before any discard)
-                    drawn = True
-                    j = 0
-                    for h in range(4):
-                        dj[h] = j
-                        dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
-                        j += dn[h]
-                o[s0 + 1, col[x]] = 1.0
-                g = group[x]
-                kx = keys[g] - p5[x]
-                _load(g, kx, W, _VG, su, hu)
-                cnt[x] -= 1
-                # the standard shape's useful draws outside group g depend on g's vector only: shared
-                # by the best discards that leave the same vector
-                hit = -1
-                for c in range(ncache):
-                    if cg[c] == g:
-                        same = True
-                        for i in range(12):
-                            if cv[c, i] != W[_VG, i]:
-                                same = False
-                                break
-                        if same:
-                            hit = c
-                            break
-                if hit >= 0:
-                    mask = cm[hit]
-                    iso = (mask >> 63) & 1 == 1
-                    mask &= ~(np.int64(1) << 63)
-                else:
-                    iso = _lone(W, _VG, _O + g, n, best)
-                    mask = np.int64(0)
-                    for h in range(4):
-                        if h == g:
-                            continue
-                        if dn[h]:
-                            a, b = _two_others(g, h)
-                            _comb(W, _VG, _pair(a, b), _OH, top)
-                            mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
-                        if iso:
-                            mask |= lone[h]
-                    cg[ncache] = g
-                    cv[ncache, :] = W[_VG]
-                    cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
-                    ncache += 1
-                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
-                if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
-                    # the special shapes read a draw by its (count, orphan) class, and the hand after
-                    # the discard by the discard's class: one test per pair of classes and hand
-                    kx = 2 * (cnt[x] + 1) + orphan[x]
-                    if not classed:
-                        classed = True
-                        for k in range(10):
-                            cbits[k] = 0
-                            for k2 in range(10):
-                                cres[k, k2] = -1
-                        for y in range(34):
-                            if cnt[y] + (y == x) < 4:
-                                cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
-                    bx = np.int64(1) << x
-                    for k in range(10):
-                        bits = cbits[k]
-                        if k == kx:
-                            bits &= ~bx
-                        if k == kx - 2:
-                            bits |= bx
-                        if bits == 0 or (mask | ~bits) == -1:
-                            continue
-                        r = cres[kx, k]
-                        if r < 0:
-                            _change(st, cnt[x] + 1, -1, orphan[x])
-                            _change(st, k // 2, 1, k % 2)
-                            r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
-                            _change(st, k // 2 + 1, -1, k % 2)
-                            _change(st, cnt[x], 1, orphan[x])
-                        if r:
-                            mask |= bits
-                cnt[x] += 1
-                tot = 0
-                for y in range(34):
-                    if (mask >> y) & 1:
-                        tot += unseen[row, y]
-                o[s0 + 2, col[x]] = tot / 34.0
+            best = _discards(cnt, total, keys, W, st, sev, quad2, orph, eight, wwin, su, hu, disc, spd)
+            _best_useful(cnt, total, best, disc, spd, keys, W, st, unseen[row], o, s0, sev, quad2, orph, eight,
+                         wwin, su, hu, cg, cv, cm, cbits, cres, D, yy, dj, dn, lone)
         else:
             n2 = (total + 1) // 3
             iso = _lone(W, _V + 3, _O + 3, n2, now)
@@ -1511,10 +1511,10 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
 
 def _shanten_one(cnt: np.ndarray, turn: int, sev: int, quad2: int, orph: int, eight: int, wwin: int,
                  su: np.ndarray, hu: np.ndarray, keys: np.ndarray, W: np.ndarray, st: np.ndarray,
-                 res: np.ndarray) -> None:
+                 res: np.ndarray, disc: np.ndarray, spd: np.ndarray) -> None:
     """:func:`_shanten_rows` for one hand ``cnt`` (34), into ``res`` (4); ``keys``, ``W``, ``st``:
-    scratch arrays."""
-    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    scratch arrays, left as :func:`_best_useful` reads them; ``disc``, ``spd``: each discard's
+    shanten on the turn (:func:`_discards`)."""
     special = sev + orph + eight > 0 or wwin == 1
     res[1] = 99
     res[2] = 0
@@ -1534,27 +1534,41 @@ def _shanten_one(cnt: np.ndarray, turn: int, sev: int, quad2: int, orph: int, ei
     res[0] = now
     if not ist:
         return
+    best = _discards(cnt, total, keys, W, st, sev, quad2, orph, eight, wwin, su, hu, disc, spd)
+    bits = np.int64(0)
+    for x in range(34):
+        if cnt[x] != 0 and disc[x] == best:
+            bits |= np.int64(1) << x
+    res[1] = best
+    res[3] = bits
+
+
+def _discards(cnt: np.ndarray, total: int, keys: np.ndarray, W: np.ndarray, st: np.ndarray, sev: int, quad2: int,
+              orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, disc: np.ndarray,
+              spd: np.ndarray) -> int:
+    """The shanten after each discard ``x`` held in the 3k+2 hand ``cnt`` (``total`` naturals) into
+    ``disc[x]`` (the special shapes' alone into ``spd[x]``, 99 without them), as :func:`_now`
+    left ``keys``, ``W``, ``st``; returns the lowest."""
+    group, p5, orphan = _GROUP, _P5, _ORPHAN
+    special = sev + orph + eight > 0 or wwin == 1
     n1 = (total - 1) // 3
     best = 99
-    bits = np.int64(0)
     for x in range(34):
         if cnt[x] == 0:
             continue
         g = group[x]
         s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
+        spd[x] = 99
         if special:
             _change(st, cnt[x], -1, orphan[x])
-            sx = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+            spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
             _change(st, cnt[x] - 1, 1, orphan[x])
-            if sx < s:
-                s = sx
+            if spd[x] < s:
+                s = spd[x]
+        disc[x] = s
         if s < best:
             best = s
-            bits = np.int64(0)
-        if s == best:
-            bits |= np.int64(1) << x
-    res[1] = best
-    res[3] = bits
+    return best
 
 
 def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int,
@@ -1567,8 +1581,10 @@ def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, or
     keys = np.zeros(4, dtype=np.int64)
     W = np.zeros((17, 12), dtype=np.int64)
     st = np.zeros(6, dtype=np.int64)
+    disc = np.zeros(34, dtype=np.int64)
+    spd = np.zeros(34, dtype=np.int64)
     for row in range(counts.shape[0]):
-        _shanten_one(counts[row], turn[row], sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res[row])
+        _shanten_one(counts[row], turn[row], sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res[row], disc, spd)
 
 
 def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
@@ -1578,21 +1594,16 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
     """The efficiency bot's turn discard on each row ``rows[q]`` for seat ``seats[q]``
     (``FastEfficiencyBot.kernel_discards`` and its tie-break): among the allowed discards (``mask``
     from ``dbase``, layout columns) that leave the lowest shanten, the most useful unseen copies
-    (:func:`_rows`' planes, only where several tie), then ``orphan_key`` (honours and terminals
-    first, then the lowest tile). ``acts[rows[q]]`` gets the index; ``left[q]`` = 1 where the bot's
-    own code must decide (a kong offered: the mask's 34 columns from each of ``kong_bases``; a hand
-    left alone, no candidate, the planes and the shanten loop differ)."""
-    keys = np.zeros(4, dtype=np.int64)
-    W = np.zeros((17, 12), dtype=np.int64)
-    st = np.zeros(6, dtype=np.int64)
+    (the ``discard_useful`` plane's count, :func:`_best_useful`, only where several tie, from the
+    state the shanten loop left), then ``orphan_key`` (honours and terminals first, then the lowest
+    tile). ``acts[rows[q]]`` gets the index; ``left[q]`` = 1 where the bot's own code must decide (a
+    kong offered: the mask's 34 columns from each of ``kong_bases``; a hand left alone, no
+    candidate)."""
+    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = _rows_scratch()
     res = np.zeros(4, dtype=np.int64)
     cnt = np.zeros(34, dtype=np.int8)
     unseen = np.zeros(34, dtype=np.int64)
-    both = np.zeros((2, 34), dtype=np.int8)
-    out = np.zeros((1, 5, 34), dtype=np.float32)
-    tflag = np.ones(1, dtype=np.int8)
-    skipped = np.zeros(1, dtype=np.uint8)
-    scratch = _rows_scratch()
+    out = np.zeros((3, 34), dtype=np.float32)
     for q in range(rows.shape[0]):
         i = rows[q]
         s = seats[q]
@@ -1604,9 +1615,11 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
         if kong:
             left[q] = 1
             continue
+        total = 0
         for t in range(34):
             cnt[t] = hand[i, s, t]
-        _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            total += cnt[t]
+        _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
         if res[2] != 0:
             left[q] = 1
             continue
@@ -1627,28 +1640,18 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
         for t in range(34):
             u = 4 - np.int64(cnt[t]) - vis[i, t] - ckong[i, s, t]
             unseen[t] = u if u > 0 else 0
-            both[0, t] = cnt[t]
-            both[1, t] = unseen[t]
-        out[:] = 0.0
-        skipped[0] = 0
-        _rows_with(both[0:1], tflag, both[1:2], out, 0, sev, quad2, orph, eight, wwin, su, hu, skipped, scratch)
-        if skipped[0]:
-            left[q] = 1
-            continue
+        # the useful draws of each discard that leaves the lowest shanten, from the state the
+        # shanten loop left (the analysis planes' own code: plane 2 of out, by layout column)
+        out[2, :] = 0.0
+        _best_useful(cnt, total, res[1], disc, spd, keys, W, st, unseen, out, 0, sev, quad2, orph, eight, wwin,
+                     su, hu, cg, cv, cm, cbits, cres, D, yy, dj, dn, lone)
         fix = res[0] < res[1]
         best_key = np.int64(1) << 40
         best_j = -1
-        agree = True
         for j in range(34):
             t = tile_of_col[j]
-            allowed = mask[i, dbase + j] != 0
-            cand = allowed and ((bits >> t) & 1) == 1
-            flagged = allowed and out[0, 1, j] != 0.0
-            if cand != flagged:
-                agree = False
-                break
-            if cand:
-                u = np.int64(np.rint(out[0, 2, j] * 34.0))
+            if mask[i, dbase + j] != 0 and ((bits >> t) & 1) == 1:
+                u = np.int64(np.rint(out[2, j] * 34.0))
                 if fix:  # the discarded tile's own copies counted unseen (fast_bots' module doc)
                     a = 5 - np.int64(cnt[t]) - vis[i, t] - ckong[i, s, t]
                     u += (a if a > 0 else 0) - unseen[t]
@@ -1656,9 +1659,6 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
                 if key < best_key:
                     best_key = key
                     best_j = j
-        if not agree:
-            left[q] = 1
-            continue
         acts[i] = dbase + best_j
 
 
@@ -1676,12 +1676,14 @@ def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, ma
     st = np.zeros(6, dtype=np.int64)
     res = np.zeros(4, dtype=np.int64)
     cnt = np.zeros(34, dtype=np.int8)
+    disc = np.zeros(34, dtype=np.int64)
+    spd = np.zeros(34, dtype=np.int64)
     for q in range(rows.shape[0]):
         i = rows[q]
         s = seats[q]
         for t in range(34):
             cnt[t] = hand[i, s, t]
-        _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+        _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
         if res[2] != 0:
             left[q] = 1
             continue
@@ -1692,7 +1694,7 @@ def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, ma
         c = col_of[t]
         if mask[i, ekong_base + c]:
             cnt[t] -= 3
-            _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
             cnt[t] += 3
             bad = bad or res[2] != 0
             if res[0] < best:
@@ -1700,7 +1702,7 @@ def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, ma
                 choice = ekong_base + c
         if mask[i, pung_base + c]:
             cnt[t] -= 2
-            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
             cnt[t] += 2
             bad = bad or res[2] != 0
             if res[1] < best:
@@ -1714,7 +1716,7 @@ def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, ma
             for x in range(low, low + 3):
                 if x != t:
                     cnt[x] -= 1
-            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res)
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
             for x in range(low, low + 3):
                 if x != t:
                     cnt[x] += 1
