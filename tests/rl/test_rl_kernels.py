@@ -173,6 +173,36 @@ def _oracle_planes(shapes, counts: list[int], unseen: list[int], turn: bool) -> 
     return out
 
 
+@pytest.mark.parametrize("shapes", SHAPES, ids=[f"shapes{i}" for i in range(len(SHAPES))])
+@settings(max_examples=200, deadline=None)
+@given(pieces=_PIECES, size=st.sampled_from([2, 5, 8, 11, 14, 17, 14]),
+       seen=st.lists(st.integers(0, 4), min_size=34, max_size=34))
+def test_the_bots_useful_counts_are_the_planes(shapes, pieces, size: int, seen: list[int]) -> None:
+    """The efficiency bots' tie-break (:func:`kernels._best_useful` after :func:`kernels._shanten_one`,
+    from the state the shanten loop leaves) writes the ``discard_best`` and ``discard_useful``
+    planes that :func:`kernels._rows` writes for the same turn hand: the two copies of that code
+    (kept apart for the planes' speed) agree."""
+    counts = _hand(pieces, size)
+    if sum(counts) % 3 != 2:
+        return
+    unseen = np.array([max(0, 4 - counts[t] - seen[t]) for t in range(34)], dtype=np.int64)
+    flags = kernels.shape_flags(shapes)
+    su, hu = kernels._Tables.get()
+    want = np.zeros((1, 5, 34), dtype=np.float32)
+    kernels.analyse_rows(np.array([counts], dtype=np.int8), np.ones(1, dtype=np.int8), unseen[None, :], want, 0,
+                         flags)
+    keys, W, stt, disc, spd, cg, cv, cm, _, cbits, cres, D, yy, dj, dn, lone = kernels._rows_scratch()
+    res = np.zeros(4, dtype=np.int64)
+    cnt = np.array(counts, dtype=np.int8)
+    kernels._shanten_one(cnt, 1, *flags, su, hu, keys, W, stt, res, disc, spd)
+    got = np.zeros((3, 34), dtype=np.float32)
+    kernels._best_useful(cnt, sum(counts), res[1], disc, spd, keys, W, stt, unseen, got, 0, *flags, su, hu, cg, cv,
+                         cm, cbits, cres, D, yy, dj, dn, lone)
+    assert res[0] * 1.0 == want[0, 0, 0] * 8.0
+    assert got[1:].tobytes() == want[0, 1:3].tobytes(), counts
+    assert cnt.tolist() == counts  # the hand is given back as it came
+
+
 _WW1 = dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, wilds_win=1)
 
 

@@ -794,7 +794,11 @@ def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: 
     shanten ``best`` (``disc[x] == best``; ``spd[x]`` its special shapes' shanten): 1 in plane
     ``s0 + 1`` and the unseen copies (``unseen``, 34) of the draws that would lower it, over 34, in
     plane ``s0 + 2`` of ``o`` (layout columns). ``keys``, ``W``, ``st`` as :func:`_now` and the
-    discard loop after it leave them; the rest is scratch (:func:`_rows_scratch`)."""
+    discard loop after it leave them; the rest is scratch (:func:`_rows_scratch`).
+
+    The same code as the turn branch of :func:`_rows_with`, kept twice on purpose: called from
+    there (numba's ``inline="always"`` too) it made the analysis planes 2-5 % slower;
+    ``test_the_bots_useful_counts_are_the_planes`` holds the two copies equal."""
     group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL
     special = sev + orph + eight > 0 or wwin == 1
     top = total // 3
@@ -895,7 +899,7 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
                skipped: np.ndarray, scratch: tuple) -> int:
     """:func:`_rows` with its scratch arrays given (:func:`_rows_scratch`: a caller that fills the
     planes of one row at a time makes them once)."""
-    p5, orphan, col = _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
+    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
     keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = scratch
     special = sev + orph + eight > 0 or wwin == 1
@@ -916,6 +920,8 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
         if total % 3 == 0:
             continue
         now = _now(cnt, total, turn[row], keys, W, st, su, hu, sev, quad2, orph, eight, wwin, special)
+        top = (total + 1) // 3 if total % 3 == 1 else total // 3
+        n = total // 3
         sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
         o = out[row]
         for t in range(34):
@@ -923,9 +929,113 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
         if total % 3 == 2:
             if not turn[row]:
                 continue
-            best = _discards(cnt, total, keys, W, st, sev, quad2, orph, eight, wwin, su, hu, disc, spd)
-            _best_useful(cnt, total, best, disc, spd, keys, W, st, unseen[row], o, s0, sev, quad2, orph, eight,
-                         wwin, su, hu, cg, cv, cm, cbits, cres, D, yy, dj, dn, lone)
+            n1 = (total - 1) // 3
+            best = 99
+            for x in range(34):
+                if cnt[x] == 0:
+                    continue
+                g = group[x]
+                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
+                spd[x] = 99
+                if special:
+                    _change(st, cnt[x], -1, orphan[x])
+                    spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+                    _change(st, cnt[x] - 1, 1, orphan[x])
+                    if spd[x] < s:
+                        s = spd[x]
+                disc[x] = s
+                if s < best:
+                    best = s
+            # the same code as _best_useful (the efficiency bots' tie-break): keep the two equal
+            ncache = 0
+            drawn = False
+            classed = False
+            for x in range(34):
+                if cnt[x] == 0 or disc[x] != best:
+                    continue
+                if not drawn:  # the draws of each group as the hand stands (before any discard)
+                    drawn = True
+                    j = 0
+                    for h in range(4):
+                        dj[h] = j
+                        dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
+                        j += dn[h]
+                o[s0 + 1, col[x]] = 1.0
+                g = group[x]
+                kx = keys[g] - p5[x]
+                _load(g, kx, W, _VG, su, hu)
+                cnt[x] -= 1
+                # the standard shape's useful draws outside group g depend on g's vector only: shared
+                # by the best discards that leave the same vector
+                hit = -1
+                for c in range(ncache):
+                    if cg[c] == g:
+                        same = True
+                        for i in range(12):
+                            if cv[c, i] != W[_VG, i]:
+                                same = False
+                                break
+                        if same:
+                            hit = c
+                            break
+                if hit >= 0:
+                    mask = cm[hit]
+                    iso = (mask >> 63) & 1 == 1
+                    mask &= ~(np.int64(1) << 63)
+                else:
+                    iso = _lone(W, _VG, _O + g, n, best)
+                    mask = np.int64(0)
+                    for h in range(4):
+                        if h == g:
+                            continue
+                        if dn[h]:
+                            a, b = _two_others(g, h)
+                            _comb(W, _VG, _pair(a, b), _OH, top)
+                            mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
+                        if iso:
+                            mask |= lone[h]
+                    cg[ncache] = g
+                    cv[ncache, :] = W[_VG]
+                    cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
+                    ncache += 1
+                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
+                if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
+                    # the special shapes read a draw by its (count, orphan) class, and the hand after
+                    # the discard by the discard's class: one test per pair of classes and hand
+                    kx = 2 * (cnt[x] + 1) + orphan[x]
+                    if not classed:
+                        classed = True
+                        for k in range(10):
+                            cbits[k] = 0
+                            for k2 in range(10):
+                                cres[k, k2] = -1
+                        for y in range(34):
+                            if cnt[y] + (y == x) < 4:
+                                cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
+                    bx = np.int64(1) << x
+                    for k in range(10):
+                        bits = cbits[k]
+                        if k == kx:
+                            bits &= ~bx
+                        if k == kx - 2:
+                            bits |= bx
+                        if bits == 0 or (mask | ~bits) == -1:
+                            continue
+                        r = cres[kx, k]
+                        if r < 0:
+                            _change(st, cnt[x] + 1, -1, orphan[x])
+                            _change(st, k // 2, 1, k % 2)
+                            r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
+                            _change(st, k // 2 + 1, -1, k % 2)
+                            _change(st, cnt[x], 1, orphan[x])
+                        if r:
+                            mask |= bits
+                cnt[x] += 1
+                tot = 0
+                for y in range(34):
+                    if (mask >> y) & 1:
+                        tot += unseen[row, y]
+                o[s0 + 2, col[x]] = tot / 34.0
         else:
             n2 = (total + 1) // 3
             iso = _lone(W, _V + 3, _O + 3, n2, now)
