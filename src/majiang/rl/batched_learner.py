@@ -284,8 +284,9 @@ class BatchedLearner:
         ``ended`` (bool), which deals them a new hand (and may uncount them): they play on.
 
         With :attr:`fused` (the default) the bots' turns run in :func:`_bot_loop` and Python sees a
-        row only where the step leaves it work (a window with gated wins, a kong, a won or ended
-        hand, a decision for the bot's own code); otherwise one Python round a step of every row
+        row only where the step leaves it work (a discard or a draw a hand may win on, a kong, a
+        won or ended hand, a decision for the bot's own code, a full log); otherwise one Python
+        round a step of every row
         (:meth:`_advance_stepwise`). Both play the same games: rows are independent."""
         if not self.fused:
             self._advance_stepwise(live, rewards, counted, ended)
