@@ -690,3 +690,31 @@ def test_thirteen_orphans_with_a_wildcard_scenario() -> None:
     assert [w.winner for w in res.wins] == [dealer]
     assert [p[0] for p in res.wins[0].result.patterns] == ["seed000.guoshi_wushuang"]  # 国士无双
     assert list(core.deltas[0]) == list(res.deltas)
+
+
+@pytest.mark.parametrize("spec,n,seed,steps", [("mcr", 16, 7, 600), ("mcr,multiple_winners=all", 32, 25, 1500)])
+def test_wins_settled_from_the_quick_value_are_the_engines(spec: str, n: int, seed: int, steps: int,
+                                                           monkeypatch) -> None:
+    """The wins the core settles itself (``BatchedCore._settle_quick``: the scorer's quick value and
+    flower bonus, the context-free competition settlement, RULES.md §9.6) get the deltas the engine's
+    ``HandTable._finish`` gives on the same state, flowers and several winners included; robbed
+    kongs go to the engine."""
+    seen: list[tuple] = []
+    quick = BatchedCore._settle_quick
+
+    def both(self: BatchedCore, i: int, wins: list) -> list[int] | None:
+        d = quick(self, i, wins)
+        t = self._sync(i)
+        t._finish(wins)
+        seen.append((d, list(t.result.deltas), wins, len(self.flowers[i][wins[0][0]])))
+        return d
+
+    monkeypatch.setattr(BatchedCore, "_settle_quick", both)
+    _compare(n, seed, steps, spec, analysis=False)
+    settled = [x for x in seen if x[0] is not None]
+    assert len(settled) >= 10 and all(d == e for d, e, _, _ in settled)
+    assert any(f for *_, f in settled)  # a winner with flowers: the bonus counted
+    assert all(d is None for d, _, w, _ in seen if any(r for *_, r in w))
+    if spec.endswith("all"):  # this seed has two winners on one discard, and a robbed kong
+        assert any(len(w) > 1 for _, _, w, _ in settled)
+        assert any(d is None and any(r for *_, r in w) for d, _, w, _ in seen)

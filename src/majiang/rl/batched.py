@@ -101,6 +101,7 @@ from majiang.rl.actions import (
 )
 from majiang.rl import kernels, step_kernels
 from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
+from majiang.rules.base import ScoreResult, WinSettle
 
 # phases (rows)
 TURN, CLAIM, ROB, END = 0, 1, 2, 3
@@ -420,7 +421,15 @@ class BatchedCore:
         # 误打财神, §4.6) and the run of discards 被跟 follows
         self._wild_on = rules.wild_mode == "indicator"
         # the scorer's cheap value of a win told in numbers (Scorer.quick_value), if it has one
-        self._quick_value = None if self._wild_on else getattr(rules.scorer_object(), "quick_value", None)
+        scorer = rules.scorer_object()
+        self._quick_value = None if self._wild_on else getattr(scorer, "quick_value", None)
+        # and a win settled from that value, where the scorer tells its flowers' bonus and the
+        # settlement reads nothing else (Settlement.context_free); one winner a hand (no 血战)
+        settlement = rules.settlement_object()
+        self._quick_settle = (settlement if self._quick_value is not None and rules.win_limit == 1
+                              and getattr(settlement, "context_free", False) and hasattr(scorer, "quick_bonus")
+                              else None)
+        self._quick_bonus = getattr(scorer, "quick_bonus", None)
         self.wild = np.full(n, -1, dtype=np.int64)
         self.white_face = np.full(n, -1, dtype=np.int64)
         self.indicator = np.full(n, -1, dtype=np.int64)
@@ -840,9 +849,14 @@ class BatchedCore:
         and the winds. None where the scorer has no such method or cannot tell (the caller asks the
         engine). Not for robbing a kong (rare: the engine decides). As the engine does, the hand is
         first checked under the rule set's own shapes (``is_winning``): the scorer may know more shapes."""
-        quick = self._quick_value
-        if quick is None:
+        if self._quick_value is None:
             return None
+        v = self._quick(i, seat, tile, self_drawn, True)
+        return v if v is None or v is False else v >= self.rules.min_score
+
+    def _quick(self, i: int, seat: int, tile: int, self_drawn: bool, check_shape: bool) -> int | None | bool:
+        """The scorer's ``quick_value`` of row ``i``'s ``seat`` winning on ``tile`` (:meth:`_quick_win`
+        says what it reads); False where ``check_shape`` and the hand is no winning shape."""
         c = self.hand[i, seat].tolist()
         own = c[tile]
         if self_drawn:
@@ -852,17 +866,17 @@ class BatchedCore:
         else:
             full = list(c)
             full[tile] += 1
-        if not is_winning(full, 0, self.rules.shape_rules):  # the engine's exact shape test first (the
-            return False                                      # candidates' test of special shapes is not)
+        if check_shape and not is_winning(full, 0, self.rules.shape_rules):  # the engine's exact shape test
+            return False                               # first (the candidates' test of special shapes is not)
         # in sight: the hand, the rivers and every exposed meld (vis), the seat's own concealed kongs
         seen = own + int(self.vis[i, tile]) + int(self.ckong[i, seat, tile])
         kinds, tiles = self.meld_kind[i, seat].tolist(), self.meld_tile[i, seat].tolist()
         melds = [(_MELD_KINDS[kinds[j]], tiles[j]) for j in range(int(self.n_melds[i, seat]))]
         last = (self.tail[i] - self.head[i] - self.reserve == 0) if self_drawn else self.last_discard[i]
-        v = quick(bytes(c), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
-                  kong_replacement=self_drawn and bool(self.kong_chain[i]), win_tile_seen=max(seen - 1, 0),
-                  seat_wind=27 + (seat - int(self.dealer[i])) % 4, prevalent_wind=int(self.prevalent[i]))
-        return None if v is None else v >= self.rules.min_score
+        return self._quick_value(bytes(c), tile, melds, self_drawn=self_drawn, last_tile=bool(last),
+                                 kong_replacement=self_drawn and bool(self.kong_chain[i]),
+                                 win_tile_seen=max(seen - 1, 0), seat_wind=27 + (seat - int(self.dealer[i])) % 4,
+                                 prevalent_wind=int(self.prevalent[i]))
 
     def _drawn_win(self, i: int, seat: int, tile: int) -> bool:
         """Whether ``seat`` of row ``i`` may win on the tile it drew (a complete shape): the quick
@@ -945,11 +959,35 @@ class BatchedCore:
         self.turn_win[rows] = ok
 
     def _finish(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> None:
-        t = self._sync(i)
-        t._finish(wins)
-        self.deltas[i] = t.result.deltas
+        """End row ``i``'s hand on ``wins`` (``(winner, discarder or None, tile, robbing)`` each) and
+        keep its deltas: settled here from the quick values (:meth:`_settle_quick`) where it can, else by
+        the engine's ``HandTable._finish`` on a synced table (the same numbers: the tests compare them)."""
+        d = self._settle_quick(i, wins) if self._quick_settle is not None else None
+        if d is None:
+            t = self._sync(i)
+            t._finish(wins)
+            d = t.result.deltas
+        self.deltas[i] = d
         self.phase[i] = END
         self.done[i] = True
+
+    def _settle_quick(self, i: int, wins: list[tuple[int, int | None, int, bool]]) -> list[int] | None:
+        """Row ``i``'s deltas for ``wins`` as ``HandTable._settle_wins`` makes them (the penalties
+        that stand, plus each win's settlement), each win valued by the scorer's ``quick_value`` and
+        ``quick_bonus`` (the winner's flowers) and settled by the context-free settlement; None
+        where any win is a robbed kong or has no quick value (the engine settles those)."""
+        total = self.penalties[i].tolist()
+        for seat, discarder, tile, robbing in wins:
+            if robbing:
+                return None
+            v = self._quick(i, seat, tile, discarder is None, False)
+            if v is None or v < self.rules.min_score:  # the engine decides (a declared win meets it)
+                return None
+            res = ScoreResult(v, self._quick_bonus(len(self.flowers[i][seat])))  # type: ignore[misc]
+            deltas = self._quick_settle.settle(WinSettle(seat, discarder, res, None), 4)  # type: ignore[union-attr]
+            for k in range(4):
+                total[k] += deltas[k]
+        return total
 
     def _flower_may_win(self, i: int, s: int) -> bool:
         """Seat ``s`` of row ``i`` has just set aside a flower that may end the hand (RULES.md §3.2):

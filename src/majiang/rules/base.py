@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from majiang.analysis import ShapeRules
 from majiang.errors import MajiangError
@@ -156,7 +156,10 @@ class Scorer(Protocol):
     kong_replacement, win_tile_seen, seat_wind, prevalent_wind) -> int | None``: the ``value`` of a
     wildcard-free, flower-free-in-value win given as plain numbers (see
     :meth:`majiang.rules.mcr.engine_adapter.McrScorer.quick_value`), or None when it cannot tell it
-    cheaply. The batched RL core asks it before building a context; the engine never needs it."""
+    cheaply. The batched RL core asks it before building a context; the engine never needs it. A
+    scorer with ``quick_value`` may also offer ``quick_bonus(flowers) -> int``: the ``bonus``
+    :meth:`score` would add for that many flowers set aside, so that the core can settle a win from
+    the two numbers (with a context-free settlement, :class:`Settlement`)."""
 
     name: str
 
@@ -166,17 +169,22 @@ class Scorer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class WinSettle:
-    """One win to settle: who won, who fed it (``None`` when self-drawn), its score and context."""
+    """One win to settle: who won, who fed it (``None`` when self-drawn), its score and context
+    (``None`` only for a settlement that declares ``context_free``)."""
 
     winner: int
     discarder: int | None
     result: ScoreResult
-    ctx: WinContext
+    ctx: WinContext | None
 
 
 @runtime_checkable
 class Settlement(Protocol):
-    """Turns one win into per-seat score changes (a zero-sum ledger; the engine checks the sum)."""
+    """Turns one win into per-seat score changes (a zero-sum ledger; the engine checks the sum).
+
+    A settlement whose ``settle`` reads nothing of the win but its winner, discarder and
+    ``result.total`` may say so with a class attribute ``context_free = True``: the batched RL core
+    then settles such wins without building a :class:`WinContext` (``ctx`` is None)."""
 
     name: str
 
@@ -215,6 +223,7 @@ class CompetitionSettlement:
 
     base: int = 8
     name: str = "competition"
+    context_free: ClassVar[bool] = True  # reads winner, discarder and result.total only
 
     def settle(self, win: WinSettle, players: int) -> list[int]:
         d = [0] * players
@@ -235,6 +244,7 @@ class FlatSettlement:
     without the base and dealer terms)."""
 
     name: str = "flat"
+    context_free: ClassVar[bool] = True  # reads winner, discarder and result.total only
 
     def settle(self, win: WinSettle, players: int) -> list[int]:
         d = [0] * players

@@ -59,6 +59,11 @@ class McrScorer:
         status, total, _, _, _, _ = kernel(pre, win, _pack_melds(melds), len(melds), flags)
         return total if status == 0 else None
 
+    def quick_bonus(self, flowers: int) -> int:
+        """The ``bonus`` :meth:`score` adds to a win's value for ``flowers`` flowers set aside: one
+        point each (RULES.md §9.6); with :meth:`quick_value` the whole :class:`ScoreResult` total."""
+        return flowers
+
     def score(self, ctx: WinContext) -> ScoreResult:
         win = ctx.hand.win_tile
         own = ctx.hand.counts[win] if win is not None and 0 <= win < 34 else 0
