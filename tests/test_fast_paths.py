@@ -265,7 +265,7 @@ def test_win_check_reads_every_input_form_as_its_counts():
     refused by name."""
     import numpy as np
 
-    from majiang.analysis import is_winning
+    from majiang.analysis import MCR_SHAPES, is_winning
     from majiang.errors import TileCountError
     from reference import brute_win
 
@@ -287,6 +287,9 @@ def test_win_check_reads_every_input_form_as_its_counts():
                       (np.array(win + [0]), "34 entries, got 35"), ([-1] + win[1:], "got -1"),
                       (np.array([win], dtype=np.uint8), "34 entries, got 1"),
                       (np.array(win, dtype=np.uint8).reshape(2, 17), "34 entries, got 2"),
+                      (np.array(win, dtype=np.uint8).reshape(34, 1), "the count of 1m is array"),
                       ([5] + win[1:], "got 5"), (win[:27] + [3, 0, 0, 0, 0, 0, 0], "15 concealed tiles")):
         with pytest.raises(TileCountError, match=what):
             is_winning(bad)
+        with pytest.raises(TileCountError, match=what):  # the special shapes' path after a miss too
+            is_winning(bad, 0, MCR_SHAPES)

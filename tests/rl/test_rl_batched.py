@@ -718,3 +718,53 @@ def test_wins_settled_from_the_quick_value_are_the_engines(spec: str, n: int, se
     if spec.endswith("all"):  # this seed has two winners on one discard, and a robbed kong
         assert any(len(w) > 1 for _, _, w, _ in settled)
         assert any(d is None and any(r for *_, r in w) for d, _, w, _ in seen)
+
+
+def test_a_subclass_that_overrides_settle_or_score_keeps_the_engines_settlement() -> None:
+    """A subclass of a context-free settlement whose ``settle`` reads the context (here: the dealer
+    wins double), or of the MCR scorer with its own ``score``, inherits no quick path
+    (``rules.base.declared_with``): the core settles through the engine and still plays the
+    per-table game; one that declares ``context_free`` again gets it."""
+    from dataclasses import dataclass
+
+    from majiang.engine.ruleset import register_scorer, register_settlement
+    from majiang.rules.base import CompetitionSettlement, ScoreResult, declared_with
+    from majiang.rules.mcr.engine_adapter import McrScorer
+
+    @dataclass(frozen=True, slots=True)
+    class DealerDouble(CompetitionSettlement):
+        name: str = "test-dealer-double"
+
+        def settle(self, win, players: int) -> list[int]:  # noqa: ANN001
+            k = 2 if win.ctx.seat_wind == 27 else 1  # the dealer sits East
+            return [x * k for x in CompetitionSettlement.settle(self, win, players)]
+
+    @dataclass(frozen=True, slots=True)
+    class Declared(CompetitionSettlement):
+        name: str = "test-declared"
+        context_free = True
+
+        def settle(self, win, players: int) -> list[int]:  # noqa: ANN001
+            return CompetitionSettlement.settle(self, win, players)
+
+    @dataclass(frozen=True, slots=True)
+    class Plus(McrScorer):
+        name: str = "test-mcr-plus"
+
+        def score(self, ctx):  # noqa: ANN001, ANN201
+            r = McrScorer.score(self, ctx)
+            return ScoreResult(r.value + 1, r.bonus, r.patterns)
+
+    assert DealerDouble.context_free and not declared_with(DealerDouble(), "context_free", "settle")
+    assert declared_with(Declared(), "context_free", "settle")
+    assert declared_with(CompetitionSettlement(), "context_free", "settle")
+    assert not declared_with(Plus(), "quick_value", "score") and declared_with(McrScorer(), "quick_value", "score")
+    register_settlement("test-dealer-double", DealerDouble)
+    register_settlement("test-declared", Declared)
+    register_scorer("test-mcr-plus", Plus)
+    for spec, quick in (("mcr,settlement=test-dealer-double", False), ("mcr,settlement=test-declared", True),
+                        ("mcr,scorer=test-mcr-plus", False)):
+        core = BatchedCore(2, resolve(spec), Encoder(resolve(spec), "majiang-v1", analysis=False))
+        assert (core._quick_settle is not None) is quick, spec
+        ends, wins = _compare(8, 5, 300, spec, analysis=False)
+        assert ends >= 4 and wins >= 2, spec

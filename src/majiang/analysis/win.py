@@ -230,12 +230,16 @@ def is_winning(counts: Sequence[int], wilds: int = 0, rules: ShapeRules = STANDA
     """
     # The hot path, without wildcards: the counts as bytes, cut into the four groups by one struct
     # unpack, each group's record (tables.WIN_SUIT: code + 1,024 × size) looked up and the four added
-    # up. A count outside 0-4 misses the tables; counts that are not plain integers fail in
-    # bytearray(), or make a buffer that is not 34 bytes (a numpy int64 array: 272) and fail the
-    # unpack; either way the general path checks them. len() keeps a (2, 17) uint8 array out.
+    # up. Only a list, or a flat sequence of 34 (a 1-D numpy array: ndim 1) takes it: a 2-D array's
+    # buffer can hold 34 bytes too. A count outside 0-4 misses the tables; counts that are not plain
+    # integers fail in bytearray(), or make a buffer that is not 34 bytes (a list of another length,
+    # a numpy int64 array: 272) and fail the unpack; either way the general path checks them.
     if wilds is _NO_WILDS and rules.standard:  # an int 0 (None, 0.0 or '' go the checked way)
         try:
-            m, p, q, h = _GROUPS(bytearray(counts)) if len(counts) == 34 else _NOT_34
+            if type(counts) is list or (getattr(counts, "ndim", 1) == 1 and len(counts) == 34):
+                m, p, q, h = _GROUPS(bytearray(counts))
+            else:
+                return _is_winning(counts, wilds, rules)
             s = WIN_HONOR[h] + WIN_SUIT[m] + WIN_SUIT[p] + WIN_SUIT[q]
         except (KeyError, TypeError, ValueError, struct.error):  # a new group, or not plain counts
             return _is_winning(counts, wilds, rules)
@@ -255,8 +259,6 @@ _NO_WILDS = 0
 CPython (its small ints are shared), and anything else (None, 0.0, a numpy 0) takes the checked path."""
 _GROUPS = struct.Struct("9s9s9s7s").unpack
 """Cuts 34 count bytes into the characters, dots, bamboos and honours (struct.error on another size)."""
-_NOT_34 = (None, None, None, None)
-"""Four keys no table holds: a hand that is not 34 counts leaves the hot path."""
 
 
 def _is_winning(counts: Sequence[int], wilds: int, rules: ShapeRules) -> bool:

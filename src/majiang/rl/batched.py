@@ -101,7 +101,7 @@ from majiang.rl.actions import (
 )
 from majiang.rl import kernels, step_kernels
 from majiang.rl.observations import RIVER_ORDER_SLOTS, Encoder
-from majiang.rules.base import ScoreResult, WinSettle
+from majiang.rules.base import ScoreResult, WinSettle, declared_with
 
 # phases (rows)
 TURN, CLAIM, ROB, END = 0, 1, 2, 3
@@ -421,14 +421,16 @@ class BatchedCore:
         # 误打财神, §4.6) and the run of discards 被跟 follows
         self._wild_on = rules.wild_mode == "indicator"
         # the scorer's cheap value of a win told in numbers (Scorer.quick_value), if it has one
+        # (declared by the class whose score it stands for: rules.base.declared_with)
         scorer = rules.scorer_object()
-        self._quick_value = None if self._wild_on else getattr(scorer, "quick_value", None)
+        quick = not self._wild_on and declared_with(scorer, "quick_value", "score")
+        self._quick_value = scorer.quick_value if quick else None
         # and a win settled from that value, where the scorer tells its flowers' bonus and the
         # settlement reads nothing else (Settlement.context_free); one winner a hand (no 血战)
         settlement = rules.settlement_object()
-        self._quick_settle = (settlement if self._quick_value is not None and rules.win_limit == 1
-                              and getattr(settlement, "context_free", False) and hasattr(scorer, "quick_bonus")
-                              else None)
+        self._quick_settle = (settlement if quick and rules.win_limit == 1
+                              and declared_with(settlement, "context_free", "settle")
+                              and declared_with(scorer, "quick_bonus", "score") else None)
         self._quick_bonus = getattr(scorer, "quick_bonus", None)
         self.wild = np.full(n, -1, dtype=np.int64)
         self.white_face = np.full(n, -1, dtype=np.int64)

@@ -184,12 +184,29 @@ class Settlement(Protocol):
 
     A settlement whose ``settle`` reads nothing of the win but its winner, discarder and
     ``result.total`` may say so with a class attribute ``context_free = True``: the batched RL core
-    then settles such wins without building a :class:`WinContext` (``ctx`` is None)."""
+    then settles such wins without building a :class:`WinContext` (``ctx`` is None). A subclass
+    that overrides ``settle`` inherits no such promise: it declares it again or goes the full way
+    (:func:`declared_with`)."""
 
     name: str
 
     def settle(self, win: WinSettle, players: int) -> list[int]:  # pragma: no cover - protocol
         ...
+
+
+def declared_with(obj: object, attr: str, method: str) -> bool:
+    """Whether ``obj`` has ``attr`` (truthy) declared with the ``method`` it goes with: by the class
+    that defines ``method`` or a subclass of it. A subclass that overrides ``method`` but inherits
+    ``attr`` from above does not count (its ``settle`` may read the context a ``context_free``
+    parent did not; its ``score`` may differ from a parent's ``quick_value``): it must declare the
+    attribute again. Used before the batched RL core trusts a quick path (``Scorer.quick_value``,
+    ``quick_bonus``; ``Settlement.context_free``)."""
+    if not getattr(obj, attr, None):
+        return False
+    mro = type(obj).__mro__
+    has = next((k for k in mro if attr in k.__dict__), None)
+    runs = next((k for k in mro if method in k.__dict__), None)
+    return has is not None and runs is not None and issubclass(has, runs)
 
 
 @dataclass(frozen=True, slots=True)
