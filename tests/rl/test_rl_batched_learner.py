@@ -74,6 +74,50 @@ def test_efficiency_choices_are_the_bots(preset: str) -> None:
     assert compiled > 10 * python  # most decisions from the kernel path, not the bot's own code
 
 
+@pytest.mark.parametrize("preset", ["mcr", "taiwan"])
+def test_efficiency_kongs_are_decided_compiled_as_the_bot_decides(preset: str) -> None:
+    """Turns where a kong is offered: the compiled loop decides them (none goes to the bot's own
+    Python code) and each choice, kong or discard, is what EfficiencyBot (the reference) chooses on
+    the same state: a kong whose hand's shanten is no worse than the best discard's."""
+    from majiang.rl.batched_learner import _KONG_BASES
+
+    env = rl.VectorEnv(16, preset, opponents="efficiency", seat=0)
+    ref = EfficiencyBot(env.rules)
+    bots = env.bots
+    bots.fused = False
+    orig_choose, orig_python = bots._choose, bots._efficiency
+    kinds: list[str] = []
+    python: list[int] = []
+
+    def by_python(i: int, s: int) -> int:
+        python.append(i)
+        return orig_python(i, s)
+
+    def choose(rows, acts):
+        python.clear()  # the rows of this round the bot's own code decides
+        orig_choose(rows, acts)
+        core = env.core
+        for i in rows.tolist():
+            m = core.mask[i]
+            if core.phase[i] != B.TURN or m[1] or not any(m[b:b + 34].any() for b in _KONG_BASES.tolist()):
+                continue
+            assert i not in python
+            s = int(core.seat[i])
+            match = core.replay(i)
+            want = index_of(ref.choose(match.view(s), match.legal_actions(s)))
+            assert int(acts[i]) == want, (i, s, int(acts[i]), want)
+            kinds.append("kong" if any(int(acts[i]) - b in range(34) for b in _KONG_BASES.tolist()) else "discard")
+
+    bots._choose, bots._efficiency = choose, by_python
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(400):
+        if len(kinds) >= 24 and len(set(kinds)) == 2:
+            break
+        obs, *_ = env.step(_masked(rng, obs["action_mask"]))
+    assert len(kinds) >= 24 and set(kinds) == {"kong", "discard"}, kinds
+
+
 def _same_games(a: rl.VectorEnv, b: rl.VectorEnv, seed: int, steps: int, seat: int, full_log: bool = False) -> int:
     """Step ``a`` and ``b`` (the learner in ``seat``) with the same masked random learner actions,
     asserting equal observations, masks, rewards, ends, final scores and records (event for

@@ -10,7 +10,7 @@ or its hand ended. The bots' masks come from the compiled mask loop alone (no ob
   arrays (the concealed counts; the tiles the seat sees: rivers, visible melds, its own concealed
   kongs, as ``PlayerView.visible_counts``), every bot row at once in two compiled loops
   (:func:`majiang.rl.kernels.efficiency_turns`, :func:`~majiang.rl.kernels.efficiency_claims`);
-  kongs on the turn and hands the kernels leave go through the bot's own methods
+  its kongs on the turn too; the rare hands the kernels leave go through the bot's own methods
   (:meth:`BatchedLearner._efficiency`). The same choices as the bot at a table
   (tests/rl/test_rl_batched_learner.py).
 * ``random``: the first win offered, else a uniform choice among the mask's indices, drawn from a
@@ -52,6 +52,7 @@ _COLS = B._COL.tolist()
 _TILES = B._TILES
 _ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], dtype=np.int64)  # by layout column
 _KONG_BASES = np.array([CONCEALED_KONG_BASE, ADDED_KONG_BASE], dtype=np.int64)  # the kongs a turn may offer
+_KONG_TAKES = np.array([4, 1], dtype=np.int64)  # and the tiles each takes from the hand
 _NO_TABLES = (np.full((1, 12), -1, dtype=np.int8), np.full((1, 12), -1, dtype=np.int8))  # no efficiency bot: not read
 
 def bot_names(opponents: object) -> list[str] | None:
@@ -261,12 +262,12 @@ class BatchedLearner:
         switch it off to watch each decision (:meth:`_choose`)."""
         mid = tuple(int(x) for x in self._plain) if self._plain is not None else (0, 0, 0, 0, 0)
         tables = kernels._Tables.get() if self.bot is not None else _NO_TABLES  # the 24 MB only where used
-        self._tmid = (DISCARD_BASE, _KONG_BASES, _TILES, _ORPHAN_KEY, *mid, *tables)
+        self._tmid = (DISCARD_BASE, _KONG_BASES, _KONG_TAKES, _TILES, _ORPHAN_KEY, *mid, *tables)
         self._cmid = (B._COL, EXPOSED_KONG_BASE, PUNG_BASE, B._CHOW_IDX, *mid, *tables)
 
     @property
     def decided(self) -> list[int]:
-        """Efficiency decisions made from the kernels, and by the bot's own code (kongs, rare hands)."""
+        """Efficiency decisions made from the kernels, and by the bot's own code (the rare hands they leave)."""
         return [int(self._tally[0]), int(self._tally[1])]
 
     def new_hands(self, rows: Iterable[int]) -> None:
@@ -316,7 +317,7 @@ class BatchedLearner:
             if (hold == HELD_LOG).any():
                 core._log = np.concatenate([core._log, np.zeros_like(core._log)], axis=1)
             decide = hold == HELD_DECIDE
-            if decide.any():  # the bot's own code (kongs on the turn, hands the kernels leave)
+            if decide.any():  # the bot's own code (hands the kernels leave)
                 mine = np.full(n, -1, dtype=np.int64)
                 for i in np.flatnonzero(decide).tolist():
                     mine[i] = self._efficiency(i, int(seat[i]))
@@ -371,7 +372,7 @@ class BatchedLearner:
     def _efficiency_rows(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """The efficiency bots' choices from the analysis kernel, for all ``rows`` at once: wins,
         turn discards and claims as :class:`FastEfficiencyBot` makes them. Returns the rows left to
-        :meth:`_efficiency` (kongs on the turn, hands the kernel leaves alone, no kernel candidate)."""
+        :meth:`_efficiency` (hands the kernel leaves alone, no kernel candidate)."""
         core = self.core
         win = core.mask[rows, 1] != 0
         acts[rows[win]] = 1
@@ -388,12 +389,12 @@ class BatchedLearner:
         return np.concatenate(left)
 
     def _turns(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
-        """Turn discards (:meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in
-        one compiled loop (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left (a kong
-        offered among them)."""
+        """Turn decisions (:meth:`EfficiencyBot.choose`'s kong rule, then
+        :meth:`FastEfficiencyBot.kernel_discards` and its tie-break) of ``rows``, in one compiled loop
+        (:func:`majiang.rl.kernels.efficiency_turns`); returns the rows left to the bot's own code."""
         core = self.core
         return kernels.efficiency_turns(core.hand, core.vis, core.ckong, rows, seats, core.mask, DISCARD_BASE,
-                                        _KONG_BASES, _TILES, _ORPHAN_KEY, self._plain, acts)
+                                        _KONG_BASES, _KONG_TAKES, _TILES, _ORPHAN_KEY, self._plain, acts)
 
     def _claims(self, rows: np.ndarray, seats: np.ndarray, acts: np.ndarray) -> np.ndarray:
         """Claim answers (:meth:`EfficiencyBot.choose`) of ``rows`` in one compiled loop

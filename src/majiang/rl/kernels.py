@@ -120,7 +120,7 @@ _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_st
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
             "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
-            "_now", "_discards", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_turns", "_efficiency_claims")
+            "_now", "_discards", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_kong", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -1698,22 +1698,27 @@ def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, or
 
 
 def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
-                      mask: np.ndarray, dbase: int, kong_bases: np.ndarray, tile_of_col: np.ndarray,
-                      orphan_key: np.ndarray, sev: int, quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray,
-                      hu: np.ndarray, acts: np.ndarray, left: np.ndarray) -> None:
+                      mask: np.ndarray, dbase: int, kong_bases: np.ndarray, kong_takes: np.ndarray,
+                      tile_of_col: np.ndarray, orphan_key: np.ndarray, sev: int, quad2: int, orph: int, eight: int,
+                      wwin: int, su: np.ndarray, hu: np.ndarray, acts: np.ndarray, left: np.ndarray) -> None:
     """The efficiency bot's turn discard on each row ``rows[q]`` for seat ``seats[q]``
     (``FastEfficiencyBot.kernel_discards`` and its tie-break): among the allowed discards (``mask``
     from ``dbase``, layout columns) that leave the lowest shanten, the most useful unseen copies
     (the ``discard_useful`` plane's count, :func:`_best_useful`, only where several tie, from the
     state the shanten loop left), then ``orphan_key`` (honours and terminals first, then the lowest
-    tile). ``acts[rows[q]]`` gets the index; ``left[q]`` = 1 where the bot's own code must decide (a
-    kong offered: the mask's 34 columns from each of ``kong_bases``; a hand left alone, no
+    tile). Where kongs are offered (the mask's 34 columns from each of ``kong_bases``, taking
+    ``kong_takes`` tiles from the hand), first the bot's kong rule: the first kong (by base, then
+    tile) whose hand's shanten is no worse than the best allowed discard's. ``acts[rows[q]]`` gets
+    the index; ``left[q]`` = 1 where the bot's own code must decide (a hand left alone, no
     candidate)."""
     keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = _rows_scratch()
     res = np.zeros(4, dtype=np.int64)
     cnt = np.zeros(34, dtype=np.int8)
     unseen = np.zeros(34, dtype=np.int64)
     out = np.zeros((3, 34), dtype=np.float32)
+    col_of = np.zeros(34, dtype=np.int64)
+    for j in range(34):
+        col_of[tile_of_col[j]] = j
     for q in range(rows.shape[0]):
         i = rows[q]
         s = seats[q]
@@ -1722,9 +1727,6 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
             for j in range(34):
                 if mask[i, b + j] != 0:
                     kong = True
-        if kong:
-            left[q] = 1
-            continue
         total = 0
         for t in range(34):
             cnt[t] = hand[i, s, t]
@@ -1733,6 +1735,17 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
         if res[2] != 0:
             left[q] = 1
             continue
+        if kong:
+            chosen = _efficiency_kong(i, cnt, mask, dbase, kong_bases, kong_takes, tile_of_col, col_of, disc, sev,
+                                      quad2, orph, eight, wwin, su, hu, keys, W, st, res, spd)
+            if chosen != -1:
+                if chosen < 0:
+                    left[q] = 1
+                else:
+                    acts[i] = chosen
+                continue
+            # no kong: the discard below reads the turn's state again
+            _shanten_one(cnt, 1, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
         bits = res[3]
         ncand = 0
         first = -1
@@ -1770,6 +1783,37 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
                     best_key = key
                     best_j = j
         acts[i] = dbase + best_j
+
+
+def _efficiency_kong(i: int, cnt: np.ndarray, mask: np.ndarray, dbase: int, kong_bases: np.ndarray,
+                     kong_takes: np.ndarray, tile_of_col: np.ndarray, col_of: np.ndarray, disc: np.ndarray, sev: int,
+                     quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, keys: np.ndarray,
+                     W: np.ndarray, st: np.ndarray, res: np.ndarray, spd: np.ndarray) -> int:
+    """:meth:`EfficiencyBot.choose`'s kong rule on row ``i``'s turn hand ``cnt`` (its discards'
+    shanten in ``disc``, :func:`_shanten_one` just run on it): the index of the first offered kong,
+    by ``kong_bases`` then tile, whose 3k+1 hand has a shanten no worse than the lowest after an
+    allowed discard; -1 for none; -2 where the bot's own code must decide (no allowed discard, a
+    hand the shanten loop leaves alone). Leaves the scratch arrays and ``disc`` clobbered."""
+    best = 99
+    for j in range(34):
+        t = tile_of_col[j]
+        if mask[i, dbase + j] != 0 and cnt[t] > 0 and disc[t] < best:
+            best = disc[t]
+    if best == 99:
+        return -2
+    for k in range(kong_bases.shape[0]):
+        b = kong_bases[k]
+        take = kong_takes[k]
+        for t in range(34):
+            if mask[i, b + col_of[t]] != 0:
+                cnt[t] -= take
+                _shanten_one(cnt, 0, sev, quad2, orph, eight, wwin, su, hu, keys, W, st, res, disc, spd)
+                cnt[t] += take
+                if res[2] != 0:
+                    return -2
+                if res[0] <= best:
+                    return b + col_of[t]
+    return -1
 
 
 def _efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mask: np.ndarray, claim_tile: np.ndarray,
@@ -1852,14 +1896,15 @@ def efficiency_claims(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, mas
 
 
 def efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
-                     mask: np.ndarray, dbase: int, kong_bases: np.ndarray, tile_of_col: np.ndarray,
-                     orphan_key: np.ndarray, flags: tuple[int, int, int, int, int], acts: np.ndarray) -> np.ndarray:
+                     mask: np.ndarray, dbase: int, kong_bases: np.ndarray, kong_takes: np.ndarray,
+                     tile_of_col: np.ndarray, orphan_key: np.ndarray, flags: tuple[int, int, int, int, int],
+                     acts: np.ndarray) -> np.ndarray:
     """:func:`_efficiency_turns` (the batched learner's efficiency bots; see there); returns the
     rows (of ``rows``) left to the bot's own code."""
     left = np.zeros(rows.shape[0], dtype=np.uint8)
     su, hu = _Tables.get()
-    _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, kong_bases, tile_of_col, orphan_key, *flags, su, hu,
-                      acts, left)
+    _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, kong_bases, kong_takes, tile_of_col, orphan_key,
+                      *flags, su, hu, acts, left)
     return rows[left.view(bool)]
 
 
