@@ -1793,7 +1793,8 @@ def _efficiency_kong(i: int, cnt: np.ndarray, mask: np.ndarray, dbase: int, kong
     shanten in ``disc``, :func:`_shanten_one` just run on it): the index of the first offered kong,
     by ``kong_bases`` then tile, whose 3k+1 hand has a shanten no worse than the lowest after an
     allowed discard; -1 for none; -2 where the bot's own code must decide (no allowed discard, a
-    hand the shanten loop leaves alone). Leaves the scratch arrays and ``disc`` clobbered."""
+    hand the shanten loop leaves alone). Leaves the scratch arrays (``keys``, ``W``, ``st``) and ``res``
+    as the last kong tested left them: the caller runs the shanten loop again before a discard."""
     best = 99
     for j in range(34):
         t = tile_of_col[j]
