@@ -766,5 +766,8 @@ def test_a_subclass_that_overrides_settle_or_score_keeps_the_engines_settlement(
                         ("mcr,scorer=test-mcr-plus", False)):
         core = BatchedCore(2, resolve(spec), Encoder(resolve(spec), "majiang-v1", analysis=False))
         assert (core._quick_settle is not None) is quick, spec
+        if "scorer" in spec:  # nor the scorer's compiled quick value in the learner's bots' loop
+            env = rl.VectorEnv(2, resolve(spec), opponents="efficiency")
+            assert env.batched and env.bots.fused and not env.bots._quick_on
         ends, wins = _compare(8, 5, 300, spec, analysis=False)
         assert ends >= 4 and wins >= 2, spec

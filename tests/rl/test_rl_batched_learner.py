@@ -165,6 +165,9 @@ def test_the_fused_bot_loop_plays_the_stepwise_games(preset: str, opponents, sea
     a.bots._choose = stepwise
     assert _same_games(a, b, 11, 300, seat, full_log) >= 15
     assert a.bots.decided == b.bots.decided
+    # the steps' follow-ups (claims made, flowers, and in MCR the wins its compiled quick value
+    # decides) ran in the loop: the stepwise games are the Python path's
+    assert a.bots._quick_on is (preset == "mcr") and a.bots.followed > 0 and b.bots.followed == 0
 
 
 @pytest.mark.parametrize("preset,seat", [("mcr", 0), ("mcr", 3), ("taiwan", 1), ("shandong", 2)])

@@ -211,6 +211,52 @@ def available() -> bool:
     return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
 
 
+_MCR_MELD = (CHOW_MELD, PUNG_MELD, MELDED_KONG_MELD, CONCEALED_KONG_MELD, MELDED_KONG_MELD)
+"""The packed melds' kinds here by the code :mod:`majiang.rules.quick_kernel` gives them (its ``MELD_ORDER``)."""
+
+
+def _quick(pre, win, melds, n_melds, cond, params):  # noqa: ANN001, ANN202 - the cfunc of quick_cfunc
+    """``McrScorer.quick_value`` of :mod:`majiang.rules.quick_kernel`'s arguments (``params``: the
+    options' flags bits): the total of :func:`score_hand`, -1 where ``quick_value`` gives None."""
+    if win < 0 or win >= 34 or n_melds < 0 or n_melds > 4:
+        return -1
+    c = _carray(pre, (34,), np.uint8)
+    packed = 0
+    for j in range(n_melds):
+        code = (melds >> (9 * j)) & 511  # quick_kernel.MELD_BITS a meld
+        if code >> 6 > 4:
+            return -1
+        packed |= (_MCR_MELD[code >> 6] << 6 | (code & 63)) << (8 * j)
+    self_drawn = cond & 1
+    if cond & 4 and not self_drawn:  # a kong replacement is self-drawn (quick_value: None)
+        return -1
+    flags = (self_drawn * SELF_DRAWN | (cond >> 1 & 1) * LAST_WALL | (cond >> 2 & 1) * KONG_REPLACEMENT
+             | ((cond >> 6) & 3) << SEAT_SHIFT | ((cond >> 8) & 3) << PREVALENT_SHIFT | params)
+    if (cond >> 3) & 7 >= 3 and c[win] == 0:  # 和绝张: the other three copies in sight, none held
+        flags |= LAST_OF_KIND
+    r = score_hand(c, win, packed, n_melds, flags)
+    return r[1] if r[0] == OK else -1
+
+
+_QUICK: list = []
+_carray = None  # numba.carray once quick_cfunc compiles _quick
+
+
+def quick_cfunc():  # noqa: ANN201 - a numba cfunc, or None
+    """:func:`_quick` as a cfunc of :func:`majiang.rules.quick_kernel.signature` (compiled once,
+    then cached), or None without numba (:func:`available`)."""
+    if not _QUICK:
+        if not available():
+            return None
+        import numba
+
+        from majiang.rules import quick_kernel
+
+        globals()["_carray"] = numba.carray  # read by _quick's compiled body
+        _QUICK.append(numba.cfunc(quick_kernel.signature(), cache=True)(_quick))
+    return _QUICK[0]
+
+
 # ------------------------------------------------------------------------------------ tile groups
 
 def _suit_code(c: np.ndarray, lo: int, buf: np.ndarray) -> int:

@@ -59,6 +59,16 @@ class McrScorer:
         status, total, _, _, _, _ = kernel(pre, win, _pack_melds(melds), len(melds), flags)
         return total if status == 0 else None
 
+    def quick_kernel(self):  # noqa: ANN201 - (numba cfunc, int) or None
+        """:meth:`quick_value` compiled (:mod:`majiang.rules.quick_kernel`): the cfunc and this
+        scorer's options as its ``params``; None without numba."""
+        from majiang.rules.mcr import compiled
+
+        cf = compiled.quick_cfunc()
+        if cf is None:
+            return None
+        return cf, _pack_flags(False, False, False, False, False, 0, 0, self.options)
+
     def quick_bonus(self, flowers: int) -> int:
         """The ``bonus`` :meth:`score` adds to a win's value for ``flowers`` flowers set aside: one
         point each (RULES.md §9.6); with :meth:`quick_value` the whole :class:`ScoreResult` total."""
