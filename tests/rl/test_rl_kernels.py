@@ -191,16 +191,43 @@ def test_the_bots_useful_counts_are_the_planes(shapes, pieces, size: int, seen: 
     want = np.zeros((1, 5, 34), dtype=np.float32)
     kernels.analyse_rows(np.array([counts], dtype=np.int8), np.ones(1, dtype=np.int8), unseen[None, :], want, 0,
                          flags)
-    keys, W, stt, disc, spd, cg, cv, cm, _, cbits, cres, D, yy, dj, dn, lone = kernels._rows_scratch()
+    keys, W, stt, disc, spd, cg, cv, cm, _, cbits, cres, *_ = kernels._rows_scratch()
     res = np.zeros(4, dtype=np.int64)
     cnt = np.array(counts, dtype=np.int8)
     kernels._shanten_one(cnt, 1, *flags, su, hu, keys, W, stt, res, disc, spd)
     got = np.zeros((3, 34), dtype=np.float32)
-    kernels._best_useful(cnt, sum(counts), res[1], disc, spd, keys, W, stt, unseen, got, 0, *flags, su, hu, cg, cv,
-                         cm, cbits, cres, D, yy, dj, dn, lone)
+    kernels._best_useful(cnt, sum(counts), res[1], disc, spd, keys, W, stt, unseen, got, 0, *flags, su, hu,
+                         *kernels._Tables.draws(), cg, cv, cm, cbits, cres)
     assert res[0] * 1.0 == want[0, 0, 0] * 8.0
     assert got[1:].tobytes() == want[0, 1:3].tobytes(), counts
     assert cnt.tolist() == counts  # the hand is given back as it came
+
+
+@settings(max_examples=300, deadline=None)
+@given(group=st.integers(0, 3), counts=st.lists(st.integers(0, 4), min_size=9, max_size=9))
+@example(group=0, counts=[2, 0, 0, 0, 0, 0, 0, 0, 0])
+@example(group=3, counts=[4, 4, 4, 0, 0, 0, 1, 0, 0])
+def test_the_draw_tables_are_the_used_vectors_raised(group: int, counts: list[int]) -> None:
+    """A draw table row (``kernels._fill_inc``, the efficiency bots' tie-break reads it) has bit f of
+    entry e exactly where drawing face f (held fewer than four times) raises the group's used-vector
+    entry e (``used_vector``, the ``tables.USED`` numbers), and a draw raises an entry by one at most."""
+    width = 7 if group == 3 else 9
+    c = counts[:width]
+    key = sum(x * 5 ** i for i, x in enumerate(c))
+    su, hu = kernels._Tables.get()
+    isu, ihu = kernels._Tables.draws()
+    it = ihu if group == 3 else isu
+    kernels._fill_inc(group, key, su, hu, it)
+    before = kernels.used_vector(group, c)
+    assert it[key, 0] == 1
+    for e in range(1, 12):
+        want = 0
+        for f in range(width):
+            if c[f] < 4:
+                after = kernels.used_vector(group, c[:f] + [c[f] + 1] + c[f + 1:])
+                assert 0 <= after[e] - before[e] <= 1
+                want |= (after[e] > before[e]) << f
+        assert it[key, e] == want, (e, c)
 
 
 _WW1 = dataclasses.replace(SEVEN_PAIRS_AND_ORPHANS, wilds_win=1)

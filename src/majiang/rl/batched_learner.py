@@ -56,6 +56,7 @@ _ORPHAN_KEY = np.array([_ORPHAN_FIRST[t] * 50 + t for t in B._TILES.tolist()], d
 _KONG_BASES = np.array([CONCEALED_KONG_BASE, ADDED_KONG_BASE], dtype=np.int64)  # the kongs a turn may offer
 _KONG_TAKES = np.array([4, 1], dtype=np.int64)  # and the tiles each takes from the hand
 _NO_TABLES = (np.full((1, 12), -1, dtype=np.int8), np.full((1, 12), -1, dtype=np.int8))  # no efficiency bot: not read
+_NO_DRAWS = (np.zeros((1, 12), dtype=np.int16), np.zeros((1, 12), dtype=np.int16))
 
 def bot_names(opponents: object) -> list[str] | None:
     """The three opponents' bot names (next, opposite, previous seat by number) when every one is
@@ -447,7 +448,8 @@ class BatchedLearner:
         switch it off to watch each decision (:meth:`_choose`)."""
         mid = tuple(int(x) for x in self._plain) if self._plain is not None else (0, 0, 0, 0, 0)
         tables = kernels._Tables.get() if self.bot is not None else _NO_TABLES  # the 24 MB only where used
-        self._tmid = (DISCARD_BASE, _KONG_BASES, _KONG_TAKES, _TILES, _ORPHAN_KEY, *mid, *tables)
+        draws = kernels._Tables.draws() if self.bot is not None else _NO_DRAWS
+        self._tmid = (DISCARD_BASE, _KONG_BASES, _KONG_TAKES, _TILES, _ORPHAN_KEY, *mid, *tables, *draws)
         self._cmid = (B._COL, EXPOSED_KONG_BASE, PUNG_BASE, B._CHOW_IDX, *mid, *tables)
         # the scorer's compiled quick value, where the core trusts its quick_value
         # (BatchedCore._quick_value) and the scorer declares the kernel with it (rules.quick_kernel)

@@ -120,7 +120,7 @@ _KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_st
             "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
             "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
-            "_now", "_discards", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_kong", "_efficiency_turns", "_efficiency_claims")
+            "_now", "_discards", "_fill_inc", "_raised", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_kong", "_efficiency_turns", "_efficiency_claims")
 """The module's functions that numba compiles (``cache=True``: once per machine, then loaded)."""
 _STATE: list[bool] = []  # [] until :func:`available` has tried numba, then [True] or [False]
 _LOCK = threading.Lock()
@@ -411,6 +411,19 @@ class _Tables:
                 if cls.arrays is None:
                     cls.arrays = (np.full((5 ** 9, 12), -1, dtype=np.int8), np.full((5 ** 7, 12), -1, dtype=np.int8))
         return cls.arrays
+
+    draw_tables: tuple[np.ndarray, np.ndarray] | None = None
+
+    @classmethod
+    def draws(cls) -> tuple[np.ndarray, np.ndarray]:
+        """``(suits, honours)`` draw tables (:func:`_fill_inc`): ``(5**9, 12)`` and ``(5**7, 12)``
+        int16, rows of zeros not computed yet (47 MB and 1.9 MB of zeros: the system gives the
+        pages a process writes, a few MB in a run of the efficiency bots)."""
+        if cls.draw_tables is None:
+            with _LOCK:
+                if cls.draw_tables is None:
+                    cls.draw_tables = (np.zeros((5 ** 9, 12), dtype=np.int16), np.zeros((5 ** 7, 12), dtype=np.int16))
+        return cls.draw_tables
 
     free_need: np.ndarray | None = None
 
@@ -785,76 +798,108 @@ def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndar
     return _rows_with(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped, _rows_scratch())
 
 
+def _fill_inc(g: int, key: int, su: np.ndarray, hu: np.ndarray, it: np.ndarray) -> None:
+    """Row ``key`` of group ``g``'s draw table ``it``: bit ``f`` of entry ``e`` set where drawing face
+    ``f`` (held fewer than four times) raises the group's used-vector entry ``e`` (by one: a tile
+    covers itself at most); entry 0 (nothing to cover) holds 1, the mark of a row computed."""
+    t = hu if g == 3 else su
+    if t[key, 0] < 0:
+        _fill(g, key, su, hu)
+    width = 7 if g == 3 else 9
+    for e in range(1, 12):
+        it[key, e] = 0
+    p = 1
+    for f in range(width):
+        if (key // p) % 5 < 4:
+            k = key + p
+            if t[k, 0] < 0:
+                _fill(g, k, su, hu)
+            for e in range(1, 12):
+                if t[k, e] > t[key, e]:
+                    it[key, e] |= 1 << f
+        p *= 5
+    it[key, 0] = 1
+
+
+def _raised(g: int, key: int, t: np.ndarray, i: int, w: np.ndarray, o: int, n: int, used: int, su: np.ndarray,
+            hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray) -> np.int64:
+    """Bits of the tiles of group ``g`` (code ``key``, its vector row ``i`` of ``t``) whose draw makes
+    the standard shape cover ``used + 1`` naturals, ``used`` being the most it covers now with the
+    other groups' row ``o`` of ``w`` (``n`` sets to make): the draw tables' entries (:func:`_fill_inc`)
+    of every (sets, pair) split of group ``g`` that reaches ``used``. A draw raises one entry of one
+    group by one at most, so these are exactly the draws that lower the shanten."""
+    it = ihu if g == 3 else isu
+    if it[key, 0] == 0:
+        _fill_inc(g, key, su, hu, it)
+    bits = 0
+    for a in range(n + 1):
+        b = n - a
+        if t[i, 2 * a + 1] + w[o, 2 * b] == used:
+            bits |= it[key, 2 * a + 1]
+        if a > 0 and t[i, 2 * a] + w[o, 2 * b + 1] == used:  # entry 0 (covers nothing) holds the mark
+            bits |= it[key, 2 * a]
+    return np.int64(bits) << (9 * g)
+
+
 def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: np.ndarray, keys: np.ndarray,
                  W: np.ndarray, st: np.ndarray, unseen: np.ndarray, o: np.ndarray, s0: int, sev: int, quad2: int,
-                 orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, cg: np.ndarray, cv: np.ndarray,
-                 cm: np.ndarray, cbits: np.ndarray, cres: np.ndarray, D: np.ndarray, yy: np.ndarray, dj: np.ndarray,
-                 dn: np.ndarray, lone: np.ndarray) -> None:
+                 orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray,
+                 cg: np.ndarray, cv: np.ndarray, cm: np.ndarray, cbits: np.ndarray, cres: np.ndarray) -> None:
     """For each discard ``x`` of the 3k+2 hand ``cnt`` (``total`` naturals) that leaves the lowest
     shanten ``best`` (``disc[x] == best``; ``spd[x]`` its special shapes' shanten): 1 in plane
     ``s0 + 1`` and the unseen copies (``unseen``, 34) of the draws that would lower it, over 34, in
     plane ``s0 + 2`` of ``o`` (layout columns). ``keys``, ``W``, ``st`` as :func:`_now` and the
-    discard loop after it leave them; the rest is scratch (:func:`_rows_scratch`).
+    discard loop after it leave them; ``isu``, ``ihu``: the draw tables (:meth:`_Tables.draws`);
+    the rest is scratch (:func:`_rows_scratch`).
 
-    The same code as the turn branch of :func:`_rows_with`, kept twice on purpose: called from
-    there (numba's ``inline="always"`` too) it made the analysis planes 2-5 % slower;
-    ``test_the_bots_useful_counts_are_the_planes`` holds the two copies equal."""
+    The same numbers as the turn branch of :func:`_rows_with` (``test_the_bots_useful_counts_are_the_planes``
+    holds the two equal), the standard shape's draws read from the draw tables
+    (:func:`_raised`: one row a group) instead of each draw's vector: the efficiency bots' tie-break
+    on every turn, where this is most of their decision's time."""
     group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL
     special = sev + orph + eight > 0 or wwin == 1
     top = total // 3
     n = total // 3
     ncache = 0
-    drawn = False
     classed = False
     for x in range(34):
         if cnt[x] == 0 or disc[x] != best:
             continue
-        if not drawn:  # the draws of each group as the hand stands (before any discard)
-            drawn = True
-            j = 0
-            for h in range(4):
-                dj[h] = j
-                dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
-                j += dn[h]
         o[s0 + 1, col[x]] = 1.0
         g = group[x]
         kx = keys[g] - p5[x]
         _load(g, kx, W, _VG, su, hu)
         cnt[x] -= 1
-        # the standard shape's useful draws outside group g depend on g's vector only: shared
-        # by the best discards that leave the same vector
-        hit = -1
-        for c in range(ncache):
-            if cg[c] == g:
-                same = True
-                for i in range(12):
-                    if cv[c, i] != W[_VG, i]:
-                        same = False
+        mask = np.int64(0)
+        std = _std(W, _VG, W, _O + g, n)
+        if std == best:  # a draw lowers the standard shape by one at most: below best only from best
+            used = 3 * n + 1 - std
+            # the other groups' draws depend on g's vector only: shared by the best discards that
+            # leave the same vector
+            hit = -1
+            for c in range(ncache):
+                if cg[c] == g:
+                    same = True
+                    for i in range(12):
+                        if cv[c, i] != W[_VG, i]:
+                            same = False
+                            break
+                    if same:
+                        hit = c
                         break
-                if same:
-                    hit = c
-                    break
-        if hit >= 0:
-            mask = cm[hit]
-            iso = (mask >> 63) & 1 == 1
-            mask &= ~(np.int64(1) << 63)
-        else:
-            iso = _lone(W, _VG, _O + g, n, best)
-            mask = np.int64(0)
-            for h in range(4):
-                if h == g:
-                    continue
-                if dn[h]:
-                    a, b = _two_others(g, h)
-                    _comb(W, _VG, _pair(a, b), _OH, top)
-                    mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
-                if iso:
-                    mask |= lone[h]
-            cg[ncache] = g
-            cv[ncache, :] = W[_VG]
-            cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
-            ncache += 1
-        mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
+            if hit >= 0:
+                mask = cm[hit]
+            else:
+                for h in range(4):
+                    if h != g:
+                        a, b = _two_others(g, h)
+                        _comb(W, _VG, _pair(a, b), _OH, top)
+                        mask |= _raised(h, keys[h], W, _V + h, W, _OH, n, used, su, hu, isu, ihu)
+                cg[ncache] = g
+                cv[ncache, :] = W[_VG]
+                cm[ncache] = mask
+                ncache += 1
+            mask |= _raised(g, kx, W, _VG, W, _O + g, n, used, su, hu, isu, ihu)
         if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
             # the special shapes read a draw by its (count, orphan) class, and the hand after
             # the discard by the discard's class: one test per pair of classes and hand
@@ -946,7 +991,7 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
                 disc[x] = s
                 if s < best:
                     best = s
-            # the same code as _best_useful (the efficiency bots' tie-break): keep the two equal
+            # the same numbers as _best_useful (the efficiency bots' tie-break, there from the draw tables): keep the two equal
             ncache = 0
             drawn = False
             classed = False
@@ -1700,7 +1745,8 @@ def _shanten_rows(counts: np.ndarray, turn: np.ndarray, sev: int, quad2: int, or
 def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows: np.ndarray, seats: np.ndarray,
                       mask: np.ndarray, dbase: int, kong_bases: np.ndarray, kong_takes: np.ndarray,
                       tile_of_col: np.ndarray, orphan_key: np.ndarray, sev: int, quad2: int, orph: int, eight: int,
-                      wwin: int, su: np.ndarray, hu: np.ndarray, acts: np.ndarray, left: np.ndarray) -> None:
+                      wwin: int, su: np.ndarray, hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray, acts: np.ndarray,
+                      left: np.ndarray) -> None:
     """The efficiency bot's turn discard on each row ``rows[q]`` for seat ``seats[q]``
     (``FastEfficiencyBot.kernel_discards`` and its tie-break): among the allowed discards (``mask``
     from ``dbase``, layout columns) that leave the lowest shanten, the most useful unseen copies
@@ -1767,7 +1813,7 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
         # shanten loop left (the analysis planes' own code: plane 2 of out, by layout column)
         out[2, :] = 0.0
         _best_useful(cnt, total, res[1], disc, spd, keys, W, st, unseen, out, 0, sev, quad2, orph, eight, wwin,
-                     su, hu, cg, cv, cm, cbits, cres, D, yy, dj, dn, lone)
+                     su, hu, isu, ihu, cg, cv, cm, cbits, cres)
         fix = res[0] < res[1]
         best_key = np.int64(1) << 40
         best_j = -1
@@ -1905,7 +1951,7 @@ def efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows:
     left = np.zeros(rows.shape[0], dtype=np.uint8)
     su, hu = _Tables.get()
     _efficiency_turns(hand, vis, ckong, rows, seats, mask, dbase, kong_bases, kong_takes, tile_of_col, orphan_key,
-                      *flags, su, hu, acts, left)
+                      *flags, su, hu, *_Tables.draws(), acts, left)
     return rows[left.view(bool)]
 
 
