@@ -1714,15 +1714,22 @@ def _discards(cnt: np.ndarray, total: int, keys: np.ndarray, W: np.ndarray, st: 
         g = group[x]
         s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
         spd[x] = 99
-        if special:
-            _change(st, cnt[x], -1, orphan[x])
-            spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
-            _change(st, cnt[x] - 1, 1, orphan[x])
-            if spd[x] < s:
-                s = spd[x]
         disc[x] = s
         if s < best:
             best = s
+    # a discard never lowers the special shapes' shanten below the 3k+2 hand's own (their counts
+    # only lose a tile): above the standard shape's best they change no discard's number (99 kept)
+    if special and wwin != 1 and _spec(total, st, sev, quad2, orph, eight, wwin) > best:
+        return best
+    for x in range(34):
+        if special and cnt[x] != 0:
+            _change(st, cnt[x], -1, orphan[x])
+            spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
+            _change(st, cnt[x] - 1, 1, orphan[x])
+            if spd[x] < disc[x]:
+                disc[x] = spd[x]
+                if spd[x] < best:
+                    best = spd[x]
     return best
 
 
