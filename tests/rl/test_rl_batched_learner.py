@@ -337,8 +337,34 @@ def test_quick_win_decisions_are_the_engines(monkeypatch) -> None:
     monkeypatch.setattr(B.BatchedCore, "_quick_win", both)
     env = rl.VectorEnv(16, "mcr", opponents="efficiency")
     assert env.batched
+    env.core._qfunc = None  # every win to the Python quick value (the compiled one: the next test)
+    env.bots._quick_on = False
     obs, _ = env.reset(seed=11)
     rng = np.random.default_rng(11)
     for _ in range(400):
         obs, *_ = env.step(_masked(rng, obs["action_mask"]))
     assert checked[True] > 100 and checked[False] > 300 and checked["refused"] > 300, checked
+
+
+def test_compiled_quick_wins_play_the_python_quick_games(monkeypatch) -> None:
+    """The wins the compiled follow-ups decide by the scorer's compiled quick value (the core's step
+    and the bots' loop, ``step_kernels._follow_ups``) are the Python quick value's, which the test
+    above holds to the engine's: the same games, observations, rewards and records, with most of
+    the Python quick value's calls gone."""
+    calls = {}
+    orig = B.BatchedCore._quick_win
+
+    def counted(self, i, seat, tile, self_drawn):
+        calls[id(self)] = calls.get(id(self), 0) + 1
+        return orig(self, i, seat, tile, self_drawn)
+
+    monkeypatch.setattr(B.BatchedCore, "_quick_win", counted)
+    a = rl.VectorEnv(16, "mcr", opponents="efficiency", seat=1, records=True)
+    b = rl.VectorEnv(16, "mcr", opponents="efficiency", seat=1, records=True)
+    assert a.core._qfunc is not None and a.bots._quick_on
+    b.core._qfunc = None
+    b.bots._quick_on = False
+    assert _same_games(a, b, 11, 400, 1) >= 20
+    assert calls.get(id(a.core), 0) * 5 < calls[id(b.core)], calls
+    assert calls[id(b.core)] > 300
+

@@ -537,6 +537,18 @@ class BatchedCore:
                                  int(rules.claim_last_discard), int(rules.exposed_kong), int(rules.pung), int(rules.chow),
                                  int(sh.seven_pairs), int(sh.thirteen_orphans), int(sh.honors_and_knitted),
                                  int(sh.knitted_straight), int(rules.flower_wins)], dtype=np.int64)
+        # what the compiled step leaves that compiled code can finish (step_kernels._follow_ups): claims
+        # made, flowers set aside, and the wins the scorer's compiled quick value tells
+        # (rules.quick_kernel; declared with the score it stands for, as quick_value)
+        qk = (scorer.quick_kernel() if self._jit_step and self._quick_value is not None
+              and declared_with(scorer, "quick_kernel", "score") else None)
+        self._qfunc = qk[0] if qk is not None else None  # kept alive: the compiled loops call its address
+        self._qargs = (int(qk[0].address) if qk is not None else 0, int(qk[1]) if qk is not None else 0,
+                       rules.min_score, self.meld_kind, self.meld_tile, self.dealer, self.prevalent, self.ckong)
+        self._cargs = (_PRIO, K_WIN, K_CHOW, K_PUNG, K_EKONG, _MELD_OF_KIND, self.meld_vis, self.pung, self.meld_kind,
+                       self.meld_tile, self.meld_offer, self.meld_claimed, self.meld_from, self.white_face,
+                       self.meld_stand, self.run_len)
+        self._dirty = np.zeros(n, dtype=np.uint8)  # rows whose flowers compiled code set aside
         if encoder.name == "majiang-v1":
             self._offs = np.array([encoder.offsets[k][0] for k in kernels.TABLE_PLANES], dtype=np.int64)
 
@@ -1554,8 +1566,28 @@ class BatchedCore:
                 break
             self._refused(acts, err)
         if busy:
+            busy = self.follow_ups(acts)
+        if busy:
             self._after_compiled(acts, status)
         return self._rewards()
+
+    def follow_ups(self, acts: np.ndarray) -> int:
+        """What ``step_kernels._step`` left on the rows it stepped with ``acts``, done in compiled code
+        where it can (``step_kernels._follow_ups``: claims made, flowers set aside, wins the scorer's
+        compiled quick value tells); returns how many rows still have work for
+        :meth:`_after_compiled` or ended."""
+        busy = step_kernels._follow_ups(acts, self._qfunc is not None, self._qargs, self._cargs, self.step_args(),
+                                        self._consts, self._dirty)
+        self.sync_flowers()
+        return busy
+
+    def sync_flowers(self) -> None:
+        """Copy the flowers compiled code set aside (rows marked in ``_dirty``) to the lists the engine reads."""
+        d = self._dirty
+        if d.any():
+            for i in np.flatnonzero(d).tolist():
+                self.flowers[i] = [self.flower_tiles[i, s, :self.flower_n[i, s]].tolist() for s in range(4)]
+            d.fill(0)
 
     def step_args(self) -> tuple:
         """The state arrays ``step_kernels._step`` reads and writes after its first eight arguments

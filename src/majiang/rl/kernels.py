@@ -43,7 +43,11 @@ orphans, eight pairs, ``wilds_win``):
   group's tiles) are tested against the other groups combined after the discard -- shared by the
   best discards that leave their group with the same vector -- and the draws of the discard's own
   group against the rest; a tile that would stand alone lowers the shanten for all such tiles or
-  for none (one test). The same for the draws of a 3k+1 hand.
+  for none (one test). The same for the draws of a 3k+1 hand. The efficiency bots' tie-break
+  (:func:`_best_useful`, the same numbers) reads each group's useful draws from a *draw table*
+  instead (:func:`_fill_inc`: per group code and vector entry, the faces whose draw raises that
+  entry; a draw lowers the shanten exactly when it raises an entry of a split that reaches the
+  best, :func:`_raised`), one row a group rather than one vector a draw.
 * **Special shapes** from six counts of the hand (pairs with a quad as two, odd counts, faces held
   twice or more, faces held once, orphan faces held, orphan faces held twice or more), moved by one
   tile at a time, as ``win._specials`` reads them with no wildcard.

@@ -19,6 +19,13 @@ numpy operations. These loops do the same work row by row in compiled code (numb
 * ``_step`` -- the common step of every row in one call (the actions checked, a discard with its
   gate and window and the next draw, the answers in a window), built from the pieces above; what
   it leaves (other turn actions, windows to resolve, gated wins) it marks for the Python code;
+* ``_follow_ups`` -- what ``_step`` left that compiled code can finish, row by row
+  (``_follow_up``): a claim made (``_claims``) and an exposed kong's replacement, the flowers a
+  draw set aside (marked for the core's lists), and, where the scorer offers a compiled quick value
+  (:mod:`majiang.rules.quick_kernel`), the wins a discard or a draw offers to standard-shape hands
+  (the claim window opened, the next draw made, ``turn_win`` set), as ``BatchedCore._after_compiled``
+  would; the rest (special shapes, kongs, wins declared, robbing) is still Python's. The core's step
+  and the learner's bots' loop (:mod:`majiang.rl.batched_learner`) both run it;
 * ``_observe`` and ``_observe_botzone`` -- every row's ``majiang-v1`` (table planes, unseen counts,
   :func:`majiang.rl.kernels.analyse_rows`' loop, other hands) or ``botzone-v0`` in one call;
 * the wildcard rule sets (``wenzhou``, ``wenzhou-w16``, ``seed000``, RULES.md §4.2; the sixth
@@ -39,15 +46,23 @@ from __future__ import annotations
 import numpy as np
 
 from majiang.rl import kernels
+from majiang.rules import quick_kernel
 
-_KERNELS = ("_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_cand_one", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
+_KERNELS = ("_win_test", "_quick_one", "_drawn", "_draw_next", "_window_quick", "_claim_made", "_follow_up",
+            "_follow_scratch", "_follow_ups", "_acts_ok", "_stats", "_knitted_single", "_knitted_held", "_gate_one", "_options_one", "_window_one", "_discard_one", "_draw_one", "_step", "_observe", "_observe_botzone", "_win_gates", "_claim_options", "_open_windows", "_masks", "_draws", "_claims", "_cand_one", "_candidates", "_wild_complete", "_wild_candidates", "_wild_rows", "_wild_planes", "_wild_options", "_wild_draw", "_step_wild", "_mt_seed", "_mt_next", "_deal", "_lay_out")
 _STATE: list[bool] = []
+
+
+_address = _call_quick = None  # quick_kernel.address() and caller(), set before the loops compile
 
 
 def available() -> bool:
     """True when these loops run compiled (numba present and not switched off by ``MAJIANG_NUMBA=0``,
     see :func:`majiang.rl.kernels.available`); the batched core uses its numpy code otherwise."""
-    return kernels.module_available(_STATE, globals(), _KERNELS, __file__)
+    if not _STATE and kernels.available():
+        globals()["_address"] = quick_kernel.address()
+        globals()["_call_quick"] = quick_kernel.caller()
+    return kernels.module_available(_STATE, globals(), _KERNELS, __file__, (quick_kernel.__file__,))
 
 
 def _stats(c: np.ndarray, sbits: np.ndarray, hbits: np.ndarray, st: np.ndarray) -> None:
@@ -675,6 +690,189 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
         meld_stand[i, s, j] = stand
         meld_from[i, s, j] = d
         n_melds[i, s] = j + 1
+
+
+def _win_test(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: np.ndarray, sargs: tuple,
+              consts: np.ndarray) -> int:
+    """Seat ``s``'s 3k+2 hand on row ``i`` (plus tile ``extra`` where not -1): 1 a standard win
+    (exact: every group complete, one pair), 2 a special shape's candidate only (``_cand_one``'s
+    necessary test: the engine's exact test decides), 0 neither. ``c``, ``st``: scratch."""
+    sbits, hbits, knitted, off_knitted = sargs[18], sargs[19], sargs[20], sargs[21]
+    for t in range(34):
+        c[t] = hand[i, s, t]
+    if extra >= 0:
+        c[extra] += 1
+    _stats(c, sbits, hbits, st)
+    pairs = 0
+    for g in range(4):
+        pairs += (st[6] >> g) & 1
+    if st[4] == 15 and pairs == 1:
+        return 1
+    if _cand_one(hand, i, s, extra, c, st, sbits, hbits, consts[11], consts[12], consts[13],
+                              consts[14], knitted, off_knitted):
+        return 2
+    return 0
+
+
+def _quick_one(qargs: tuple, i: int, s: int, t: int, self_drawn: bool, last_tile: bool, kong_repl: bool,
+               hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, n_melds: np.ndarray, buf: np.ndarray) -> int:
+    """The scorer's compiled quick value (:mod:`majiang.rules.quick_kernel`) of seat ``s`` of row
+    ``i`` winning on ``t`` (held if ``self_drawn``), as ``BatchedCore._quick`` tells it to
+    ``quick_value``; -1 where it cannot tell. ``buf``: 34 uint8, scratch."""
+    qk, params, meld_kind, meld_tile, dealer, prevalent = qargs[0], qargs[1], qargs[3], qargs[4], qargs[5], qargs[6]
+    own = hand[i, s, t]
+    for x in range(34):
+        buf[x] = hand[i, s, x]
+    if self_drawn:
+        buf[t] -= 1
+    seen = np.int64(own) + vis[i, t] + ckong[i, s, t] - 1
+    seen = min(max(seen, 0), 7)
+    nm = n_melds[i, s]
+    packed = np.int64(0)
+    for j in range(nm):
+        packed |= (np.int64(meld_kind[i, s, j]) << 6 | meld_tile[i, s, j]) << (quick_kernel.MELD_BITS * j)
+    cond = (np.int64(self_drawn) | np.int64(last_tile) << 1 | np.int64(kong_repl) << 2 | seen << 3
+            | ((s - dealer[i] + 4) % 4) << 6 | (prevalent[i] - 27) << 8)
+    return _call_quick(qk, _address(buf), t, packed, nm, cond, params)
+
+
+def _drawn(i: int, dst: int, quick_on: bool, qargs: tuple, sargs: tuple, consts: np.ndarray, c: np.ndarray,
+           st: np.ndarray, buf: np.ndarray, dirty: np.ndarray) -> int:
+    """After a draw of status ``dst`` on row ``i`` (``_draw_one``): flowers set aside
+    marked in ``dirty`` (Python copies them to its lists), and with ``quick_on`` a hand the win
+    gate admits (1) tested: ``turn_win`` from the quick value where it is a standard win, as
+    ``BatchedCore._drawn_win`` sets it. Returns the status left for Python (``BatchedCore.
+    _after_compiled``'s ``status >> 3``): 0 where nothing is left; a flower that may win (3), a
+    wall run out (2) are Python's."""
+    if dst & 4 and dst & 3 < 2:
+        dirty[i] = 1
+        dst &= 3
+    if dst != 1 or not quick_on:
+        return dst
+    cur, hand, vis, flags, head, tail, n_melds = sargs[2], sargs[3], sargs[7], sargs[10], sargs[13], sargs[14], sargs[15]
+    last_draw, turn_win = sargs[33], sargs[34]
+    s = cur[i]
+    w = _win_test(hand, i, s, -1, c, st, sargs, consts)
+    if w == 0:  # the gate admitted it, the shape test does not
+        return 0
+    if w == 2:
+        return 1
+    v = _quick_one(qargs, i, s, last_draw[i, s], True, tail[i] - head[i] - consts[5] == 0, flags[1, i] != 0,
+                   hand, vis, qargs[7], n_melds, buf)
+    if v < 0:
+        return 1
+    turn_win[i] = v >= qargs[2]
+    return 0
+
+
+def _draw_next(i: int, s: int, from_tail: bool, quick_on: bool, qargs: tuple, sargs: tuple, consts: np.ndarray,
+               c: np.ndarray, st: np.ndarray, buf: np.ndarray, dirty: np.ndarray) -> int:
+    """Seat ``s`` draws on row ``i`` (``_draw_one``), then :func:`_drawn`; returns its status."""
+    flags = sargs[10]
+    dst = _draw_one(i, s, from_tail, sargs[31], sargs[13], sargs[14], consts[5], flags[2], sargs[1],
+                                 flags[5], sargs[32], sargs[3], sargs[33], sargs[2], flags[0], sargs[34], sargs[16],
+                                 sargs[17], sargs[22], sargs[35], sargs[36], consts[2], consts[4], consts[15])
+    return _drawn(i, dst, quick_on, qargs, sargs, consts, c, st, buf, dirty)
+
+
+def _window_quick(i: int, qargs: tuple, sargs: tuple, consts: np.ndarray, opts: tuple, c: np.ndarray,
+                  st: np.ndarray, buf: np.ndarray, dirty: np.ndarray) -> int:
+    """Row ``i``'s discard that a seat's hand may win on (``_step``'s status 4): each such hand's win
+    from the quick value (standard wins only), then the claim window, and the next seat's draw
+    where nobody may claim -- ``BatchedCore._open_claims_jit`` and its queued draw, in compiled
+    code. Returns -1 (nothing changed: Python decides) where a hand is a special shape's candidate
+    or the quick value cannot tell, else the status :func:`_drawn` leaves of the draw made (0 also
+    where a window opened)."""
+    phase, hand, vis, flags, claim_tile, origin, head, tail = (sargs[1], sargs[3], sargs[7], sargs[10], sargs[11],
+                                                              sargs[12], sargs[13], sargs[14])
+    n_melds, gate_group, gate_special, group_of, chow_pos = sargs[15], sargs[16], sargs[17], sargs[22], sargs[23]
+    kong, pung, chow, gated, win = opts
+    _options_one(0, i, origin, claim_tile, hand, head, tail, consts[5], n_melds, consts[6], consts[7],
+                              consts[8], consts[9], consts[10], gate_group, gate_special, group_of, chow_pos, kong,
+                              pung, chow, gated)
+    t = claim_tile[i]
+    for j in range(3):
+        win[0, j] = False
+    for j in range(3):
+        if gated[0, j]:
+            s = (origin[i] + j + 1) % 4
+            w = _win_test(hand, i, s, t, c, st, sargs, consts)
+            if w == 2:
+                return -1
+            if w == 1:
+                v = _quick_one(qargs, i, s, t, False, flags[4, i] != 0, False, hand, vis, qargs[7], n_melds, buf)
+                if v < 0:
+                    return -1
+                win[0, j] = v >= qargs[2]
+    if not _window_one(0, i, origin, win, kong, pung, chow, sargs[24], sargs[25], sargs[26], sargs[27],
+                                    sargs[28], sargs[29], phase, flags[1], consts[3]):
+        return 0
+    return _draw_next(i, (origin[i] + 1) % 4, False, True, qargs, sargs, consts, c, st, buf, dirty)
+
+
+def _claim_made(i: int, quick_on: bool, qargs: tuple, cargs: tuple, sargs: tuple, consts: np.ndarray,
+                rbuf: np.ndarray, res: np.ndarray, c: np.ndarray, st: np.ndarray, buf: np.ndarray,
+                dirty: np.ndarray) -> int:
+    """Row ``i``'s claim window every awaited seat answered, some with a claim (``_step``'s status 2
+    in the claim phase): the meld made (``_claims``, as ``BatchedCore._resolve_claims``),
+    an exposed kong's replacement drawn (:func:`_draw_next`). Returns 2 for a win (nothing changed:
+    the engine settles it), else the draw's status left for Python times 8."""
+    flags = sargs[10]
+    rbuf[0] = i
+    _claims(rbuf, sargs[12], sargs[11], sargs[29], sargs[30], cargs[0], cargs[1], cargs[2], cargs[3],
+                         cargs[4], cargs[5], sargs[4], sargs[5], sargs[6], sargs[7], sargs[8], flags[3], sargs[2],
+                         sargs[1], flags[1], flags[2], sargs[33], sargs[34], sargs[3], cargs[6], cargs[7], flags[0],
+                         cargs[8], cargs[9], cargs[10], cargs[11], cargs[12], sargs[15], consts[2], res, cargs[13],
+                         cargs[14], cargs[15])
+    if res[0, 0] == 1:
+        return 2
+    if res[0, 0] == 0:
+        return 0
+    return 8 * _draw_next(i, res[0, 1], True, quick_on, qargs, sargs, consts, c, st, buf, dirty)
+
+
+def _follow_up(i: int, status: int, quick_on: bool, qargs: tuple, cargs: tuple, sargs: tuple, consts: np.ndarray,
+               scratch: tuple, dirty: np.ndarray) -> int:
+    """What a step left on row ``i`` (``status``, ``_step``'s), done here where compiled code can:
+    a claim made (2, :func:`_claim_made`), a draw's flowers and a complete drawn hand (8 times the
+    draw's status, :func:`_drawn`) and, with ``quick_on``, a discard some hand may win on (4,
+    :func:`_window_quick`). Returns the status left for Python (``BatchedCore._after_compiled``)."""
+    opts, c, st, buf, rbuf, res = scratch
+    if status == 2:
+        if sargs[1][i] != consts[3]:  # a robbing window: Python's
+            return status
+        return _claim_made(i, quick_on, qargs, cargs, sargs, consts, rbuf, res, c, st, buf, dirty)
+    if status == 4:
+        if not quick_on:
+            return status
+        r = _window_quick(i, qargs, sargs, consts, opts, c, st, buf, dirty)
+        return status if r < 0 else 8 * r
+    if status & 7 == 0:
+        return 8 * _drawn(i, status >> 3, quick_on, qargs, sargs, consts, c, st, buf, dirty)
+    return status
+
+
+def _follow_scratch() -> tuple:
+    """The scratch arrays of :func:`_follow_up` (written before read)."""
+    opts = (np.zeros((1, 3), dtype=np.bool_), np.zeros((1, 3), dtype=np.bool_), np.zeros((1, 3), dtype=np.bool_),
+            np.zeros((1, 3), dtype=np.bool_), np.zeros((1, 3), dtype=np.bool_))  # kong, pung, chow, gated, win
+    return (opts, np.zeros(34, dtype=np.int64), np.zeros(7, dtype=np.int64), np.zeros(34, dtype=np.uint8),
+            np.zeros(1, dtype=np.int64), np.zeros((1, 2), dtype=np.int64))
+
+
+def _follow_ups(acts: np.ndarray, quick_on: bool, qargs: tuple, cargs: tuple, sargs: tuple, consts: np.ndarray,
+                dirty: np.ndarray) -> int:
+    """:func:`_follow_up` on every row :func:`_step` stepped (``acts[i] >= 0``) and left a status,
+    the hand not ended; returns how many rows have a status left (Python's) or ended."""
+    status, done = sargs[-2], sargs[10][5]
+    scratch = _follow_scratch()
+    busy = 0
+    for i in range(acts.shape[0]):
+        if acts[i] >= 0 and status[i] != 0 and not done[i]:
+            status[i] = _follow_up(i, status[i], quick_on, qargs, cargs, sargs, consts, scratch, dirty)
+        if acts[i] >= 0 and (status[i] != 0 or done[i]):
+            busy += 1
+    return busy
 
 
 def _cand_one(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: np.ndarray, sbits: np.ndarray,

@@ -159,7 +159,9 @@ class Scorer(Protocol):
     cheaply. The batched RL core asks it before building a context; the engine never needs it. A
     scorer with ``quick_value`` may also offer ``quick_bonus(flowers) -> int``: the ``bonus``
     :meth:`score` would add for that many flowers set aside, so that the core can settle a win from
-    the two numbers (with a context-free settlement, :class:`Settlement`)."""
+    the two numbers (with a context-free settlement, :class:`Settlement`), and
+    ``quick_kernel() -> (cfunc, params) | None``: ``quick_value`` compiled, for the core's compiled
+    loops (:mod:`majiang.rules.quick_kernel` gives the signature)."""
 
     name: str
 
