@@ -180,8 +180,8 @@ def _oracle_planes(shapes, counts: list[int], unseen: list[int], turn: bool) -> 
 def test_the_bots_useful_counts_are_the_planes(shapes, pieces, size: int, seen: list[int]) -> None:
     """The efficiency bots' tie-break (:func:`kernels._best_useful` after :func:`kernels._shanten_one`,
     from the state the shanten loop leaves) writes the ``discard_best`` and ``discard_useful``
-    planes that :func:`kernels._rows` writes for the same turn hand: the two copies of that code
-    (kept apart for the planes' speed) agree."""
+    planes that :func:`kernels._rows` writes for the same turn hand (the planes themselves are held
+    to the Python path by the tests above)."""
     counts = _hand(pieces, size)
     if sum(counts) % 3 != 2:
         return

@@ -1825,15 +1825,17 @@ class BatchedCore:
             if enc.analysis and not self._wild_on:
                 flags = enc._kernel_flags()
                 su, hu = kernels._Tables.get()
+                isu, ihu = kernels._Tables.draws()
             else:
                 flags = (0, 0, 0, 0, 0)
                 su = hu = self._no_tables
+                isu = ihu = np.zeros((1, 12), dtype=np.int16)
             args = self._obs_args = (
                 self._offs, self.hand, self.meld_vis, self.ckong, self.n_ckong, self.river_cnt, self.flower_n,
                 self.head, self.tail, self.reserve, self.total_tiles, self.last_draw, self.ro, self.phase,
                 self.prevalent, self.dealer, self.claim_tile, self.origin, self.vis, o["unseen"][0],
                 int(enc.analysis and not self._wild_on),
-                o["shanten"][0], *flags, su, hu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8,
+                o["shanten"][0], *flags, su, hu, isu, ihu, o["oracle_hands"][0] if enc.oracle else -1, self._counts8,
                 self._unseen8, self._turn8, self._skipped)
         skipped = self._skipped
         if step_kernels._observe(out, me, *args):

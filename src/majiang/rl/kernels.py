@@ -38,16 +38,15 @@ orphans, eight pairs, ``wilds_win``):
   block; on the padding at most four chows of the block reach a face anyway). A test compares the
   entries with ``tables.USED`` / ``HONOR_USED`` (and every suit of up to 17 tiles was compared
   once, all 886,400 equal).
-* **The work on the turn**: the shanten after each held tile's discard (one look-up each); for each
-  best discard, the draws of each other group (read once per hand, only tiles that could join the
-  group's tiles) are tested against the other groups combined after the discard -- shared by the
-  best discards that leave their group with the same vector -- and the draws of the discard's own
-  group against the rest; a tile that would stand alone lowers the shanten for all such tiles or
-  for none (one test). The same for the draws of a 3k+1 hand. The efficiency bots' tie-break
-  (:func:`_best_useful`, the same numbers) reads each group's useful draws from a *draw table*
-  instead (:func:`_fill_inc`: per group code and vector entry, the faces whose draw raises that
-  entry; a draw lowers the shanten exactly when it raises an entry of a split that reaches the
-  best, :func:`_raised`), one row a group rather than one vector a draw.
+* **The work on the turn**: the shanten after each held tile's discard (one look-up each,
+  :func:`_discards`); for each best discard (:func:`_best_useful`, which the efficiency bots'
+  tie-break calls too), each group's useful draws from its *draw table* (:func:`_fill_inc`: per
+  group code and vector entry, the faces whose draw raises that entry by one; a draw lowers the
+  standard shape's shanten exactly when it raises an entry of a split of the sets and the pair that
+  reaches the best, :func:`_raised`), the other groups combined after the discard -- shared by the
+  best discards that leave their group with the same vector. The same for the draws of a 3k+1
+  hand. Draw tables: ``(5**9, 12)`` and ``(5**7, 12)`` int16 of zeros (entry 0, which covers
+  nothing, marks a row computed), filled on demand like the vectors.
 * **Special shapes** from six counts of the hand (pairs with a quad as two, odd counts, faces held
   twice or more, faces held once, orphan faces held, orphan faces held twice or more), moved by one
   tile at a time, as ``win._specials`` reads them with no wildcard.
@@ -120,8 +119,7 @@ import numpy as np
 from majiang.errors import MajiangError
 from majiang.rl.actions import COLUMN_OF
 
-_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_lone", "_stdk", "_load", "_below", "_hit", "_draws",
-            "_lower", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
+_KERNELS = ("_close", "_block", "_fill", "_pair", "_comb", "_std", "_stdk", "_load", "_face", "_change", "_spec", "_special_draws", "_two_others", "_rows_scratch", "_rows", "_rows_with",
             "_one", "_thermo",
             "_table_planes", "_free_suit", "_winfree", "_unc", "_wspec", "_sx", "_setup", "_load_all", "_nat_shanten", "_wuseful", "_wild",
             "_now", "_discards", "_fill_inc", "_raised", "_best_useful", "_shanten_one", "_shanten_rows", "_efficiency_kong", "_efficiency_turns", "_efficiency_claims")
@@ -460,8 +458,8 @@ def used_vector(group: int, counts) -> tuple[int, ...]:
 # ------------------------------------------------------------------------------------ analysis
 # Scratch rows of the analysis (one (16, 12) array, W): each group's vector (0-3), the other three
 # groups combined per group (4-7), two groups combined (8-13, see _pair), the changed group's vector
-# after a discard (14), another group's complement after that discard (15), thresholds (16, see _lower).
-_V, _O, _PAIRS, _VG, _OH, _TH = 0, 4, 8, 14, 15, 16
+# after a discard (14), another group's complement after that discard (15); row 16 is spare.
+_V, _O, _PAIRS, _VG, _OH = 0, 4, 8, 14, 15
 
 
 def _pair(a: int, b: int) -> int:
@@ -509,40 +507,6 @@ def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
     return s if s > -1 else -1
 
 
-def _lone(w: np.ndarray, i: int, o: int, n: int, s: int) -> bool:
-    """Whether a lone tile (one that joins nothing) added to the hand made of group row ``i`` and the
-    other groups' row ``o`` of ``w`` brings the standard shape's shanten below ``s`` (``n`` sets
-    to make after the draw): the hand's rows combined with the lone tile's (it covers itself in a
-    set or the pair slot), read at n sets and the pair only."""
-    a1 = 0  # all groups combined: n sets + pair, n sets, n - 1 sets + pair
-    a0 = 0
-    b1 = 0
-    for a in range(n + 1):
-        b = n - a
-        v = w[i, 2 * a + 1] + w[o, 2 * b]
-        if v > a1:
-            a1 = v
-        v = w[i, 2 * a] + w[o, 2 * b + 1]
-        if v > a1:
-            a1 = v
-        v = w[i, 2 * a] + w[o, 2 * b]
-        if v > a0:
-            a0 = v
-        if b >= 1:
-            v = w[i, 2 * a + 1] + w[o, 2 * b - 2]
-            if v > b1:
-                b1 = v
-            v = w[i, 2 * a] + w[o, 2 * b - 1]
-            if v > b1:
-                b1 = v
-    z = a1
-    if a0 + 1 > z:
-        z = a0 + 1
-    if n >= 1 and b1 + 1 > z:
-        z = b1 + 1
-    v = 3 * n + 1 - z
-    return (v if v > -1 else -1) < s
-
 
 def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, hu: np.ndarray) -> int:
     """:func:`_std` for group ``g``'s table entry ``key`` (computed first if new)."""
@@ -569,108 +533,8 @@ def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, hu: np.ndarra
             w[i, j] = su[key, j]
 
 
-def _below(g: int, key: int, w: np.ndarray, o: int, n: int, s: int, iso: bool, cnt: np.ndarray,
-           su: np.ndarray, hu: np.ndarray, p5: np.ndarray) -> np.int64:
-    """Bit ``y`` set for each tile ``y`` of group ``g`` (counts ``cnt``, code ``key``; the other
-    groups combined in row ``o`` of ``w``) held fewer than four times whose draw brings the standard
-    shape's shanten below ``s`` (``n`` sets to make after the draw).
-
-    A tile with no held tile of its group within two faces (an honour: not held) would stand alone:
-    its group's vector is the group's combined with a lone tile's, the same for every such tile, so
-    they all lower the shanten or none does (``iso``, worked out once by the caller)."""
-    if s <= -1:
-        return np.int64(0)
-    # below s <=> the most naturals covered exceeds need: some a has x1[a] > t1[a] or x0[a] > t0[a]
-    need = 3 * n + 1 - s
-    for a in range(n + 1):
-        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
-        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
-    lo = 9 * g
-    width = 7 if g == 3 else 9
-    held = 0
-    for f in range(width):
-        if cnt[lo + f] > 0:
-            held |= 1 << f
-    near = held if g == 3 else (held | (held << 1) | (held << 2) | (held >> 1) | (held >> 2)) & 511
-    mask = np.int64(0)
-    for f in range(width):
-        y = lo + f
-        if cnt[y] >= 4:
-            continue
-        if (near >> f) & 1:
-            k = key + p5[y]
-            if g == 3:
-                if hu[k, 0] < 0:
-                    _fill(3, k, su, hu)
-                hit = need < 0 or _hit(hu, k, w, n)
-            else:
-                if su[k, 0] < 0:
-                    _fill(g, k, su, hu)
-                hit = need < 0 or _hit(su, k, w, n)
-            if hit:
-                mask |= np.int64(1) << y
-        elif iso:
-            mask |= np.int64(1) << y
-    return mask
 
 
-def _hit(t: np.ndarray, k: int, w: np.ndarray, n: int) -> bool:
-    """Row ``k`` of table ``t`` passes the thresholds in row ``_TH`` of ``w`` (see :func:`_lower`)."""
-    for a in range(n + 1):
-        if t[k, 2 * a + 1] > w[_TH, 2 * a + 1] or t[k, 2 * a] > w[_TH, 2 * a]:
-            return True
-    return False
-
-
-def _draws(g: int, key: int, cnt: np.ndarray, su: np.ndarray, hu: np.ndarray, p5: np.ndarray, d: np.ndarray,
-           yy: np.ndarray, j: int) -> tuple:
-    """The draws of group ``g`` (code ``key``, counts ``cnt``) that could join its tiles, from row
-    ``j`` of ``d`` (their vectors) and ``yy`` (their tiles): a held tile below four copies, or a
-    suited tile within two faces of a held one. Returns ``(rows written, bits of the other tiles
-    held fewer than four times)``: those would stand alone (see :func:`_below`)."""
-    lo = 9 * g
-    hi = 34 if g == 3 else lo + 9
-    lone = np.int64(0)
-    j0 = j
-    for y in range(lo, hi):
-        c = cnt[y]
-        if c >= 4:
-            continue
-        near = c > 0
-        if not near and g < 3:
-            f = y - lo
-            near = ((f >= 1 and cnt[y - 1] > 0) or (f >= 2 and cnt[y - 2] > 0) or (f <= 7 and cnt[y + 1] > 0)
-                    or (f <= 6 and cnt[y + 2] > 0))
-        if near:
-            _load(g, key + p5[y], d, j, su, hu)
-            yy[j] = y
-            j += 1
-        else:
-            lone |= np.int64(1) << y
-    return j - j0, lone
-
-
-def _lower(d: np.ndarray, yy: np.ndarray, j0: int, nj: int, w: np.ndarray, o: int, n: int, s: int) -> np.int64:
-    """Bits of the tiles ``yy[j0 .. j0 + nj - 1]`` whose group vectors (rows of ``d``), combined with
-    the other groups' (row ``o`` of ``w``), bring the standard shape's shanten below ``s`` (``n``
-    sets to make)."""
-    if s <= -1:
-        return np.int64(0)
-    need = 3 * n + 1 - s  # below s <=> more than need naturals covered
-    mask = np.int64(0)
-    if need < 0:
-        for j in range(j0, j0 + nj):
-            mask |= np.int64(1) << yy[j]
-        return mask
-    for a in range(n + 1):
-        w[_TH, 2 * a + 1] = need - w[o, 2 * (n - a)]
-        w[_TH, 2 * a] = need - w[o, 2 * (n - a) + 1]
-    for j in range(j0, j0 + nj):
-        for a in range(n + 1):
-            if d[j, 2 * a + 1] > w[_TH, 2 * a + 1] or d[j, 2 * a] > w[_TH, 2 * a]:
-                mask |= np.int64(1) << yy[j]
-                break
-    return mask
 
 
 def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
@@ -775,7 +639,7 @@ def _now(cnt: np.ndarray, total: int, turn: int, keys: np.ndarray, W: np.ndarray
 def _rows_scratch() -> tuple:
     """The scratch arrays of :func:`_rows_with` (any values: it writes each before it reads it)."""
     return (np.zeros(4, dtype=np.int64),  # keys: each group's table key
-            np.zeros((17, 12), dtype=np.int64),  # W: see _V .. _TH
+            np.zeros((17, 12), dtype=np.int64),  # W: see _V .. _OH
             np.zeros(6, dtype=np.int64),  # st: the special shapes' counts
             np.zeros(34, dtype=np.int64),  # disc: the shanten after each discard
             np.zeros(34, dtype=np.int64),  # spd: the special shapes' shanten after each discard
@@ -784,22 +648,18 @@ def _rows_scratch() -> tuple:
             np.zeros(34, dtype=np.int64),  # cm
             np.zeros(10, dtype=np.int64),  # cls: special shapes: per (count, orphan) class of a draw, lowers or not
             np.zeros(10, dtype=np.int64),  # cbits: the tiles of each (count, orphan) class held fewer than four times
-            np.zeros((10, 10), dtype=np.int64),  # cres: [discard's class, draw's class]: lowers, or -1 not known
-            np.zeros((34, 12), dtype=np.int64),  # D: per group, the vectors after each draw that could join it
-            np.zeros(34, dtype=np.int64),  # yy: their tiles
-            np.zeros(4, dtype=np.int64),  # dj: each group's first row in D
-            np.zeros(4, dtype=np.int64),  # dn: and count
-            np.zeros(4, dtype=np.int64))  # lone: each group's tiles that would stand alone (bits)
+            np.zeros((10, 10), dtype=np.int64))  # cres: [discard's class, draw's class]: lowers, or -1 not known
 
 
 def _rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
           sev: int, quad2: int, orph: int, eight: int, wwin: int,
-          su: np.ndarray, hu: np.ndarray,
+          su: np.ndarray, hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray,
           skipped: np.ndarray) -> int:
     """Fill the five planes from ``s0`` of ``out[i]`` for each row ``i`` (see :func:`analyse_rows`).
     A row it cannot take (a count outside 0-4, more than :data:`MAX_TILES` tiles) is left alone and
     marked in ``skipped``; returns how many."""
-    return _rows_with(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped, _rows_scratch())
+    return _rows_with(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, isu, ihu, skipped,
+                      _rows_scratch())
 
 
 def _fill_inc(g: int, key: int, su: np.ndarray, hu: np.ndarray, it: np.ndarray) -> None:
@@ -856,10 +716,8 @@ def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: 
     discard loop after it leave them; ``isu``, ``ihu``: the draw tables (:meth:`_Tables.draws`);
     the rest is scratch (:func:`_rows_scratch`).
 
-    The same numbers as the turn branch of :func:`_rows_with` (``test_the_bots_useful_counts_are_the_planes``
-    holds the two equal), the standard shape's draws read from the draw tables
-    (:func:`_raised`: one row a group) instead of each draw's vector: the efficiency bots' tie-break
-    on every turn, where this is most of their decision's time."""
+    The planes' turn branch (:func:`_rows_with`) and the efficiency bots' tie-break
+    (:func:`_efficiency_turns`, from the state :func:`_shanten_one` leaves) both call it."""
     group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL
     special = sev + orph + eight > 0 or wwin == 1
     top = total // 3
@@ -945,12 +803,13 @@ def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: 
 
 def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np.ndarray, s0: int,
                sev: int, quad2: int, orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray,
-               skipped: np.ndarray, scratch: tuple) -> int:
+               isu: np.ndarray, ihu: np.ndarray, skipped: np.ndarray, scratch: tuple) -> int:
     """:func:`_rows` with its scratch arrays given (:func:`_rows_scratch`: a caller that fills the
-    planes of one row at a time makes them once)."""
-    group, p5, orphan, col = _GROUP, _P5, _ORPHAN, _LAYOUT_COL  # constants of the compiled code
+    planes of one row at a time makes them once); ``isu``, ``ihu``: the draw tables
+    (:meth:`_Tables.draws`)."""
+    orphan, col = _ORPHAN, _LAYOUT_COL  # constants of the compiled code
     nrows = counts.shape[0]
-    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = scratch
+    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres = scratch
     special = sev + orph + eight > 0 or wwin == 1
     nskip = 0
     for row in range(nrows):
@@ -969,133 +828,25 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
         if total % 3 == 0:
             continue
         now = _now(cnt, total, turn[row], keys, W, st, su, hu, sev, quad2, orph, eight, wwin, special)
-        top = (total + 1) // 3 if total % 3 == 1 else total // 3
-        n = total // 3
-        sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
         o = out[row]
         for t in range(34):
             o[s0, t] = now / 8.0
         if total % 3 == 2:
             if not turn[row]:
                 continue
-            n1 = (total - 1) // 3
-            best = 99
-            for x in range(34):
-                if cnt[x] == 0:
-                    continue
-                g = group[x]
-                s = _stdk(g, keys[g] - p5[x], W, _O + g, n1, su, hu)
-                spd[x] = 99
-                if special:
-                    _change(st, cnt[x], -1, orphan[x])
-                    spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
-                    _change(st, cnt[x] - 1, 1, orphan[x])
-                    if spd[x] < s:
-                        s = spd[x]
-                disc[x] = s
-                if s < best:
-                    best = s
-            # the same numbers as _best_useful (the efficiency bots' tie-break, there from the draw tables): keep the two equal
-            ncache = 0
-            drawn = False
-            classed = False
-            for x in range(34):
-                if cnt[x] == 0 or disc[x] != best:
-                    continue
-                if not drawn:  # the draws of each group as the hand stands (before any discard)
-                    drawn = True
-                    j = 0
-                    for h in range(4):
-                        dj[h] = j
-                        dn[h], lone[h] = _draws(h, keys[h], cnt, su, hu, p5, D, yy, j)
-                        j += dn[h]
-                o[s0 + 1, col[x]] = 1.0
-                g = group[x]
-                kx = keys[g] - p5[x]
-                _load(g, kx, W, _VG, su, hu)
-                cnt[x] -= 1
-                # the standard shape's useful draws outside group g depend on g's vector only: shared
-                # by the best discards that leave the same vector
-                hit = -1
-                for c in range(ncache):
-                    if cg[c] == g:
-                        same = True
-                        for i in range(12):
-                            if cv[c, i] != W[_VG, i]:
-                                same = False
-                                break
-                        if same:
-                            hit = c
-                            break
-                if hit >= 0:
-                    mask = cm[hit]
-                    iso = (mask >> 63) & 1 == 1
-                    mask &= ~(np.int64(1) << 63)
-                else:
-                    iso = _lone(W, _VG, _O + g, n, best)
-                    mask = np.int64(0)
-                    for h in range(4):
-                        if h == g:
-                            continue
-                        if dn[h]:
-                            a, b = _two_others(g, h)
-                            _comb(W, _VG, _pair(a, b), _OH, top)
-                            mask |= _lower(D, yy, dj[h], dn[h], W, _OH, n, best)
-                        if iso:
-                            mask |= lone[h]
-                    cg[ncache] = g
-                    cv[ncache, :] = W[_VG]
-                    cm[ncache] = mask | (np.int64(1) << 63) if iso else mask
-                    ncache += 1
-                mask |= _below(g, kx, W, _O + g, n, best, iso, cnt, su, hu, p5)
-                if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
-                    # the special shapes read a draw by its (count, orphan) class, and the hand after
-                    # the discard by the discard's class: one test per pair of classes and hand
-                    kx = 2 * (cnt[x] + 1) + orphan[x]
-                    if not classed:
-                        classed = True
-                        for k in range(10):
-                            cbits[k] = 0
-                            for k2 in range(10):
-                                cres[k, k2] = -1
-                        for y in range(34):
-                            if cnt[y] + (y == x) < 4:
-                                cbits[2 * (cnt[y] + (y == x)) + orphan[y]] |= np.int64(1) << y
-                    bx = np.int64(1) << x
-                    for k in range(10):
-                        bits = cbits[k]
-                        if k == kx:
-                            bits &= ~bx
-                        if k == kx - 2:
-                            bits |= bx
-                        if bits == 0 or (mask | ~bits) == -1:
-                            continue
-                        r = cres[kx, k]
-                        if r < 0:
-                            _change(st, cnt[x] + 1, -1, orphan[x])
-                            _change(st, k // 2, 1, k % 2)
-                            r = cres[kx, k] = 1 if _spec(total, st, sev, quad2, orph, eight, wwin) < best else 0
-                            _change(st, k // 2 + 1, -1, k % 2)
-                            _change(st, cnt[x], 1, orphan[x])
-                        if r:
-                            mask |= bits
-                cnt[x] += 1
-                tot = 0
-                for y in range(34):
-                    if (mask >> y) & 1:
-                        tot += unseen[row, y]
-                o[s0 + 2, col[x]] = tot / 34.0
+            best = _discards(cnt, total, keys, W, st, sev, quad2, orph, eight, wwin, su, hu, disc, spd)
+            _best_useful(cnt, total, best, disc, spd, keys, W, st, unseen[row], o, s0, sev, quad2, orph, eight, wwin,
+                         su, hu, isu, ihu, cg, cv, cm, cbits, cres)
         else:
-            n2 = (total + 1) // 3
-            iso = _lone(W, _V + 3, _O + 3, n2, now)
+            # a draw lowers the standard shape by one at most (below now only from now): the draws
+            # that raise an entry of a split reaching its best (the draw tables, _raised)
+            n = total // 3
             mask = np.int64(0)
-            j = 0
-            for g in range(4):
-                nj, ln = _draws(g, keys[g], cnt, su, hu, p5, D, yy, j)
-                mask |= _lower(D, yy, j, nj, W, _O + g, n2, now)
-                if iso:
-                    mask |= ln
-                j += nj
+            std = _std(W, _V + 3, W, _O + 3, n)
+            if std == now:
+                for g in range(4):
+                    mask |= _raised(g, keys[g], W, _V + g, W, _O + g, n, 3 * n + 1 - std, su, hu, isu, ihu)
+            sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
             if special and sp - 1 < now:
                 mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
             for y in range(34):
@@ -1106,7 +857,6 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
                     if now == 0:
                         o[s0 + 3, col[y]] = 1.0
     return nskip
-
 
 
 # ------------------------------------------------------------------------------ wildcard hands
@@ -1664,7 +1414,7 @@ def analyse_rows(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: 
     skipped = np.zeros(len(c), dtype=np.uint8)
     su, hu = _Tables.get()
     _rows(c, np.ascontiguousarray(turn, dtype=_I8), np.ascontiguousarray(unseen, dtype=_I8), out, first,
-          *flags, su, hu, skipped)
+          *flags, su, hu, *_Tables.draws(), skipped)
     return skipped.view(bool)
 
 
@@ -1768,7 +1518,7 @@ def _efficiency_turns(hand: np.ndarray, vis: np.ndarray, ckong: np.ndarray, rows
     tile) whose hand's shanten is no worse than the best allowed discard's. ``acts[rows[q]]`` gets
     the index; ``left[q]`` = 1 where the bot's own code must decide (a hand left alone, no
     candidate)."""
-    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres, D, yy, dj, dn, lone = _rows_scratch()
+    keys, W, st, disc, spd, cg, cv, cm, cls, cbits, cres = _rows_scratch()
     res = np.zeros(4, dtype=np.int64)
     cnt = np.zeros(34, dtype=np.int8)
     unseen = np.zeros(34, dtype=np.int64)
@@ -1982,14 +1732,14 @@ def shanten_rows(counts: np.ndarray, turn: np.ndarray, flags: tuple[int, int, in
 
 
 def _one(both: np.ndarray, turn: int, out: np.ndarray, s0: int, sev: int, quad2: int, orph: int, eight: int,
-         wwin: int, su: np.ndarray, hu: np.ndarray) -> int:
+         wwin: int, su: np.ndarray, hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray) -> int:
     """:func:`_rows` for one row: ``both`` = its counts and unseen counts ``(2, 34)``, ``out`` its
     ``(C, 34)`` observation."""
     t = np.empty(1, dtype=np.int8)
     t[0] = turn
     skipped = np.zeros(1, dtype=np.uint8)
     return _rows(both[0:1], t, both[1:2], out.reshape((1, out.shape[0], out.shape[1])), s0, sev, quad2, orph, eight,
-                 wwin, su, hu, skipped)
+                 wwin, su, hu, isu, ihu, skipped)
 
 
 def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
@@ -2007,7 +1757,7 @@ def analyse_one(counts, unseen, turn: bool, out: np.ndarray, first: int,
             both = None
     if both is None:
         both = np.array((counts, unseen), dtype=_I8)
-    return _one(both, 1 if turn else 0, out, first, *flags, su, hu) == 0
+    return _one(both, 1 if turn else 0, out, first, *flags, su, hu, *_Tables.draws()) == 0
 
 
 def analyse_wild_one(counts, unseen, turn: bool, out: np.ndarray, first: int,

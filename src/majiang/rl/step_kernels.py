@@ -316,7 +316,8 @@ def _observe(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray
              head: np.ndarray, tail: np.ndarray, reserve: int, total: int, last_draw: np.ndarray, ro: np.ndarray,
              phase: np.ndarray, prevalent: np.ndarray, dealer: np.ndarray, claim_tile: np.ndarray,
              origin: np.ndarray, vis: np.ndarray, unseen_first: int, analysis: int, s0: int, sev: int, quad2: int,
-             orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, oracle_first: int,
+             orph: int, eight: int, wwin: int, su: np.ndarray, hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray,
+             oracle_first: int,
              counts: np.ndarray, unseen: np.ndarray, turn: np.ndarray, skipped: np.ndarray) -> int:
     """``majiang-v1`` for seat ``me[i]`` of every row into ``out`` (zeros): the table planes
     (:func:`majiang.rl.kernels.table_planes`), the unseen counts, the analysis planes
@@ -351,7 +352,7 @@ def _observe(out: np.ndarray, me: np.ndarray, offs: np.ndarray, hand: np.ndarray
                     for j in range(min(c, 4)):
                         out[i, oracle_first + 4 * (r - 1) + j, col[t]] = 1.0
     if analysis:
-        return kernels._rows(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, skipped)
+        return kernels._rows(counts, turn, unseen, out, s0, sev, quad2, orph, eight, wwin, su, hu, isu, ihu, skipped)
     return 0
 
 
