@@ -563,7 +563,7 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
                                 gated):  # a seat's gate admits the discard: the shape test
                     for j in range(3):
                         if gated[0, j] and _cand_one(hand, i, (ds + j + 1) % 4, tile_of[a], c, cst, sbits, hbits,
-                                                     sev, orph, hk, knit, knitted, off_knitted):
+                                                     sev, orph, hk, knit, knitted, off_knitted) != 0:
                             may_win = True
                 if may_win:
                     st = 4  # a hand the discard may complete: the caller asks the scorer or the engine
@@ -591,8 +591,8 @@ def _step(acts: np.ndarray, mask: np.ndarray, seat: np.ndarray, kind_of: np.ndar
             dst = _draw_one(i, draw_seat, False, wall, head, tail, reserve, flower_chain, phase, done, deltas,
                             hand, last_draw, cur, after_claim, turn_win, gate_group, gate_special, group_of,
                             flower_tiles, flower_n, turn_phase, end_phase, consts[15])
-            if dst & 3 == 1 and not _cand_one(hand, i, draw_seat, -1, c, cst, sbits, hbits, sev, orph, hk, knit,
-                                              knitted, off_knitted):
+            if dst & 3 == 1 and _cand_one(hand, i, draw_seat, -1, c, cst, sbits, hbits, sev, orph, hk, knit,
+                                          knitted, off_knitted) == 0:
                 dst -= 1  # the gate admitted the draw, the shape test does not: no win to offer
             st += 8 * dst
         status[i] = st
@@ -695,24 +695,9 @@ def _claims(rows: np.ndarray, origin: np.ndarray, claim_tile: np.ndarray, ans_ki
 
 def _win_test(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: np.ndarray, sargs: tuple,
               consts: np.ndarray) -> int:
-    """Seat ``s``'s 3k+2 hand on row ``i`` (plus tile ``extra`` where not -1): 1 a standard win
-    (exact: every group complete, one pair), 2 a special shape's candidate only (``_cand_one``'s
-    necessary test: the engine's exact test decides), 0 neither. ``c``, ``st``: scratch."""
-    sbits, hbits, knitted, off_knitted = sargs[18], sargs[19], sargs[20], sargs[21]
-    for t in range(34):
-        c[t] = hand[i, s, t]
-    if extra >= 0:
-        c[extra] += 1
-    _stats(c, sbits, hbits, st)
-    pairs = 0
-    for g in range(4):
-        pairs += (st[6] >> g) & 1
-    if st[4] == 15 and pairs == 1:
-        return 1
-    if _cand_one(hand, i, s, extra, c, st, sbits, hbits, consts[11], consts[12], consts[13],
-                              consts[14], knitted, off_knitted):
-        return 2
-    return 0
+    """:func:`_cand_one` with the step's arguments (``sargs``, ``consts``)."""
+    return _cand_one(hand, i, s, extra, c, st, sargs[18], sargs[19], consts[11], consts[12], consts[13], consts[14],
+                     sargs[20], sargs[21])
 
 
 def _quick_one(qargs: tuple, i: int, s: int, t: int, self_drawn: bool, last_tile: bool, kong_repl: bool,
@@ -878,9 +863,11 @@ def _follow_ups(acts: np.ndarray, quick_on: bool, qargs: tuple, cargs: tuple, sa
 
 def _cand_one(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: np.ndarray, sbits: np.ndarray,
               hbits: np.ndarray, sev: int, orph: int, hk: int, knit: int, knitted: np.ndarray,
-              off_knitted: np.ndarray) -> bool:
+              off_knitted: np.ndarray) -> int:
     """Whether seat ``s``'s 3k+2 hand on row ``i`` (plus tile ``extra`` where not -1) may win (see
-    :func:`candidates`); ``c`` (34) and ``st`` (7) are scratch."""
+    :func:`candidates`): 1 a standard win (exact: every group complete, one pair), 2 a special
+    shape's candidate only (a necessary test: the engine's exact test decides), 0 neither. ``c``
+    (34) and ``st`` (7) are scratch."""
     for t in range(34):
         c[t] = hand[i, s, t]
     if extra >= 0:
@@ -889,13 +876,15 @@ def _cand_one(hand: np.ndarray, i: int, s: int, extra: int, c: np.ndarray, st: n
     pairs = 0
     for g in range(4):
         pairs += (st[6] >> g) & 1
-    cand = st[4] == 15 and pairs == 1
-    if not cand and st[0] == 14:
+    if st[4] == 15 and pairs == 1:
+        return 1
+    cand = False
+    if st[0] == 14:
         cand = ((sev != 0 and st[1] == 0) or (orph != 0 and st[3] == 0)
                 or (hk != 0 and st[2] == 0 and _knitted_single(c, off_knitted)))
     if knit != 0 and not cand:
         cand = _knitted_held(c, knitted, 9)
-    return cand
+    return 2 if cand else 0
 
 
 def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np.ndarray, sbits: np.ndarray,
@@ -907,8 +896,8 @@ def _candidates(hand: np.ndarray, rows: np.ndarray, seats: np.ndarray, extra: np
     for k in range(rows.shape[0]):
         cand = _cand_one(hand, rows[k], seats[k], extra[k], c, st, sbits, hbits, sev, orph, hk, knit, knitted,
                          off_knitted)
-        out[k] = cand
-        if cand:
+        out[k] = cand != 0
+        if cand != 0:
             found += 1
     return found
 
