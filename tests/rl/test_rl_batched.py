@@ -22,6 +22,7 @@ from majiang.engine.wall import arrange_wall  # noqa: E402
 from majiang.errors import MajiangError  # noqa: E402
 from majiang.records.jsonl import record_lines  # noqa: E402
 from majiang.rl.actions import COLUMN_OF  # noqa: E402
+from majiang.rl import batched, step_kernels  # noqa: E402
 from majiang.rl.batched import BatchedCore, shape_candidates, standard_wins, supports  # noqa: E402
 from majiang.rl.core import Table  # noqa: E402
 from majiang.rl.observations import Encoder  # noqa: E402
@@ -768,6 +769,83 @@ def test_a_subclass_that_overrides_settle_or_score_keeps_the_engines_settlement(
         assert (core._quick_settle is not None) is quick, spec
         if "scorer" in spec:  # nor the scorer's compiled quick value in the learner's bots' loop
             env = rl.VectorEnv(2, resolve(spec), opponents="efficiency")
-            assert env.batched and env.bots.fused and not env.bots._quick_on
+            assert not (env.batched and env.bots._quick_on)
+            assert env.batched is step_kernels.available()  # the per-table path without numba
         ends, wins = _compare(8, 5, 300, spec, analysis=False)
         assert ends >= 4 and wins >= 2, spec
+
+
+def _kong_window(seed: int):
+    """(steps, row, kong seat) of the first claim window of a taiwan self-play where a seat other than
+    the discarder's next may take an exposed kong and nobody may win, playing masked random actions."""
+    env = rl.VectorEnv(8, "taiwan")
+    obs, _ = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    c = env.core
+    for step in range(400):
+        for i in range(c.n):
+            if c.phase[i] == batched.CLAIM and not c.can_win[i].any():
+                d = int(c.origin[i])
+                for s in ((d + 2) % 4, (d + 3) % 4):
+                    if c.can_kong[i, s]:
+                        return step, i, s
+        m = obs["action_mask"]
+        obs, *_ = env.step((rng.random(m.shape) * m).argmax(1))
+    return None
+
+
+@pytest.mark.parametrize("case", ["flower win", "robbed flower win", "wall out"])
+def test_a_kong_replacement_flower_that_ends_the_hand_is_the_python_paths(case: str) -> None:
+    """An exposed kong taken by the discarder's opposite or previous seat, whose replacement from the
+    tail is a flower that ends the hand (taiwan: the kong seat's eighth flower; another seat's
+    seventh robbed by it, 七搶一; the last live tile): the compiled follow-ups (which draw the
+    replacement) tell Python the drawing seat, and the hand ends as on the Python path (a review
+    found the seat taken as the discarder's next: an IndexError, a wrong flower win, lists out of sync)."""
+    from majiang.rl.actions import EXPOSED_KONG_BASE
+
+    for seed in range(1, 40):
+        found = _kong_window(seed)
+        if found is not None:
+            break
+    assert found is not None
+    steps, i, k = found
+    flowers = list(range(34, 42))
+    results = []
+    for python_path in (True, False):
+        env = rl.VectorEnv(8, "taiwan")
+        c = env.core
+        if python_path:
+            c.follow_ups = lambda acts: 1  # everything the step leaves to _after_compiled
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(steps):
+            m = obs["action_mask"]
+            obs, *_ = env.step((rng.random(m.shape) * m).argmax(1))
+        holder = k if case == "flower win" else (int(c.origin[i]) + 1) % 4
+        if case == "wall out":
+            c.head[i] = c.tail[i] - c.reserve - 1
+        else:
+            for s in range(4):
+                c.flower_n[i, s] = 0
+                c.flowers[i][s] = []
+            c.flower_n[i, holder] = 7
+            c.flower_tiles[i, holder, :7] = flowers[:7]
+            c.flowers[i][holder] = flowers[:7]
+        w = c.wall[i]  # the flower to the tail: the replacement
+        f = flowers[0] if case == "wall out" else flowers[7]
+        p, q = int(np.flatnonzero(w[:c.total_tiles] == f)[0]), int(c.tail[i] - 1)
+        w[p], w[q] = w[q], w[p]
+        c.walls[i] = c.tables[i] = None
+        ended = None
+        for _ in range(4):
+            m = obs["action_mask"]
+            a = (rng.random(m.shape) * m).argmax(1)
+            a[i] = EXPOSED_KONG_BASE + int(c.claim_tile[i]) if int(c.seat[i]) == k else 0
+            before = [list(x) for x in c.flowers[i]]
+            obs, r, term, _, info = env.step(a)
+            if term[i]:
+                ended = (r[i].tolist(), info["final_scores"][i].tolist(), int(c.flower_n[i].sum()))
+                break
+        assert ended is not None, case
+        results.append((ended, before))
+    assert results[0] == results[1], case

@@ -1703,12 +1703,12 @@ class BatchedCore:
     def _after_compiled(self, acts: np.ndarray, status: np.ndarray) -> None:
         """The rows :meth:`_step_compiled`'s loop left work on (see ``step_kernels._step``)."""
         self._left_over(acts, status)
-        ds = status >> 3
+        ds = (status >> 3) & 7
         for i in ((ds & 4) != 0).nonzero()[0].tolist():  # flowers set aside by the draw: the engine's lists
-            s = (int(self.origin[i]) + 1) % 4
+            s = self._drawer(i, int(status[i]))
             self.flowers[i][s] = self.flower_tiles[i, s, :self.flower_n[i, s]].tolist()
         for i in ((ds & 3) == 3).nonzero()[0].tolist():  # a flower that may win (flower_wins)
-            self._flower_win(i, (int(self.origin[i]) + 1) % 4)
+            self._flower_win(i, self._drawer(i, int(status[i])))
         test = ((ds & 3) == 1).nonzero()[0]
         if test.size:  # the win gate admits the draw: the shape test, then the engine
             s = self.cur[test]
@@ -1717,6 +1717,13 @@ class BatchedCore:
                 i, seat = int(test[k]), int(s[k])
                 self.turn_win[i] = self._drawn_win(i, seat, int(self.last_draw[i, seat]))
         self._queued_draws()
+
+    def _drawer(self, i: int, st: int) -> int:
+        """The seat whose draw left status ``st`` on row ``i``: told by the compiled follow-ups
+        (``st >> 6``, the seat plus one: an exposed kong's replacement), else the discarder's next
+        seat (the step's own draw after a discard)."""
+        k = st >> 6
+        return k - 1 if k else (int(self.origin[i]) + 1) % 4
 
     @property
     def can_skip(self) -> bool:

@@ -730,9 +730,10 @@ def _drawn(i: int, dst: int, quick_on: bool, qargs: tuple, sargs: tuple, consts:
     ``BatchedCore._drawn_win`` sets it. Returns the status left for Python (``BatchedCore.
     _after_compiled``'s ``status >> 3``): 0 where nothing is left; a flower that may win (3), a
     wall run out (2) are Python's."""
-    if dst & 4 and dst & 3 < 2:
+    if dst & 4:
         dirty[i] = 1
-        dst &= 3
+        if dst & 3 < 2:
+            dst &= 3
     if dst != 1 or not quick_on:
         return dst
     cur, hand, vis, flags, head, tail, n_melds = sargs[2], sargs[3], sargs[7], sargs[10], sargs[13], sargs[14], sargs[15]
@@ -753,12 +754,15 @@ def _drawn(i: int, dst: int, quick_on: bool, qargs: tuple, sargs: tuple, consts:
 
 def _draw_next(i: int, s: int, from_tail: bool, quick_on: bool, qargs: tuple, sargs: tuple, consts: np.ndarray,
                c: np.ndarray, st: np.ndarray, buf: np.ndarray, dirty: np.ndarray) -> int:
-    """Seat ``s`` draws on row ``i`` (``_draw_one``), then :func:`_drawn`; returns its status."""
+    """Seat ``s`` draws on row ``i`` (``_draw_one``), then :func:`_drawn`; returns the status it
+    leaves plus ``8 * (s + 1)`` where one is left: the drawing seat (an exposed kong's replacement is
+    not the discarder's next seat's draw), which ``BatchedCore._after_compiled`` reads."""
     flags = sargs[10]
     dst = _draw_one(i, s, from_tail, sargs[31], sargs[13], sargs[14], consts[5], flags[2], sargs[1],
-                                 flags[5], sargs[32], sargs[3], sargs[33], sargs[2], flags[0], sargs[34], sargs[16],
-                                 sargs[17], sargs[22], sargs[35], sargs[36], consts[2], consts[4], consts[15])
-    return _drawn(i, dst, quick_on, qargs, sargs, consts, c, st, buf, dirty)
+                    flags[5], sargs[32], sargs[3], sargs[33], sargs[2], flags[0], sargs[34], sargs[16],
+                    sargs[17], sargs[22], sargs[35], sargs[36], consts[2], consts[4], consts[15])
+    r = _drawn(i, dst, quick_on, qargs, sargs, consts, c, st, buf, dirty)
+    return r + 8 * (s + 1) if r != 0 else 0
 
 
 def _window_quick(i: int, qargs: tuple, sargs: tuple, consts: np.ndarray, opts: tuple, c: np.ndarray,
