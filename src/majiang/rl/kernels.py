@@ -1457,7 +1457,9 @@ def _discards(cnt: np.ndarray, total: int, keys: np.ndarray, W: np.ndarray, st: 
               spd: np.ndarray) -> int:
     """The shanten after each discard ``x`` held in the 3k+2 hand ``cnt`` (``total`` naturals) into
     ``disc[x]`` (the special shapes' alone into ``spd[x]``, 99 without them), as :func:`_now`
-    left ``keys``, ``W``, ``st``; returns the lowest."""
+    left ``keys``, ``W``, ``st``; returns the lowest. Exact for the discards that leave the lowest;
+    where the special shapes cannot reach it they are not computed (``spd`` 99), and another
+    discard's number may then be its standard shape's alone."""
     group, p5, orphan = _GROUP, _P5, _ORPHAN
     special = sev + orph + eight > 0 or wwin == 1
     n1 = (total - 1) // 3
@@ -1599,15 +1601,15 @@ def _efficiency_kong(i: int, cnt: np.ndarray, mask: np.ndarray, dbase: int, kong
     """:meth:`EfficiencyBot.choose`'s kong rule on row ``i``'s turn hand ``cnt`` (its discards'
     shanten in ``disc``, :func:`_shanten_one` just run on it): the index of the first offered kong,
     by ``kong_bases`` then tile, whose 3k+1 hand has a shanten no worse than the lowest after an
-    allowed discard; -1 for none; -2 where the bot's own code must decide (no allowed discard, a
-    hand the shanten loop leaves alone). Leaves the scratch arrays (``keys``, ``W``, ``st``) and ``res``
+    allowed discard; -1 for none; -2 where the bot's own code must decide (no allowed discard among
+    the best, a hand the shanten loop leaves alone). Leaves the scratch arrays (``keys``, ``W``, ``st``) and ``res``
     as the last kong tested left them: the caller runs the shanten loop again before a discard."""
     best = 99
     for j in range(34):
         t = tile_of_col[j]
         if mask[i, dbase + j] != 0 and cnt[t] > 0 and disc[t] < best:
             best = disc[t]
-    if best == 99:
+    if best == 99 or best != res[1]:  # disc is exact for the best discards only (_discards): none allowed
         return -2
     for k in range(kong_bases.shape[0]):
         b = kong_bases[k]
