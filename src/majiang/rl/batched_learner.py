@@ -142,14 +142,14 @@ def _bot_loop(learner: int, eff_seat: np.ndarray, eff_ok: bool, live: np.ndarray
     left work in ``status`` or ended the hand: ``status`` and ``done`` are as one
     :meth:`BatchedCore.step` leaves them), :data:`HELD_DECIDE` (``acts[i]`` to be chosen by the bot's
     own code), :data:`HELD_LOG`. ``acts[i]``: the last index chosen on row ``i``. ``tally``: efficiency
-    decisions made here and left to Python, and the steps' follow-ups done here, added to. What a step leaves is done here where
-    compiled code can (:func:`_follow_up`): claims made, draws' flowers (the rows marked in
-    ``dirty``: Python copies them to its lists), and with ``quick_on`` the wins a step leaves to the
-    scorer (a discard or a draw a hand may win on) where the scorer's compiled quick value tells
-    them (``qargs``: the cfunc's address, its params, the minimum, the meld kinds and tiles, dealer,
-    prevalent wind and concealed kongs' arrays; ``cargs``: the arrays ``step_kernels._claims`` reads
-    beside the step's). Returns the number of rows held, or -1 if the step refused the batch
-    (nothing changed)."""
+    decisions made here and left to Python, and the steps' follow-ups done here, added to. What a
+    step leaves is done here where compiled code can (``step_kernels._follow_up``): claims made,
+    draws' flowers (the rows marked in ``dirty``: Python copies them to its lists), and with
+    ``quick_on`` the wins a step leaves to the scorer (a discard or a draw a hand may win on) where
+    the scorer's compiled quick value tells them (``qargs``: the cfunc's address, its params, the
+    minimum, the meld kinds and tiles, dealer, prevalent wind and concealed kongs' arrays;
+    ``cargs``: the arrays ``step_kernels._claims`` reads beside the step's). Returns the number of
+    rows held, or -1 if the step refused the batch (nothing changed)."""
     n = live.shape[0]
     log_n, phase, hand, flags, status = sargs[0], sargs[1], sargs[3], sargs[10], sargs[-2]
     turn_phase, claim_phase = consts[2], consts[3]

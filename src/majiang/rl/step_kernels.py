@@ -736,7 +736,8 @@ def _drawn(i: int, dst: int, quick_on: bool, qargs: tuple, sargs: tuple, consts:
             dst &= 3
     if dst != 1 or not quick_on:
         return dst
-    cur, hand, vis, flags, head, tail, n_melds = sargs[2], sargs[3], sargs[7], sargs[10], sargs[13], sargs[14], sargs[15]
+    cur, hand, vis, flags = sargs[2], sargs[3], sargs[7], sargs[10]
+    head, tail, n_melds = sargs[13], sargs[14], sargs[15]
     last_draw, turn_win = sargs[33], sargs[34]
     s = cur[i]
     w = _win_test(hand, i, s, -1, c, st, sargs, consts)
@@ -777,9 +778,8 @@ def _window_quick(i: int, qargs: tuple, sargs: tuple, consts: np.ndarray, opts: 
                                                               sargs[12], sargs[13], sargs[14])
     n_melds, gate_group, gate_special, group_of, chow_pos = sargs[15], sargs[16], sargs[17], sargs[22], sargs[23]
     kong, pung, chow, gated, win = opts
-    _options_one(0, i, origin, claim_tile, hand, head, tail, consts[5], n_melds, consts[6], consts[7],
-                              consts[8], consts[9], consts[10], gate_group, gate_special, group_of, chow_pos, kong,
-                              pung, chow, gated)
+    _options_one(0, i, origin, claim_tile, hand, head, tail, consts[5], n_melds, consts[6], consts[7], consts[8],
+                 consts[9], consts[10], gate_group, gate_special, group_of, chow_pos, kong, pung, chow, gated)
     t = claim_tile[i]
     for j in range(3):
         win[0, j] = False
@@ -794,8 +794,8 @@ def _window_quick(i: int, qargs: tuple, sargs: tuple, consts: np.ndarray, opts: 
                 if v < 0:
                     return -1
                 win[0, j] = v >= qargs[2]
-    if not _window_one(0, i, origin, win, kong, pung, chow, sargs[24], sargs[25], sargs[26], sargs[27],
-                                    sargs[28], sargs[29], phase, flags[1], consts[3]):
+    if not _window_one(0, i, origin, win, kong, pung, chow, sargs[24], sargs[25], sargs[26], sargs[27], sargs[28],
+                       sargs[29], phase, flags[1], consts[3]):
         return 0
     return _draw_next(i, (origin[i] + 1) % 4, False, True, qargs, sargs, consts, c, st, buf, dirty)
 
@@ -809,11 +809,10 @@ def _claim_made(i: int, quick_on: bool, qargs: tuple, cargs: tuple, sargs: tuple
     the engine settles it), else the draw's status left for Python times 8."""
     flags = sargs[10]
     rbuf[0] = i
-    _claims(rbuf, sargs[12], sargs[11], sargs[29], sargs[30], cargs[0], cargs[1], cargs[2], cargs[3],
-                         cargs[4], cargs[5], sargs[4], sargs[5], sargs[6], sargs[7], sargs[8], flags[3], sargs[2],
-                         sargs[1], flags[1], flags[2], sargs[33], sargs[34], sargs[3], cargs[6], cargs[7], flags[0],
-                         cargs[8], cargs[9], cargs[10], cargs[11], cargs[12], sargs[15], consts[2], res, cargs[13],
-                         cargs[14], cargs[15])
+    _claims(rbuf, sargs[12], sargs[11], sargs[29], sargs[30], cargs[0], cargs[1], cargs[2], cargs[3], cargs[4],
+            cargs[5], sargs[4], sargs[5], sargs[6], sargs[7], sargs[8], flags[3], sargs[2], sargs[1], flags[1],
+            flags[2], sargs[33], sargs[34], sargs[3], cargs[6], cargs[7], flags[0], cargs[8], cargs[9], cargs[10],
+            cargs[11], cargs[12], sargs[15], consts[2], res, cargs[13], cargs[14], cargs[15])
     if res[0, 0] == 1:
         return 2
     if res[0, 0] == 0:
