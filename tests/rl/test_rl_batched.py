@@ -45,7 +45,8 @@ def test_the_batched_core_is_chosen_where_supported() -> None:
     assert rl.VectorEnv(2, "taiwan").batched  # 16-tile hands, flower wins (no minimum score)
     assert not supports(resolve("taiwan,min_score=3"))  # a flower win below it lets play go on: the engine's
     assert not rl.VectorEnv(2, "mcr", hands=2).batched
-    assert rl.VectorEnv(2, "mcr", opponents="efficiency").batched  # the batched learner (test_rl_batched_learner)
+    # the batched learner (test_rl_batched_learner), with numba
+    assert rl.VectorEnv(2, "mcr", opponents="efficiency").batched is step_kernels.available()
     assert not rl.VectorEnv(2, "mcr", opponents="strong").batched
     assert rl.VectorEnv(2, "wenzhou").batched  # wildcards, 白板代, 被跟, 误打财神, 不搭
     assert supports(resolve("seed000")) and supports(resolve("wenzhou-w16"))
@@ -700,6 +701,8 @@ def test_wins_settled_from_the_quick_value_are_the_engines(spec: str, n: int, se
     flower bonus, the context-free competition settlement, RULES.md §9.6) get the deltas the engine's
     ``HandTable._finish`` gives on the same state, flowers and several winners included; robbed
     kongs go to the engine."""
+    if not step_kernels.available():
+        pytest.skip("the scorer's quick value is its compiled path (numba)")
     seen: list[tuple] = []
     quick = BatchedCore._settle_quick
 
