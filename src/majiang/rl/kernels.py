@@ -507,7 +507,6 @@ def _std(t: np.ndarray, i: int, w: np.ndarray, o: int, n: int) -> int:
     return s if s > -1 else -1
 
 
-
 def _stdk(g: int, key: int, w: np.ndarray, o: int, n: int, su: np.ndarray, hu: np.ndarray) -> int:
     """:func:`_std` for group ``g``'s table entry ``key`` (computed first if new)."""
     if g == 3:
@@ -531,10 +530,6 @@ def _load(g: int, key: int, w: np.ndarray, i: int, su: np.ndarray, hu: np.ndarra
             _fill(g, key, su, hu)
         for j in range(12):
             w[i, j] = su[key, j]
-
-
-
-
 
 
 def _face(st: np.ndarray, c: int, orphan: int, sign: int) -> None:
@@ -685,9 +680,9 @@ def _fill_inc(g: int, key: int, su: np.ndarray, hu: np.ndarray, it: np.ndarray) 
     it[key, 0] = 1
 
 
-def _raised(g: int, key: int, t: np.ndarray, i: int, w: np.ndarray, o: int, n: int, used: int, su: np.ndarray,
-            hu: np.ndarray, isu: np.ndarray, ihu: np.ndarray) -> np.int64:
-    """Bits of the tiles of group ``g`` (code ``key``, its vector row ``i`` of ``t``) whose draw makes
+def _raised(g: int, key: int, w: np.ndarray, i: int, o: int, n: int, used: int, su: np.ndarray, hu: np.ndarray,
+            isu: np.ndarray, ihu: np.ndarray) -> np.int64:
+    """Bits of the tiles of group ``g`` (code ``key``, its vector row ``i`` of ``w``) whose draw makes
     the standard shape cover ``used + 1`` naturals, ``used`` being the most it covers now with the
     other groups' row ``o`` of ``w`` (``n`` sets to make): the draw tables' entries (:func:`_fill_inc`)
     of every (sets, pair) split of group ``g`` that reaches ``used``. A draw raises one entry of one
@@ -698,9 +693,9 @@ def _raised(g: int, key: int, t: np.ndarray, i: int, w: np.ndarray, o: int, n: i
     bits = 0
     for a in range(n + 1):
         b = n - a
-        if t[i, 2 * a + 1] + w[o, 2 * b] == used:
+        if w[i, 2 * a + 1] + w[o, 2 * b] == used:
             bits |= it[key, 2 * a + 1]
-        if a > 0 and t[i, 2 * a] + w[o, 2 * b + 1] == used:  # entry 0 (covers nothing) holds the mark
+        if a > 0 and w[i, 2 * a] + w[o, 2 * b + 1] == used:  # entry 0 (covers nothing) holds the mark
             bits |= it[key, 2 * a]
     return np.int64(bits) << (9 * g)
 
@@ -756,12 +751,12 @@ def _best_useful(cnt: np.ndarray, total: int, best: int, disc: np.ndarray, spd: 
                     if h != g:
                         a, b = _two_others(g, h)
                         _comb(W, _VG, _pair(a, b), _OH, top)
-                        mask |= _raised(h, keys[h], W, _V + h, W, _OH, n, used, su, hu, isu, ihu)
+                        mask |= _raised(h, keys[h], W, _V + h, _OH, n, used, su, hu, isu, ihu)
                 cg[ncache] = g
                 cv[ncache, :] = W[_VG]
                 cm[ncache] = mask
                 ncache += 1
-            mask |= _raised(g, kx, W, _VG, W, _O + g, n, used, su, hu, isu, ihu)
+            mask |= _raised(g, kx, W, _VG, _O + g, n, used, su, hu, isu, ihu)
         if special and spd[x] - 1 < best:  # a draw lowers a special shape by one at most
             # the special shapes read a draw by its (count, orphan) class, and the hand after
             # the discard by the discard's class: one test per pair of classes and hand
@@ -845,7 +840,7 @@ def _rows_with(counts: np.ndarray, turn: np.ndarray, unseen: np.ndarray, out: np
             std = _std(W, _V + 3, W, _O + 3, n)
             if std == now:
                 for g in range(4):
-                    mask |= _raised(g, keys[g], W, _V + g, W, _O + g, n, 3 * n + 1 - std, su, hu, isu, ihu)
+                    mask |= _raised(g, keys[g], W, _V + g, _O + g, n, 3 * n + 1 - std, su, hu, isu, ihu)
             sp = _spec(total, st, sev, quad2, orph, eight, wwin) if special else 99
             if special and sp - 1 < now:
                 mask = _special_draws(mask, cnt, st, total + 1, now, cls, orphan, sev, quad2, orph, eight, wwin)
@@ -1475,10 +1470,10 @@ def _discards(cnt: np.ndarray, total: int, keys: np.ndarray, W: np.ndarray, st: 
             best = s
     # a discard never lowers the special shapes' shanten below the 3k+2 hand's own (their counts
     # only lose a tile): above the standard shape's best they change no discard's number (99 kept)
-    if special and wwin != 1 and _spec(total, st, sev, quad2, orph, eight, wwin) > best:
+    if not special or (wwin != 1 and _spec(total, st, sev, quad2, orph, eight, wwin) > best):
         return best
     for x in range(34):
-        if special and cnt[x] != 0:
+        if cnt[x] != 0:
             _change(st, cnt[x], -1, orphan[x])
             spd[x] = _spec(total - 1, st, sev, quad2, orph, eight, wwin)
             _change(st, cnt[x] - 1, 1, orphan[x])
